@@ -1,0 +1,156 @@
+"""The ``univac-ttt`` command: one entry point, one subcommand per way of using the UNIVAC."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .machine import Machine, MachineOptions
+
+EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE = 0, 1, 2
+COMMANDS = ("play", "run", "verify")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that says what was wrong in one line and exits 2, never a traceback."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"univac-ttt: {message}\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _add_machine_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("machine options (docs/fidelity.md explains each)")
+    group.add_argument("--transfer-skips-right", action="store_true",
+                       help="a transfer in the left half skips the right half (U1; "
+                            "default: the right half still runs)")
+    group.add_argument("--overflow", choices=["transfer", "stop"], default="transfer",
+                       help="on adder overflow transfer to 000 (default) or stop (U9)")
+    group.add_argument("--timing", choices=["latency", "average"], default="latency",
+                       help="operand waits from delay-line positions (default) or 222 us each")
+    group.add_argument("--breakpoint-switch", action="store_true",
+                       help="set the console switch that makes ,0 stop")
+
+
+def _machine_options(args: argparse.Namespace) -> MachineOptions:
+    return MachineOptions(
+        right_half_after_transfer=not args.transfer_skips_right,
+        overflow=args.overflow,
+        timing=args.timing,
+        breakpoint_switch=args.breakpoint_switch,
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="univac-ttt",
+        description="A UNIVAC I (1951) emulator playing Tom Gildersleeve's tic-tac-toe. "
+                    "With no command, starts a game.",
+    )
+    parser.add_argument("--version", action="version", version=f"univac-ttt {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    play = sub.add_parser("play", help="play tic-tac-toe against the UNIVAC (the default)",
+                          description="Play tic-tac-toe against the UNIVAC. You are X and "
+                                      "move first: type a square code 1-9 (1 top left, "
+                                      "9 bottom right) and press Enter.")
+    play.add_argument("--plain", action="store_true",
+                      help="plain text on stdout, prompt '> ' at each keyboard wait")
+    _add_machine_options(play)
+
+    run = sub.add_parser("run", help="load a memory image and run it",
+                         description="Load a memory image (docs/image-format.md) into a fresh "
+                                     "machine and run it from 000. Exit status: 0 normal "
+                                     "stop, 1 error stop, 2 bad image or option.")
+    run.add_argument("image", help="memory image file")
+    run.add_argument("--plain", action="store_true",
+                     help="plain text console (the only one for images so far)")
+    run.add_argument("--max-steps", type=_positive_int, metavar="N",
+                     help="stop after N instructions (guards against runaway programs)")
+    _add_machine_options(run)
+
+    verify = sub.add_parser("verify", help="prove the program plays perfectly",
+                            description="Play every opponent strategy against the program "
+                                        "in emulated memory and check each game against "
+                                        "an exact alpha-beta solver.")
+    _add_machine_options(verify)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words or (words[0] not in COMMANDS and words[0] not in ("-h", "--help", "--version")):
+        words.insert(0, "play")  # no command: start a game
+    args = parser.parse_args(words)
+    command = args.command
+    try:
+        if command == "run":
+            return _cmd_run(args)
+        if command == "play":
+            return _cmd_play(args)
+        if command == "verify":
+            return _cmd_verify(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("\nunivac-ttt: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    parser.error(f"unknown command {command!r}")
+    return EXIT_USAGE
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .console.plain import PlainConsole
+    from .program.image import ImageError, read_image
+
+    try:
+        image = read_image(args.image)
+    except ImageError as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+        return EXIT_USAGE
+    machine = Machine(_machine_options(args))
+    machine.load(image.words)
+    console = PlainConsole(machine, sys.stdin, sys.stdout, sys.stderr, args.max_steps)
+    result = console.run()
+    sys.stderr.write(f"univac-ttt: {result.summary}\n")
+    return result.exit_code
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .console.plain import PlainConsole
+    from .program.shipped import ProgramError, load_tictactoe
+
+    try:
+        program = load_tictactoe()
+    except ProgramError as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+        return EXIT_USAGE
+    machine = Machine(_machine_options(args))
+    machine.load(program.image.words)
+    result = PlainConsole(machine, sys.stdin, sys.stdout, sys.stderr).run()
+    if result.stop is not None:
+        sys.stderr.write(f"univac-ttt: the program stopped: {result.summary}\n")
+    return result.exit_code
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from .verify.referee import run_verification
+
+    return run_verification(_machine_options(args), sys.stdout)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

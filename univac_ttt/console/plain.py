@@ -1,0 +1,88 @@
+"""The plain console: printer output on stdout, one line of stdin per keyboard word.
+
+For pipes, scripts, screen readers and logs; its output is byte-stable. At each keyboard
+wait it shows the input-ready lamp as the prompt ``> ``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TextIO
+
+from ..machine import KeyboardEntryError, Machine, QueueKeyboard, Stop, StopKind, Typewriter
+from ..machine.timing import format_time
+
+PROMPT = "> "
+CHUNK = 1_000_000  # instructions run between checks of the step budget
+
+
+@dataclass
+class PlainResult:
+    exit_code: int
+    stop: Stop | None  # None when the input ended while the machine waited for a word
+    summary: str
+
+
+def summarize(machine: Machine, stop: Stop | None, note: str = "") -> str:
+    if stop is None:
+        where = "end of input while waiting for the keyboard"
+    elif stop.kind is StopKind.STEP_LIMIT:
+        where = f"step limit reached at {stop.address:03d} ({stop.half})"
+    else:
+        where = stop.describe()
+    text = (f"{where}; {machine.instructions:,} instructions, "
+            f"{format_time(machine.time_us)} UNIVAC time")
+    return f"{text} ({note})" if note else text
+
+
+class PlainConsole:
+    """Runs a machine against text streams."""
+
+    def __init__(self, machine: Machine, stdin: TextIO, stdout: TextIO, stderr: TextIO,
+                 max_steps: int | None = None) -> None:
+        self.machine = machine
+        self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
+        self.max_steps = max_steps
+        self.keyboard = QueueKeyboard()
+        machine.keyboard = self.keyboard
+        machine.printer = Typewriter(self.stdout.write)
+
+    def run(self) -> PlainResult:
+        machine = self.machine
+        start = machine.instructions
+        while True:
+            budget = CHUNK
+            if self.max_steps is not None:
+                left = self.max_steps - (machine.instructions - start)
+                if left <= 0:
+                    stop = machine.last_stop
+                    return self._finish(1, stop)
+                budget = min(budget, left)
+            stop = machine.run(budget)
+            if stop.kind is StopKind.STEP_LIMIT:
+                continue
+            if stop.kind is StopKind.KEYBOARD:
+                if not self._read_word():
+                    return self._finish(0, None)
+                continue
+            return self._finish(1 if stop.is_error else 0, stop)
+
+    def _read_word(self) -> bool:
+        """Prompt until a typable line arrives; False at end of input."""
+        while True:
+            self.stdout.write(PROMPT)
+            self.stdout.flush()
+            line = self.stdin.readline()
+            if not line:
+                return False
+            text = line.rstrip("\r\n")
+            try:
+                self.keyboard.type_line(text)
+                return True
+            except KeyboardEntryError as exc:
+                self.stderr.write(f"refused: {exc}; nothing was sent to the UNIVAC\n")
+                self.stderr.flush()
+
+    def _finish(self, code: int, stop: Stop | None) -> PlainResult:
+        self.stdout.flush()
+        return PlainResult(code, stop, summarize(self.machine, stop))

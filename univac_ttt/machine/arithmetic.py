@@ -1,0 +1,184 @@
+"""Decimal sign-and-magnitude arithmetic on words, as the UNIVAC's serial adder does it.
+
+Pure functions: words in, words (and a flag or an error text) out. Numeric words take a
+fast path through Python integers; words holding letters go digit by digit, right to left,
+with non-digit characters bypassed around the adder (they break the carry chain and land
+in the result where they stood; two at the same position is an adder fault). REFERENCE.md
+1.2 and 5; choices under U3, U4, U5, U8, U10 are explained in docs/fidelity.md.
+"""
+
+from __future__ import annotations
+
+from .charset import MINUS, ZERO_DIGIT
+from .word import MODULUS, NUMERIC_CHECK, from_int, is_digit_char
+
+HALF_UNIT = MODULUS // 2  # rounding: add 5 in the twelfth product digit
+
+
+class AdderFault(Exception):
+    """Both operands carried a non-digit character in the same position."""
+
+    def __init__(self, position: int) -> None:
+        super().__init__(f"both operands hold a non-digit character in position {position + 1}")
+        self.position = position
+
+
+def _signed(word: str) -> int | None:
+    digits = word[1:].translate(NUMERIC_CHECK)
+    if not digits.isdigit():
+        return None
+    value = int(digits)
+    return -value if word[0] == MINUS else value
+
+
+def negate(word: str) -> str:
+    """The word with its sign changed: ``-`` becomes ``0`` and anything else becomes ``-``."""
+    return (ZERO_DIGIT if word[0] == MINUS else MINUS) + word[1:]
+
+
+def add(a: str, b: str) -> tuple[str, bool]:
+    """a + b; returns (sum word, overflow). Raises AdderFault on a double bypass."""
+    va = _signed(a)
+    if va is not None:
+        vb = _signed(b)
+        if vb is not None:
+            total = va + vb
+            return from_int(total), not -MODULUS < total < MODULUS
+    return _add_bypassing(a, b)
+
+
+def _add_bypassing(a: str, b: str) -> tuple[str, bool]:
+    """Digit-by-digit addition for words that hold non-digit characters."""
+    negative_a = a[0] == MINUS
+    negative_b = b[0] == MINUS
+    digits_a = [0] * 12
+    digits_b = [0] * 12
+    bypass: dict[int, str] = {}
+    for i in range(1, 12):
+        ca, cb = a[i], b[i]
+        da, db = is_digit_char(ca), is_digit_char(cb)
+        if not da and not db:
+            raise AdderFault(i)
+        if not da:
+            bypass[i] = ca
+        elif not db:
+            bypass[i] = cb
+        else:
+            digits_a[i] = ord(ca) - 3
+            digits_b[i] = ord(cb) - 3
+
+    def magnitude(ds: list[int]) -> int:
+        return int("".join(str(d) for d in ds[1:]))
+
+    if negative_a == negative_b:
+        negative, top, bottom, sign = negative_a, digits_a, digits_b, 1
+    else:
+        # The comparator decides which magnitude is larger; the smaller is subtracted.
+        if magnitude(digits_a) >= magnitude(digits_b):
+            negative, top, bottom = negative_a, digits_a, digits_b
+        else:
+            negative, top, bottom = negative_b, digits_b, digits_a
+        sign = -1
+    out = [""] * 12
+    carry = 0
+    for i in range(11, 0, -1):
+        if i in bypass:
+            out[i] = bypass[i]
+            carry = 0  # a bypassed character breaks the carry (or borrow) chain
+            continue
+        d = top[i] + sign * bottom[i] + carry
+        carry = 0
+        if d > 9:
+            d, carry = d - 10, 1
+        elif d < 0:
+            d, carry = d + 10, -1
+        out[i] = chr(3 + d)
+    overflow = carry == 1
+    all_zero = all(out[i] == ZERO_DIGIT for i in range(1, 12))
+    out[0] = MINUS if negative and not all_zero else ZERO_DIGIT
+    return "".join(out), overflow
+
+
+def product(l_word: str, x_word: str) -> tuple[int, int] | None:
+    """(sign, 22-digit magnitude) of rL times rX, or None if either holds a non-digit."""
+    vl, vx = _signed(l_word), _signed(x_word)
+    if vl is None or vx is None:
+        return None
+    sign = -1 if (l_word[0] == MINUS) != (x_word[0] == MINUS) else 1
+    return sign, abs(vl) * abs(vx)
+
+
+def multiply_rounded(l_word: str, x_word: str, negative: bool = False) -> str | None:
+    """M (and N when negative): the product rounded to 11 digits, as fractions multiply."""
+    result = product(l_word, x_word)
+    if result is None:
+        return None
+    sign, magnitude = result
+    if negative:
+        sign = -sign
+    rounded = (magnitude + HALF_UNIT) // MODULUS
+    return _signed_word(sign, rounded)
+
+
+def multiply_full(l_word: str, x_word: str) -> tuple[str, str] | None:
+    """P: the 22-digit product, high 11 digits for rA and low 11 digits for rX."""
+    result = product(l_word, x_word)
+    if result is None:
+        return None
+    sign, magnitude = result
+    return _signed_word(sign, magnitude // MODULUS), _signed_word(sign, magnitude % MODULUS)
+
+
+def divide(a_word: str, l_word: str) -> tuple[str, str] | str:
+    """D: rA / rL as fractions; (rounded quotient, unrounded quotient) or an error text."""
+    va, vl = _signed(a_word), _signed(l_word)
+    if va is None or vl is None:
+        return "a divide operand holds a non-digit character"
+    if abs(va) >= abs(vl):
+        return "divide overflow: the dividend is not smaller than the divisor"
+    sign = -1 if (a_word[0] == MINUS) != (l_word[0] == MINUS) else 1
+    unrounded = abs(va) * MODULUS // abs(vl)
+    rounded = (abs(va) * MODULUS * 10 // abs(vl) + 5) // 10
+    if rounded >= MODULUS:
+        return "divide overflow: the rounded quotient needs twelve digits"
+    return _signed_word(sign, rounded), _signed_word(sign, unrounded)
+
+
+def _signed_word(sign: int, magnitude: int) -> str:
+    word = from_int(magnitude)
+    return MINUS + word[1:] if sign < 0 and magnitude else word
+
+
+def greater(a: str, b: str) -> bool:
+    """T's test: algebraic for two numeric words, else code order from the left (U4)."""
+    va = _signed(a)
+    if va is not None:
+        vb = _signed(b)
+        if vb is not None:
+            return va > vb
+    return a > b
+
+
+def extract(a: str, m: str, f: str) -> str:
+    """E: positions where rF holds an odd code (low bit 1, U6) take (m); others keep rA."""
+    return "".join(mc if ord(fc) & 1 else ac for ac, mc, fc in zip(a, m, f, strict=True))
+
+
+def shift_right(word: str, n: int) -> str:
+    """``.n``: all twelve positions move right n places; zeros enter at the left (U8)."""
+    return (ZERO_DIGIT * n + word)[:12]
+
+
+def shift_left(word: str, n: int) -> str:
+    """``;n``: all twelve positions move left n places; zeros enter at the right."""
+    return (word + ZERO_DIGIT * n)[n:n + 12]
+
+
+def shift_right_keep_sign(word: str, n: int) -> str:
+    """``-n``: positions 2-12 move right n places; the sign stays."""
+    return word[0] + (ZERO_DIGIT * n + word[1:])[:11]
+
+
+def shift_left_keep_sign(word: str, n: int) -> str:
+    """``0n``: positions 2-12 move left n places; the sign stays."""
+    return word[0] + (word[1:] + ZERO_DIGIT * n)[n:n + 11]

@@ -1,0 +1,146 @@
+"""The UNIVAC I six-bit character code: one table, used by every other module.
+
+Inside the emulator a character is the Python character ``chr(code)`` (code 0-63), so a
+word is a 12-character ``str``: immutable, hashable and compared in code order for free.
+The *glyph* is how a character is shown in listings, images and the monitor; the
+*typed* text is what the Supervisory Control typewriter puts on paper.
+
+Sources: REFERENCE.md section 2.2 (S-HSPTAB, S-HSP). Rows marked ``assumed`` are choices
+of ours where the reference is unsure (U2); docs/fidelity.md gives the reasons.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Kind(Enum):
+    DIGIT = "digit"
+    LETTER = "letter"
+    SYMBOL = "symbol"
+    SPACE = "space"
+    IGNORE = "ignore"
+    CONTROL = "typewriter control"
+    PRINTER = "printer control"
+    UNUSED = "unused"
+
+
+@dataclass(frozen=True)
+class Character:
+    code: int  # six-bit code 0-63
+    glyph: str  # one character shown in listings and memory images
+    name: str
+    kind: Kind
+    typed: str  # what the SC typewriter prints ("" for nothing)
+    assumed: bool = False  # True where the reference is unsure (U2)
+
+    @property
+    def octal(self) -> str:
+        return f"{self.code:02o}"
+
+    @property
+    def check_bit(self) -> int:
+        """Odd parity over seven bits (REFERENCE 1.1)."""
+        return 1 if bin(self.code).count("1") % 2 == 0 else 0
+
+    @property
+    def on_keyboard(self) -> bool:
+        """Whether the Supervisory Control keyboard has a key for it."""
+        return self.kind in (Kind.DIGIT, Kind.LETTER, Kind.SYMBOL, Kind.SPACE)
+
+
+def _c(octal: str, glyph: str, name: str, kind: Kind, typed: str | None = None,
+       assumed: bool = False) -> Character:
+    return Character(int(octal, 8), glyph, name, kind, glyph if typed is None else typed, assumed)
+
+
+_D, _L, _S = Kind.DIGIT, Kind.LETTER, Kind.SYMBOL
+
+CHARACTERS: tuple[Character, ...] = tuple(sorted((
+    # zone 00
+    _c("00", "ι", "ignore", Kind.IGNORE, ""),
+    _c("01", "Δ", "space", Kind.SPACE, " "),
+    _c("02", "-", "minus", _S),
+    *(_c(f"{3 + d:02o}", str(d), f"digit {d}", _D) for d in range(10)),
+    _c("15", "'", "apostrophe", _S, assumed=True),
+    _c("16", "&", "ampersand", _S, assumed=True),
+    _c("17", "(", "left parenthesis", _S),
+    # zone 01
+    _c("20", "⏎", "carriage return", Kind.CONTROL, "\n", assumed=True),
+    _c("21", ",", "comma", _S),
+    _c("22", ".", "period", _S),
+    _c("23", ";", "semicolon", _S),
+    *(_c(f"{0o24 + i:02o}", ch, f"letter {ch}", _L) for i, ch in enumerate("ABCDEFGHI")),
+    _c("35", "#", "number sign", _S),
+    _c("36", "¢", "cent sign", _S, assumed=True),
+    _c("37", "⁴", "fast feed IV", Kind.PRINTER, ""),
+    # zone 10
+    _c("40", "⇥", "tabulate", Kind.CONTROL, "\t", assumed=True),
+    _c("41", "⇑", "upper case shift", Kind.CONTROL, "", assumed=True),
+    _c("42", "⇓", "lower case shift", Kind.CONTROL, "", assumed=True),
+    _c("43", ")", "right parenthesis", _S),
+    *(_c(f"{0o44 + i:02o}", ch, f"letter {ch}", _L) for i, ch in enumerate("JKLMNOPQR")),
+    _c("55", "$", "dollar sign", _S),
+    _c("56", "*", "asterisk", _S, assumed=True),
+    _c("57", "?", "question mark (fast feed III)", _S, assumed=True),
+    # zone 11
+    _c("60", "■", "printer stop", Kind.PRINTER, ""),
+    _c("61", "◆", "printer breakpoint", Kind.PRINTER, ""),
+    _c("62", "@", "fast feed I", Kind.PRINTER, "", assumed=True),
+    _c("63", "+", "plus", _S),
+    _c("64", "/", "slash", _S),
+    *(_c(f"{0o65 + i:02o}", ch, f"letter {ch}", _L) for i, ch in enumerate("STUVWXYZ")),
+    _c("75", "%", "percent", _S),
+    _c("76", "=", "equals", _S),
+    _c("77", "□", "unused code", Kind.UNUSED, ""),
+), key=lambda c: c.code))
+
+assert [c.code for c in CHARACTERS] == list(range(64)), "the code table must have all 64 codes"
+
+BY_GLYPH: dict[str, Character] = {c.glyph: c for c in CHARACTERS}
+assert len(BY_GLYPH) == 64, "glyphs must be unique"
+
+# Internal characters of the most used codes.
+IGNORE = "\x00"
+SPACE = "\x01"
+MINUS = "\x02"
+ZERO_DIGIT = "\x03"
+CARRIAGE_RETURN = chr(0o20)
+UPPER_SHIFT = chr(0o41)
+LOWER_SHIFT = chr(0o42)
+
+# str.translate tables between internal characters and glyphs.
+TO_GLYPHS = {c.code: c.glyph for c in CHARACTERS}
+FROM_GLYPHS = {ord(c.glyph): chr(c.code) for c in CHARACTERS}
+
+
+def glyphs(internal: str) -> str:
+    """Show internal characters as UNIVAC glyphs (Δ for space, ι for ignore...)."""
+    return internal.translate(TO_GLYPHS)
+
+
+def from_glyphs(text: str) -> str:
+    """Turn glyph text into internal characters; ValueError names the first unknown one."""
+    for ch in text:
+        if ch not in BY_GLYPH:
+            raise ValueError(f"{ch!r} is not a UNIVAC character")
+    return text.translate(FROM_GLYPHS)
+
+
+def code_of(ch: str) -> int:
+    return ord(ch)
+
+
+def character(ch: str) -> Character:
+    """The table row of an internal character."""
+    return CHARACTERS[ord(ch)]
+
+
+# What a modern keyboard key means on the Supervisory Control keyboard.
+KEYBOARD_KEYS: dict[str, str] = {
+    c.glyph: chr(c.code) for c in CHARACTERS if c.on_keyboard
+}
+KEYBOARD_KEYS[" "] = SPACE
+for _ch in "abcdefghijklmnopqrstuvwxyz":
+    KEYBOARD_KEYS[_ch] = KEYBOARD_KEYS[_ch.upper()]

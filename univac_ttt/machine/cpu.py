@@ -1,0 +1,252 @@
+"""The central computer: memory, registers, and the fetch-execute cycle with its timing.
+
+One pair is fetched from the word at CC into CR, CC advances, then the left and the right
+instruction run in turn (REFERENCE 4.1). Decoded pairs are cached per word text, so the
+hot loop does one dictionary lookup a pair and never allocates for plain instructions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from . import timing
+from .devices import Keyboard, Printer
+from .ops import Operation, decode
+from .options import MachineOptions
+from .stops import Stop, StopKind, StopRequest
+from .word import ZERO
+
+MEMORY_WORDS = 1000
+_CACHE_LIMIT = 200_000  # decoded pairs kept before the cache is emptied
+
+# A decoded pair: executor, operand, execution pulses and operand word position (-1: none)
+# for the left instruction, then the same four for the right one.
+DecodedPair = tuple
+
+
+@dataclass(frozen=True)
+class MachineState:
+    """Everything that makes up the machine at one moment (for back-stepping and saving)."""
+
+    mem: tuple[str, ...]
+    a: str
+    x: str
+    l: str  # noqa: E741 - the register is called L
+    f: str
+    v: tuple[str, ...]
+    y: tuple[str, ...]
+    cc: int
+    cr: str
+    half: int
+    instructions: int
+    pulses: int
+    keyboard_words: int
+    printed_words: int
+    overflows: int
+    breakpoint_switch: bool
+
+
+class Machine:
+    """A UNIVAC I central computer with its Supervisory Control keyboard and printer."""
+
+    def __init__(self, options: MachineOptions | None = None,
+                 keyboard: Keyboard | None = None, printer: Printer | None = None) -> None:
+        self.options = options or MachineOptions()
+        self.keyboard = keyboard
+        self.printer = printer
+        self.mem: list[str] = [ZERO] * MEMORY_WORDS
+        self._cache: dict[str, DecodedPair] = {}
+        self.breakpoint_switch = self.options.breakpoint_switch
+        self.clear()
+
+    # ---- setting up ------------------------------------------------------------------
+
+    def clear(self) -> None:
+        """General clear: registers to zero, CC to 000; memory is kept."""
+        self.a = self.x = self.l = self.f = ZERO
+        self.v = [ZERO] * 2
+        self.y = [ZERO] * 10
+        self.cc = 0
+        self.cr = ZERO
+        self.half = 0  # 0: next is the left half of the pair at CC; 1: right half of CR
+        self.instructions = 0
+        self.pulses = 0
+        self.keyboard_words = 0
+        self.printed_words = 0
+        self.overflows = 0
+        self.last_stop: Stop | None = None
+
+    def load(self, words: dict[int, str] | list[str]) -> None:
+        """Put words into memory; a list fills from 000, a dict names addresses."""
+        items = words.items() if isinstance(words, dict) else enumerate(words)
+        for address, word in items:
+            self.mem[address] = word
+
+    def set_options(self, options: MachineOptions) -> None:
+        self.options = options
+        self.breakpoint_switch = options.breakpoint_switch
+        self._cache.clear()
+
+    # ---- what the console shows ------------------------------------------------------
+
+    @property
+    def time_us(self) -> float:
+        """Simulated UNIVAC time since the last clear, in microseconds."""
+        return timing.pulses_to_us(self.pulses)
+
+    @property
+    def sr(self) -> str:
+        """The static register: the instruction about to execute."""
+        return self.mem[self.cc][:6] if self.half == 0 else self.cr[6:]
+
+    def next_instruction_address(self) -> tuple[int, str]:
+        """The word address and half of the instruction about to execute."""
+        if self.half == 0:
+            return self.cc, "left"
+        return (self.cc - 1) % MEMORY_WORDS, "right"
+
+    def return_link(self) -> str:
+        """What R stores: a skip, then U back to the address in CC."""
+        from .word import instruction
+
+        return "\x03" * 6 + instruction("U", self.cc)
+
+    def decode_pair(self, word: str) -> DecodedPair:
+        pair = self._cache.get(word)
+        if pair is None:
+            pair = self._decode_uncached(word)
+        return pair
+
+    def _decode_uncached(self, word: str) -> DecodedPair:
+        if len(self._cache) >= _CACHE_LIMIT:
+            self._cache.clear()
+        parts: list[object] = []
+        average = self.options.timing == "average"
+        for half in (word[:6], word[6:]):
+            op, operand = decode(half)
+            pulses, position = timing.instruction_cost(op, operand, average)
+            parts += [op.execute, operand, pulses, position]
+        pair = tuple(parts)
+        self._cache[word] = pair
+        return pair
+
+    @staticmethod
+    def operation_of(half: str) -> tuple[Operation, int]:
+        return decode(half)
+
+    # ---- running ---------------------------------------------------------------------
+
+    def step(self, count: int = 1) -> Stop | None:
+        """Execute up to ``count`` instructions; the stop, or None if none occurred."""
+        stop = self.run(count)
+        return None if stop.kind is StopKind.STEP_LIMIT else stop
+
+    def run(self, max_steps: int = 10**12) -> Stop:
+        """Run until the machine stops or ``max_steps`` instructions have executed."""
+        mem = self.mem
+        cache = self._cache
+        decode_pair = self._decode_uncached
+        skip_right = not self.options.right_half_after_transfer
+        minor = timing.MINOR_CYCLE_PULSES
+        average = self.options.timing == "average"
+        fetch_average = timing.AVERAGE_ACCESS_PULSES + minor
+        cc = self.cc
+        half = self.half
+        pair = cache.get(self.cr) or decode_pair(self.cr) if half else None
+        t = self.pulses
+        done = 0
+        request: StopRequest | None = None
+        stop_half = 0
+        while done < max_steps:
+            if half == 0:
+                word = mem[cc]
+                self.cr = word
+                if average:
+                    t += fetch_average
+                else:
+                    t += ((cc - t // minor) % 10 + 1) * minor
+                cc = cc + 1 if cc < 999 else 0
+                self.cc = cc
+                pair = cache.get(word) or decode_pair(word)
+                ex, operand, pulses, position = pair[0], pair[1], pair[2], pair[3]
+                if position >= 0:
+                    t += ((position - t // minor) % 10) * minor
+                t += pulses
+                outcome = ex(self, operand)
+                done += 1
+                if outcome is not None:
+                    if outcome.__class__ is int:
+                        cc = self.cc = outcome
+                        if skip_right:
+                            continue
+                    else:
+                        request = outcome
+                        stop_half = 0
+                        break
+                half = 1
+                if done >= max_steps:
+                    break
+            ex, operand, pulses, position = pair[4], pair[5], pair[6], pair[7]
+            if position >= 0:
+                t += ((position - t // minor) % 10) * minor
+            t += pulses
+            outcome = ex(self, operand)
+            done += 1
+            half = 0
+            if outcome is not None:
+                if outcome.__class__ is int:
+                    cc = self.cc = outcome
+                else:
+                    request = outcome
+                    stop_half = 1
+                    break
+        self.pulses = t
+        if request is None:
+            self.half = half
+            self.instructions += done
+            address, where = self.next_instruction_address()
+            stop = Stop(StopKind.STEP_LIMIT, address, where, f"{done} instructions executed")
+        else:
+            stop = self._settle_stop(request, stop_half, done)
+        self.last_stop = stop
+        return stop
+
+    def _settle_stop(self, request: StopRequest, stop_half: int, done: int) -> Stop:
+        """Place CC so that Start goes on correctly, and describe the stop."""
+        address = (self.cc - 1) % MEMORY_WORDS
+        if stop_half == 0:
+            if request.advance:
+                self.half = 1
+            else:
+                self.cc = address  # the pair is fetched again on restart
+                self.half = 0
+                done -= 1
+        else:
+            if request.advance:
+                self.half = 0
+            else:
+                self.half = 1
+                done -= 1
+        self.instructions += done
+        return Stop(request.kind, address, "left" if stop_half == 0 else "right", request.reason)
+
+    # ---- whole-machine state ---------------------------------------------------------
+
+    def snapshot(self) -> MachineState:
+        return MachineState(
+            tuple(self.mem), self.a, self.x, self.l, self.f, tuple(self.v), tuple(self.y),
+            self.cc, self.cr, self.half, self.instructions, self.pulses, self.keyboard_words,
+            self.printed_words, self.overflows, self.breakpoint_switch)
+
+    def restore(self, state: MachineState) -> None:
+        self.mem[:] = state.mem
+        self.a, self.x, self.l, self.f = state.a, state.x, state.l, state.f
+        self.v, self.y = list(state.v), list(state.y)
+        self.cc, self.cr, self.half = state.cc, state.cr, state.half
+        self.instructions, self.pulses = state.instructions, state.pulses
+        self.keyboard_words, self.printed_words = state.keyboard_words, state.printed_words
+        self.overflows = state.overflows
+        self.breakpoint_switch = state.breakpoint_switch
+
+    def with_options(self, **changes: object) -> MachineOptions:
+        return replace(self.options, **changes)

@@ -1,0 +1,18 @@
+"""Machine options: one typed settings object for every choice the reference leaves open."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class MachineOptions:
+    # U1: does the right instruction of a pair run after a transfer in the left half?
+    right_half_after_transfer: bool = True
+    # U9: an adder overflow transfers control to 000 ("transfer") or stops ("stop").
+    overflow: Literal["transfer", "stop"] = "transfer"
+    # Timing: operand waits from the delay-line position ("latency") or 222 us ("average").
+    timing: Literal["latency", "average"] = "latency"
+    # The console breakpoint switch for the ,0 conditional stop.
+    breakpoint_switch: bool = False

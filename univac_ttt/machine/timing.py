@@ -1,0 +1,49 @@
+"""Simulated time, counted in pulses of the 2.25 MHz clock (REFERENCE 7).
+
+A word passes the read heads in one minor cycle of 91 pulses (about 40.4 us) and a channel
+of ten words comes round every major cycle (about 404 us). In the "latency" model an
+instruction first waits until its operand word is under the heads (its position in the
+channel is the address's last digit), then spends its execution cycles; the pair fetch waits
+the same way for the word at CC. The "average" model charges 222 us for every access instead.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .ops import Operation
+
+CLOCK_HZ = 2_250_000
+PULSES_PER_US = CLOCK_HZ / 1_000_000
+MINOR_CYCLE_PULSES = 91
+WORDS_PER_CHANNEL = 10
+MAJOR_CYCLE_PULSES = MINOR_CYCLE_PULSES * WORDS_PER_CHANNEL
+AVERAGE_ACCESS_PULSES = 500  # 222 us (REFERENCE 3, S-IEEE)
+
+
+def pulses_to_us(pulses: int) -> float:
+    return pulses / PULSES_PER_US
+
+
+def us_to_pulses(us: float) -> int:
+    return round(us * PULSES_PER_US)
+
+
+def instruction_cost(op: Operation, operand: int, average: bool) -> tuple[int, int]:
+    """(execution pulses, operand word position or -1) for one decoded instruction."""
+    pulses = op.cycles * MINOR_CYCLE_PULSES
+    if not op.uses_address:
+        return pulses, -1
+    if average:
+        return pulses + AVERAGE_ACCESS_PULSES, -1
+    return pulses, operand % WORDS_PER_CHANNEL
+
+
+def format_time(us: float) -> str:
+    """Human text for a simulated duration."""
+    if us >= 1_000_000:
+        return f"{us / 1_000_000:.3f} s"
+    if us >= 1_000:
+        return f"{us / 1_000:.1f} ms"
+    return f"{us:.0f} us"

@@ -1,0 +1,79 @@
+"""Words: twelve UNIVAC characters, seen as text, as a signed number, or as two instructions.
+
+A word is a 12-character ``str`` of internal characters (``chr(code)``). Position 0 is the
+sign position of a number and the operation character of the left instruction.
+"""
+
+from __future__ import annotations
+
+from .charset import FROM_GLYPHS, MINUS, TO_GLYPHS, ZERO_DIGIT
+
+WORD_LENGTH = 12
+DIGITS = 11
+MODULUS = 10**DIGITS  # magnitudes are 11 decimal digits
+
+ZERO = ZERO_DIGIT * WORD_LENGTH  # "000000000000": positive zero
+
+# Excess-three digits are codes 3..12; these tables turn them into ASCII digits and back.
+_DIGIT_TO_ASCII = {3 + d: chr(48 + d) for d in range(10)}
+# For the numeric check every non-digit becomes "x", so str.isdigit() is exact.
+NUMERIC_CHECK = {i: _DIGIT_TO_ASCII.get(i, "x") for i in range(64)}
+_ASCII_TO_DIGIT = {48 + d: chr(3 + d) for d in range(10)}
+
+
+def is_digit_char(ch: str) -> bool:
+    return 3 <= ord(ch) <= 12
+
+
+def digit_value(ch: str) -> int:
+    return ord(ch) - 3
+
+
+def is_numeric(word: str) -> bool:
+    """True when positions 1-11 are all digits (any sign character is allowed, U3)."""
+    return word[1:].translate(NUMERIC_CHECK).isdigit()
+
+
+def to_int(word: str) -> int | None:
+    """The signed value of a numeric word, or None when it holds a non-digit."""
+    digits = word[1:].translate(NUMERIC_CHECK)
+    if not digits.isdigit():
+        return None
+    value = int(digits)
+    return -value if word[0] == MINUS else value
+
+
+def from_int(value: int) -> str:
+    """The canonical word for a value: sign ``0`` or ``-``, then 11 digits.
+
+    Values beyond 11 digits keep their low 11 digits (what the adder keeps on overflow).
+    """
+    sign = MINUS if value < 0 else ZERO_DIGIT
+    return sign + (f"{abs(value) % MODULUS:011d}").translate(_ASCII_TO_DIGIT)
+
+
+def from_text(text: str) -> str:
+    """A word from exactly 12 glyphs (Δ or a real space for the blank)."""
+    text = text.replace(" ", "Δ")
+    if len(text) != WORD_LENGTH:
+        raise ValueError(f"a word has 12 characters, not {len(text)}")
+    for ch in text:
+        if ord(ch) not in FROM_GLYPHS:
+            raise ValueError(f"{ch!r} is not a UNIVAC character")
+    return text.translate(FROM_GLYPHS)
+
+
+def to_text(word: str) -> str:
+    """The word as 12 glyphs."""
+    return word.translate(TO_GLYPHS)
+
+
+def instruction(op: str, address: int) -> str:
+    """A six-character instruction from a one- or two-glyph operation and an address 0-999."""
+    if len(op) == 1:
+        op += "0"
+    return from_text(f"{op}0{address:03d}{op}0{address:03d}")[:6]
+
+
+def pair(left: str, right: str) -> str:
+    return left + right

@@ -1,0 +1,32 @@
+"""Write tictactoe.img, the absolute listing, from the coding sheet tictactoe.ucs."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from .assembler import AssemblyError, assemble
+from .image import format_image
+from .shipped import IMAGE_HEADER, IMAGE_NAME, SHEET_NAME
+
+
+def build_image_text() -> str:
+    here = Path(__file__).parent
+    program = assemble((here / SHEET_NAME).read_text(encoding="utf-8"), SHEET_NAME)
+    return format_image(program.image, IMAGE_HEADER)
+
+
+def main() -> int:
+    try:
+        text = build_image_text()
+    except AssemblyError as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 2
+    target = Path(__file__).parent / IMAGE_NAME
+    target.write_text(text, encoding="utf-8")
+    print(f"wrote {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

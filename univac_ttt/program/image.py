@@ -1,0 +1,115 @@
+"""Memory images: a plain text file of ``address word remark`` lines (docs/image-format.md).
+
+Parsing is all-or-nothing: the whole file is checked before a single word is loaded, and
+the first problem is reported with its line number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..machine.charset import BY_GLYPH, FROM_GLYPHS
+from ..machine.cpu import MEMORY_WORDS
+from ..machine.word import WORD_LENGTH, ZERO, to_text
+
+MAX_IMAGE_BYTES = 1_000_000
+
+
+class ImageError(ValueError):
+    """A memory image that cannot be loaded; the message names the line and the reason."""
+
+    def __init__(self, reason: str, line: int | None = None, source: str = "image") -> None:
+        where = f"{source}, line {line}" if line is not None else source
+        super().__init__(f"{where}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+@dataclass
+class MemoryImage:
+    words: dict[int, str] = field(default_factory=dict)
+    remarks: dict[int, str] = field(default_factory=dict)
+
+    def as_memory(self) -> list[str]:
+        """All 1000 words; unlisted ones are twelve zeros."""
+        memory = [ZERO] * MEMORY_WORDS
+        for address, word in self.words.items():
+            memory[address] = word
+        return memory
+
+
+def parse_image(text: str, source: str = "image") -> MemoryImage:
+    image = MemoryImage()
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r")
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        address, word, remark = _parse_word_line(line, number, source)
+        if address in image.words:
+            raise ImageError(f"address {address:03d} is given twice", number, source)
+        image.words[address] = word
+        if remark:
+            image.remarks[address] = remark
+    return image
+
+
+def _parse_word_line(line: str, number: int, source: str) -> tuple[int, str, str]:
+    def fail(reason: str) -> ImageError:
+        return ImageError(reason, number, source)
+
+    head = line[:3]
+    if len(head) < 3 or not head.isascii() or not head.isdigit():
+        raise fail(f"a word line starts with a three-digit address, not {line[:3]!r}")
+    if len(line) < 4 or line[3] != " ":
+        raise fail("the address must be followed by one space and the word")
+    word_text = line[4:4 + WORD_LENGTH]
+    if len(word_text) < WORD_LENGTH:
+        raise fail(f"the word has {len(word_text)} characters; a word has exactly 12")
+    for position, ch in enumerate(word_text, start=1):
+        if ch != " " and ch not in BY_GLYPH:
+            raise fail(f"character {position} of the word, {ch!r}, is not a UNIVAC character")
+    rest = line[4 + WORD_LENGTH:]
+    if rest and not rest[0].isspace():
+        raise fail("the word is longer than 12 characters (a remark must follow a space)")
+    word = word_text.replace(" ", "Δ").translate(FROM_GLYPHS)
+    return int(head), word, rest.strip()
+
+
+def read_image(path: str | Path) -> MemoryImage:
+    """Read and parse an image file; every failure is an ImageError with a clear reason."""
+    path = Path(path)
+    name = str(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ImageError("no such file", source=name) from None
+    except IsADirectoryError:
+        raise ImageError("is a directory, not an image file", source=name) from None
+    except OSError as exc:
+        raise ImageError(f"cannot be read ({exc.strerror})", source=name) from None
+    if len(data) > MAX_IMAGE_BYTES:
+        raise ImageError(f"is {len(data):,} bytes; an image is at most {MAX_IMAGE_BYTES:,}",
+                         source=name)
+    if b"\0" in data:
+        raise ImageError("is a binary file, not a text image", source=name)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ImageError("is not valid UTF-8 text", line, name) from None
+    return parse_image(text, name)
+
+
+def format_image(image: MemoryImage, header: str = "") -> str:
+    """The image as text, one word a line in address order, remarks after the word."""
+    lines = [f"# {h}" if h else "#" for h in header.splitlines()]
+    for address in sorted(image.words):
+        line = f"{address:03d} {to_text(image.words[address])}"
+        remark = image.remarks.get(address)
+        if remark:
+            line += f"  {remark}"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
