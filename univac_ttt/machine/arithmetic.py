@@ -10,7 +10,7 @@ in the result where they stood; two at the same position is an adder fault). REF
 from __future__ import annotations
 
 from .charset import MINUS, ZERO_DIGIT
-from .word import MODULUS, NUMERIC_CHECK, from_int, is_digit_char
+from .word import MODULUS, NUMERIC_CHECK, from_int, is_digit_char, is_numeric
 
 HALF_UNIT = MODULUS // 2  # rounding: add 5 in the twelfth product digit
 
@@ -36,15 +36,33 @@ def negate(word: str) -> str:
     return (ZERO_DIGIT if word[0] == MINUS else MINUS) + word[1:]
 
 
+_SUMS: dict[tuple[str, str], tuple[str, bool]] = {}
+_SUMS_LIMIT = 100_000
+
+
 def add(a: str, b: str) -> tuple[str, bool]:
-    """a + b; returns (sum word, overflow). Raises AdderFault on a double bypass."""
+    """a + b; returns (sum word, overflow). Raises AdderFault on a double bypass.
+
+    Sums are memoised (programs without index registers add the same templates and
+    counters again and again); the memo is a bounded pure cache, emptied when full.
+    """
+    key = (a, b)
+    known = _SUMS.get(key)
+    if known is not None:
+        return known
     va = _signed(a)
+    result = None
     if va is not None:
         vb = _signed(b)
         if vb is not None:
             total = va + vb
-            return from_int(total), not -MODULUS < total < MODULUS
-    return _add_bypassing(a, b)
+            result = from_int(total), not -MODULUS < total < MODULUS
+    if result is None:
+        result = _add_bypassing(a, b)
+    if len(_SUMS) >= _SUMS_LIMIT:
+        _SUMS.clear()
+    _SUMS[key] = result
+    return result
 
 
 def _add_bypassing(a: str, b: str) -> tuple[str, bool]:
@@ -150,12 +168,13 @@ def _signed_word(sign: int, magnitude: int) -> str:
 
 
 def greater(a: str, b: str) -> bool:
-    """T's test: algebraic for two numeric words, else code order from the left (U4)."""
-    va = _signed(a)
-    if va is not None:
-        vb = _signed(b)
-        if vb is not None:
-            return va > vb
+    """T's test: algebraic for two numbers, else code order from the left (U4).
+
+    A number here has ``-`` or a digit in the sign position; a word with a letter or a
+    space there is text and is compared character by character, as sorting needs.
+    """
+    if is_numeric(a) and is_numeric(b):
+        return _signed(a) > _signed(b)  # type: ignore[operator]
     return a > b
 
 

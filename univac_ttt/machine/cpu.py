@@ -31,7 +31,7 @@ class MachineState:
     mem: tuple[str, ...]
     a: str
     x: str
-    l: str  # noqa: E741 - the register is called L
+    l: str
     f: str
     v: tuple[str, ...]
     y: tuple[str, ...]

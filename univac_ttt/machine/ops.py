@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
 from .charset import CHARACTERS
@@ -20,7 +20,7 @@ from .word import ZERO
 if TYPE_CHECKING:
     from .cpu import Machine
 
-Outcome = Union[None, int, StopRequest]
+Outcome = int | StopRequest | None
 Executor = Callable[["Machine", int], Outcome]
 
 

@@ -30,12 +30,14 @@ def digit_value(ch: str) -> int:
 
 
 def is_numeric(word: str) -> bool:
-    """True when positions 1-11 are all digits (any sign character is allowed, U3)."""
-    return word[1:].translate(NUMERIC_CHECK).isdigit()
+    """True for a number: sign ``-`` or a digit, then eleven digits (U3, U4)."""
+    return (word[0] == MINUS or 3 <= ord(word[0]) <= 12) and \
+        word[1:].translate(NUMERIC_CHECK).isdigit()
 
 
 def to_int(word: str) -> int | None:
-    """The signed value of a numeric word, or None when it holds a non-digit."""
+    """The signed value of positions 2-12 (sign: ``-`` negative, anything else positive),
+    or None when one of them is not a digit. This is how the adder reads a word (U3)."""
     digits = word[1:].translate(NUMERIC_CHECK)
     if not digits.isdigit():
         return None

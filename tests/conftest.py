@@ -1,0 +1,28 @@
+"""Shared helpers: build small machines from glyph text, as a programmer would write them."""
+
+from __future__ import annotations
+
+import pytest
+
+from univac_ttt.machine import Machine, MachineOptions, PaperPrinter, QueueKeyboard
+from univac_ttt.machine.word import from_int, from_text
+
+
+def w(text: str) -> str:
+    """A word from 12 glyphs (spaces allowed for readability are NOT allowed: exact)."""
+    return from_text(text)
+
+
+def n(value: int) -> str:
+    return from_int(value)
+
+
+def machine_with(words: dict[int, str], options: MachineOptions | None = None) -> Machine:
+    m = Machine(options, QueueKeyboard(), PaperPrinter())
+    m.load(words)
+    return m
+
+
+@pytest.fixture
+def make_machine():
+    return machine_with

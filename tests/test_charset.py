@@ -1,0 +1,58 @@
+from univac_ttt.machine import charset
+from univac_ttt.machine.charset import BY_GLYPH, CHARACTERS, Kind
+
+
+def test_all_64_codes_once_with_unique_glyphs():
+    assert [c.code for c in CHARACTERS] == list(range(64))
+    assert len({c.glyph for c in CHARACTERS}) == 64
+
+
+def test_digits_are_excess_three():
+    for d in range(10):
+        assert BY_GLYPH[str(d)].code == d + 3
+
+
+def test_letters_follow_the_reference_chart():
+    expected = {"A": 0o24, "I": 0o34, "J": 0o44, "R": 0o54, "S": 0o65, "Z": 0o74,
+                "B": 0b010101, "L": 0b100110, "Q": 0b101011, "U": 0b110111, "X": 0b111010}
+    for glyph, code in expected.items():
+        assert BY_GLYPH[glyph].code == code
+
+
+def test_symbols_placed_as_in_the_reference():
+    expected = {"-": 0o02, "(": 0o17, ",": 0o21, ".": 0o22, ";": 0o23, "#": 0o35, ")": 0o43,
+                "$": 0o55, "+": 0o63, "/": 0o64, "%": 0o75, "=": 0o76, "?": 0o57}
+    for glyph, code in expected.items():
+        assert BY_GLYPH[glyph].code == code
+
+
+def test_ignore_space_and_unused():
+    assert CHARACTERS[0].kind is Kind.IGNORE and CHARACTERS[0].typed == ""
+    assert CHARACTERS[1].glyph == "Δ" and CHARACTERS[1].typed == " "
+    assert CHARACTERS[0o77].kind is Kind.UNUSED
+
+
+def test_odd_parity_check_bit():
+    assert CHARACTERS[0o03].check_bit == 1  # 0 = 1 000011 (S-GMICH)
+    assert CHARACTERS[0o04].check_bit == 0  # 1 = 0 000100
+    assert CHARACTERS[0o00].check_bit == 1  # ignore = 1 000000
+    for c in CHARACTERS:
+        assert (bin(c.code).count("1") + c.check_bit) % 2 == 1
+
+
+def test_glyph_round_trip():
+    text = "".join(c.glyph for c in CHARACTERS)
+    assert charset.glyphs(charset.from_glyphs(text)) == text
+
+
+def test_assumed_rows_are_marked():
+    assumed = {c.glyph for c in CHARACTERS if c.assumed}
+    assert "⏎" in assumed and "'" in assumed
+    assert "A" not in assumed
+
+
+def test_keyboard_keys_exclude_controls():
+    assert "⏎" not in charset.KEYBOARD_KEYS
+    assert charset.KEYBOARD_KEYS["a"] == charset.KEYBOARD_KEYS["A"]
+    assert charset.KEYBOARD_KEYS[" "] == charset.SPACE
+    assert "!" not in charset.KEYBOARD_KEYS and ":" not in charset.KEYBOARD_KEYS

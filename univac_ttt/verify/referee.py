@@ -1,0 +1,309 @@
+"""The exhaustive proof: every opponent strategy against the program in emulated memory.
+
+From the first keyboard wait the referee tries every legal square code, lets the UNIVAC
+reply, snapshots the whole machine, and goes on depth first until every game has ended. It
+watches only what a person could see (the paper) and what a lecturer could examine (the
+board words in memory), and judges each game with the exact solver. No move is ever
+chosen here: the referee types every possible move and checks the program's answers.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from ..machine import Machine, MachineOptions, MachineState, PaperPrinter, QueueKeyboard
+from ..machine.stops import StopKind
+from ..machine.timing import format_time, pulses_to_us
+from ..machine.word import to_int
+from ..program.assembler import Program
+from ..program.shipped import load_tictactoe
+from .solver import BLANK, LINES, O, Oracle, X, winner
+
+REPLY_STEP_LIMIT = 200_000  # instructions one reply may take before it counts as a hang
+VALUE_OF_WORD = {0: BLANK, 1: O, 4: X}
+SHOWN = {X: "X", O: "O"}
+MAX_FAILURES_KEPT = 20
+
+
+@dataclass
+class Report:
+    games: int = 0
+    univac_wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    missed_wins: int = 0
+    bad_draws: int = 0
+    illegal_moves: int = 0
+    mismatches: int = 0  # paper and memory disagree, or a message is missing or wrong
+    machine_faults: int = 0  # error stops or replies that never return to the keyboard
+    warnings_checked: int = 0
+    moves: int = 0
+    instructions_total: int = 0
+    instructions_worst: int = 0
+    pulses_total: int = 0
+    pulses_worst: int = 0
+    wall_seconds: float = 0.0
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.games > 0 and not (self.losses or self.missed_wins or self.bad_draws
+                                       or self.illegal_moves or self.mismatches
+                                       or self.machine_faults)
+
+    def fail(self, counter: str, text: str) -> None:
+        setattr(self, counter, getattr(self, counter) + 1)
+        if len(self.failures) < MAX_FAILURES_KEPT:
+            self.failures.append(text)
+
+    def table(self) -> str:
+        mean_instr = self.instructions_total / self.moves if self.moves else 0
+        mean_us = pulses_to_us(self.pulses_total) / self.moves if self.moves else 0
+        rows = [
+            ("games (every opponent strategy)", f"{self.games:,}"),
+            ("UNIVAC wins", f"{self.univac_wins:,}"),
+            ("draws", f"{self.draws:,}"),
+            ("losses", f"{self.losses:,}"),
+            ("missed wins", f"{self.missed_wins:,}"),
+            ("bad draws", f"{self.bad_draws:,}"),
+            ("illegal moves", f"{self.illegal_moves:,}"),
+            ("paper/memory mismatches", f"{self.mismatches:,}"),
+            ("machine faults", f"{self.machine_faults:,}"),
+            ("polite warnings checked", f"{self.warnings_checked:,}"),
+            ("opponent moves answered", f"{self.moves:,}"),
+            ("instructions per reply, mean", f"{mean_instr:,.0f}"),
+            ("instructions per reply, worst", f"{self.instructions_worst:,}"),
+            ("UNIVAC time per reply, mean", format_time(mean_us)),
+            ("UNIVAC time per reply, worst", format_time(pulses_to_us(self.pulses_worst))),
+            ("wall time", f"{self.wall_seconds:.2f} s"),
+        ]
+        width = max(len(name) for name, _ in rows)
+        lines = [f"{name:<{width}}  {value:>12}" for name, value in rows]
+        verdict = "PERFECT PLAY PROVED" if self.ok else "FAILED"
+        lines.append(f"{'verdict':<{width}}  {verdict:>12}")
+        return "\n".join(lines)
+
+
+_BOARD_ROW = re.compile(r"^[^A-Z0-9]*([XO1-9])[^A-Z0-9]+([XO1-9])[^A-Z0-9]+([XO1-9])[^A-Z0-9]*$")
+
+
+def printed_board(paper: str) -> tuple[int, ...] | None:
+    """The first board typed on the paper (three rows of X, O or the square's own code)."""
+    lines = paper.split("\n")
+    for i in range(len(lines) - 2):
+        rows = [_BOARD_ROW.match(line) for line in lines[i:i + 3]]
+        if all(rows):
+            cells = [ch for match in rows for ch in match.groups()]  # type: ignore[union-attr]
+            board = []
+            for square, ch in enumerate(cells):
+                if ch == "X":
+                    board.append(X)
+                elif ch == "O":
+                    board.append(O)
+                elif ch == str(square + 1):
+                    board.append(BLANK)
+                else:
+                    return None
+            return tuple(board)
+    return None
+
+
+def show(board: tuple[int, ...] | list[int]) -> str:
+    return "/".join("".join(SHOWN.get(board[r * 3 + c], "·") for c in range(3))
+                    for r in range(3))
+
+
+class Referee:
+    def __init__(self, options: MachineOptions | None = None,
+                 patch: dict[int, str] | None = None, program: Program | None = None) -> None:
+        shipped = load_tictactoe()
+        self.program = program or shipped.program
+        self.keyboard = QueueKeyboard()
+        self.printer = PaperPrinter()
+        self.machine = Machine(options, self.keyboard, self.printer)
+        self.machine.load(self.program.image.words)
+        if patch:
+            self.machine.load(patch)
+        self.board_address = self.program.address_of("BRD")
+        self.oracle = Oracle()
+        self.report = Report()
+
+    def memory_board(self) -> tuple[int, ...] | None:
+        cells = []
+        for square in range(1, 10):
+            value = to_int(self.machine.mem[self.board_address + square])
+            if value not in VALUE_OF_WORD:
+                return None
+            cells.append(VALUE_OF_WORD[value])
+        return tuple(cells)
+
+    def _reply(self, text: str) -> tuple[str, bool]:
+        """Type a line and run to the next keyboard wait; (paper, came back)."""
+        machine = self.machine
+        self.printer.take()
+        self.keyboard.type_line(text)
+        stop = machine.run(REPLY_STEP_LIMIT)
+        paper = self.printer.take()
+        return paper, stop.kind is StopKind.KEYBOARD
+
+    def run(self) -> Report:
+        started = time.perf_counter()
+        stop = self.machine.run(REPLY_STEP_LIMIT)
+        self.printer.take()
+        if stop.kind is not StopKind.KEYBOARD:
+            self.report.fail("machine_faults", f"the program never asked for a move: "
+                                               f"{stop.describe()}")
+        else:
+            board = self.memory_board()
+            if board != (BLANK,) * 9:
+                self.report.fail("mismatches", "a new game does not start with an empty board")
+            else:
+                self._explore(self.machine.snapshot(), board, [], False)
+        self.report.wall_seconds = time.perf_counter() - started
+        return self.report
+
+    def _check_warnings(self, state: MachineState, board: tuple[int, ...],
+                        history: list[int]) -> None:
+        """A taken square and a wrong code each get a warning and change nothing."""
+        taken = next((sq for sq in range(9) if board[sq] != BLANK), None)
+        trials = [("0", "NOT A SQUARE CODE")]
+        if taken is not None:
+            trials.append((str(taken + 1), f"SQUARE {taken + 1} IS ALREADY TAKEN"))
+        for typed, expected in trials:
+            self.machine.restore(state)
+            paper, back = self._reply(typed)
+            self.report.warnings_checked += 1
+            where = f"after {self._moves_text(history)}, typing {typed!r}"
+            if not back:
+                self.report.fail("machine_faults", f"{where}: no return to the keyboard")
+            elif expected not in paper:
+                self.report.fail("mismatches", f"{where}: expected {expected!r}, got {paper!r}")
+            elif self.memory_board() != board:
+                self.report.fail("mismatches", f"{where}: the board in memory changed")
+
+    @staticmethod
+    def _moves_text(history: list[int]) -> str:
+        return "X " + ", ".join(str(sq + 1) for sq in history) if history else "the start"
+
+    def _explore(self, state: MachineState, board: tuple[int, ...], history: list[int],
+                 o_win_seen: bool) -> None:
+        self._check_warnings(state, board, history)
+        for square in range(9):
+            if board[square] != BLANK:
+                continue
+            machine = self.machine
+            machine.restore(state)
+            before_instr, before_pulses = machine.instructions, machine.pulses
+            paper, back = self._reply(str(square + 1))
+            moves = [*history, square]
+            where = f"game {self._moves_text(moves)}"
+            if not back:
+                self.report.fail("machine_faults",
+                                 f"{where}: no return to the keyboard ({machine.last_stop})")
+                continue
+            report = self.report
+            report.moves += 1
+            used = machine.instructions - before_instr
+            spent = machine.pulses - before_pulses
+            report.instructions_total += used
+            report.pulses_total += spent
+            report.instructions_worst = max(report.instructions_worst, used)
+            report.pulses_worst = max(report.pulses_worst, spent)
+            after_x = list(board)
+            after_x[square] = X
+            value = self.oracle.value(after_x)
+            o_win = o_win_seen or value == O
+            self._judge(paper, tuple(after_x), moves, o_win, where)
+
+    def _judge(self, paper: str, after_x: tuple[int, ...], moves: list[int], o_win: bool,
+               where: str) -> None:
+        report = self.report
+        shown = printed_board(paper)
+        if "THE UNIVAC WINS" in paper:
+            ending = "univac"
+        elif "DRAW" in paper:
+            ending = "draw"
+        elif "YOU WIN" in paper:
+            ending = "opponent"
+        else:
+            ending = None
+        if shown is None:
+            report.fail("mismatches", f"{where}: no board was typed ({paper!r})")
+            return
+        if not self._legal(after_x, shown, where):
+            return
+        if ending is None:
+            memory = self.memory_board()
+            if memory != shown:
+                report.fail("mismatches", f"{where}: paper shows {show(shown)} but memory "
+                                          f"holds {show(memory or ())}")
+                return
+            if winner(shown) != BLANK or BLANK not in shown:
+                report.fail("mismatches", f"{where}: the game is over at {show(shown)} but "
+                                          "no result was typed")
+                self._game_over(shown, "unannounced", o_win)
+                return
+            if "NEW GAME" in paper:
+                report.fail("mismatches", f"{where}: a new game started with no result")
+                return
+            self._explore(self.machine.snapshot(), shown, moves, o_win)
+            return
+        # The game has ended: the next game must already be set up in memory.
+        if "NEW GAME" not in paper or self.memory_board() != (BLANK,) * 9:
+            report.fail("mismatches", f"{where}: after the result no new game was set up")
+        result = winner(shown)
+        if ending == "univac" and result != O:
+            report.fail("mismatches", f"{where}: UNIVAC WINS typed at {show(shown)}")
+        elif ending == "opponent" and result != X:
+            report.fail("mismatches", f"{where}: YOU WIN typed at {show(shown)}")
+        elif ending == "draw":
+            if result != BLANK or self.oracle.value(shown) != BLANK:
+                report.fail("bad_draws", f"{where}: draw declared at {show(shown)}, which the "
+                                         "solver does not score as a draw")
+            elif "CONGRATULATIONS" not in paper:
+                report.fail("mismatches", f"{where}: a draw without congratulations")
+        self._game_over(shown, ending, o_win, where)
+
+    def _legal(self, after_x: tuple[int, ...], shown: tuple[int, ...], where: str) -> bool:
+        changed = [sq for sq in range(9) if shown[sq] != after_x[sq]]
+        if any(after_x[sq] != BLANK for sq in changed):
+            self.report.fail("illegal_moves", f"{where}: an occupied square changed "
+                                              f"({show(after_x)} -> {show(shown)})")
+            return False
+        if len(changed) > 1 or any(shown[sq] != O for sq in changed):
+            self.report.fail("illegal_moves", f"{where}: the reply is not one O on a blank "
+                                              f"square ({show(after_x)} -> {show(shown)})")
+            return False
+        return True
+
+    def _game_over(self, final: tuple[int, ...], ending: str, o_win: bool,
+                   where: str = "") -> None:
+        report = self.report
+        report.games += 1
+        result = winner(final)
+        if result == X:
+            report.fail("losses", f"{where}: the opponent won at {show(final)}")
+        elif result == O:
+            report.univac_wins += 1
+        else:
+            report.draws += 1
+        if o_win and result != O:
+            report.fail("missed_wins", f"{where}: the opponent blundered into a lost position "
+                                       f"but the game ended {show(final)} ({ending})")
+
+
+def run_verification(options: MachineOptions | None, out: TextIO) -> int:
+    """``univac-ttt verify``: print the table (and the first failures); 0 only if perfect."""
+    report = Referee(options).run()
+    out.write(report.table() + "\n")
+    if report.failures:
+        out.write("\nfirst failures:\n")
+        for text in report.failures:
+            out.write(f"  - {text}\n")
+    return 0 if report.ok else 1
+
+
+__all__ = ["LINES", "Referee", "Report", "printed_board", "run_verification"]
