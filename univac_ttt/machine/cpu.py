@@ -172,6 +172,7 @@ class Machine:
                 if position >= 0:
                     t += ((position - t // minor) % 10) * minor
                 t += pulses
+                self.pulses = t  # devices may read the clock
                 outcome = ex(self, operand)
                 done += 1
                 if outcome is not None:
@@ -190,6 +191,7 @@ class Machine:
             if position >= 0:
                 t += ((position - t // minor) % 10) * minor
             t += pulses
+            self.pulses = t
             outcome = ex(self, operand)
             done += 1
             half = 0

@@ -45,6 +45,8 @@ class Report:
     instructions_worst: int = 0
     pulses_total: int = 0
     pulses_worst: int = 0
+    decision_pulses_total: int = 0  # keyboard release to the first character typed
+    decision_pulses_worst: int = 0
     wall_seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
 
@@ -78,6 +80,10 @@ class Report:
             ("instructions per reply, worst", f"{self.instructions_worst:,}"),
             ("UNIVAC time per reply, mean", format_time(mean_us)),
             ("UNIVAC time per reply, worst", format_time(pulses_to_us(self.pulses_worst))),
+            ("decision time (to first print), mean",
+             format_time(pulses_to_us(self.decision_pulses_total) / max(self.moves, 1))),
+            ("decision time (to first print), worst",
+             format_time(pulses_to_us(self.decision_pulses_worst))),
             ("wall time", f"{self.wall_seconds:.2f} s"),
         ]
         width = max(len(name) for name, _ in rows)
@@ -116,14 +122,29 @@ def show(board: tuple[int, ...] | list[int]) -> str:
                     for r in range(3))
 
 
+class _ClockedPaper(PaperPrinter):
+    """Paper that also notes the machine's clock when the first word of a reply is typed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.machine: Machine | None = None
+        self.first: int | None = None  # the machine's clock (pulses) at the first print
+
+    def print_word(self, word: str) -> None:
+        if self.first is None and self.machine is not None:
+            self.first = self.machine.pulses
+        super().print_word(word)
+
+
 class Referee:
     def __init__(self, options: MachineOptions | None = None,
                  patch: dict[int, str] | None = None, program: Program | None = None) -> None:
         shipped = load_tictactoe()
         self.program = program or shipped.program
         self.keyboard = QueueKeyboard()
-        self.printer = PaperPrinter()
+        self.printer = _ClockedPaper()
         self.machine = Machine(options, self.keyboard, self.printer)
+        self.printer.machine = self.machine
         self.machine.load(self.program.image.words)
         if patch:
             self.machine.load(patch)
@@ -144,6 +165,7 @@ class Referee:
         """Type a line and run to the next keyboard wait; (paper, came back)."""
         machine = self.machine
         self.printer.take()
+        self.printer.first = None
         self.keyboard.type_line(text)
         stop = machine.run(REPLY_STEP_LIMIT)
         paper = self.printer.take()
@@ -212,6 +234,10 @@ class Referee:
             report.pulses_total += spent
             report.instructions_worst = max(report.instructions_worst, used)
             report.pulses_worst = max(report.pulses_worst, spent)
+            if self.printer.first is not None:
+                decided = self.printer.first - before_pulses
+                report.decision_pulses_total += decided
+                report.decision_pulses_worst = max(report.decision_pulses_worst, decided)
             after_x = list(board)
             after_x[square] = X
             value = self.oracle.value(after_x)
