@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from . import __version__
 from .machine import Machine, MachineOptions
@@ -67,7 +68,15 @@ def build_parser() -> argparse.ArgumentParser:
                                       "move first: type a square code 1-9 (1 top left, "
                                       "9 bottom right) and press Enter.")
     play.add_argument("--plain", action="store_true",
-                      help="plain text on stdout, prompt '> ' at each keyboard wait")
+                      help="plain text on stdout, prompt '> ' at each keyboard wait (also "
+                           "chosen when stdin or stdout is not a terminal)")
+    play.add_argument("--speed", choices=["fast", "authentic"], default="fast",
+                      help="how the typewriter types: at once (default) or at about 10 "
+                           "characters a second, as the SC printer did (F3 toggles)")
+    play.add_argument("--transcript", metavar="FILE",
+                      help="append the printer paper of the whole session to FILE")
+    play.add_argument("--image", metavar="FILE",
+                      help="run this memory image instead of the tic-tac-toe program")
     _add_machine_options(play)
 
     run = sub.add_parser("run", help="load a memory image and run it",
@@ -129,21 +138,70 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return result.exit_code
 
 
-def _cmd_play(args: argparse.Namespace) -> int:
-    from .console.plain import PlainConsole
+def _program_words(args: argparse.Namespace) -> dict[int, str] | None:
+    """The words to load for play: the shipped program or --image; None after a message."""
+    from .program.image import ImageError, read_image
     from .program.shipped import ProgramError, load_tictactoe
 
     try:
-        program = load_tictactoe()
-    except ProgramError as exc:
+        if args.image:
+            return read_image(args.image).words
+        return load_tictactoe().image.words
+    except (ImageError, ProgramError) as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
+        return None
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    words = _program_words(args)
+    if words is None:
         return EXIT_USAGE
+    interactive = sys.stdin.isatty() and sys.stdout.isatty()
+    if args.plain or not interactive:
+        return _play_plain(args, words)
+    return _play_console(args, words)
+
+
+def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
+    from .console.plain import PlainConsole
+    from .console.transcript import Transcript, TranscriptError
+
+    transcript = None
+    if args.transcript:
+        try:
+            transcript = Transcript(Path(args.transcript))
+        except TranscriptError as exc:
+            sys.stderr.write(f"univac-ttt: {exc}\n")
+            return EXIT_USAGE
     machine = Machine(_machine_options(args))
-    machine.load(program.image.words)
-    result = PlainConsole(machine, sys.stdin, sys.stdout, sys.stderr).run()
+    machine.load(words)
+    console = PlainConsole(machine, sys.stdin, sys.stdout, sys.stderr)
+    if transcript is not None:
+        console.also_print_to(transcript.write)
+    try:
+        result = console.run()
+    finally:
+        if transcript is not None:
+            transcript.close()
     if result.stop is not None:
         sys.stderr.write(f"univac-ttt: the program stopped: {result.summary}\n")
     return result.exit_code
+
+
+def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
+    from .console.app import ConsoleApp, ConsoleSettings
+    from .console.session import GameSession
+    from .console.transcript import TranscriptError
+
+    options = _machine_options(args)
+    settings = ConsoleSettings(authentic=args.speed == "authentic",
+                               transcript=Path(args.transcript) if args.transcript else None)
+    try:
+        console = ConsoleApp(lambda on_print: GameSession(words, options, on_print), settings)
+    except TranscriptError as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+        return EXIT_USAGE
+    return console.run()
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:

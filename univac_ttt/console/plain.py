@@ -6,6 +6,7 @@ wait it shows the input-ready lamp as the prompt ``> ``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -45,7 +46,16 @@ class PlainConsole:
         self.max_steps = max_steps
         self.keyboard = QueueKeyboard()
         machine.keyboard = self.keyboard
-        machine.printer = Typewriter(self.stdout.write)
+        self._sinks = [self.stdout.write]
+        machine.printer = Typewriter(self._type)
+
+    def _type(self, text: str) -> None:
+        for sink in self._sinks:
+            sink(text)
+
+    def also_print_to(self, sink: Callable[[str], None]) -> None:
+        """Send the paper to another sink as well (a transcript file)."""
+        self._sinks.append(sink)
 
     def run(self) -> PlainResult:
         machine = self.machine

@@ -1,0 +1,64 @@
+"""Drive a command in a real pseudo-terminal and read its screen as a person sees it.
+
+pexpect gives the pseudo-terminal; pyte (a VT100 emulator) turns what the program writes
+into screen lines, so tests can assert on what is displayed rather than on escape codes.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pexpect
+import pyte
+
+
+class Terminal:
+    def __init__(self, argv: list[str], columns: int = 100, rows: int = 30,
+                 env: dict[str, str] | None = None, cwd: str | None = None) -> None:
+        environment = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
+        environment.update(env or {})
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.child = pexpect.spawn(argv[0], argv[1:], dimensions=(rows, columns),
+                                   env=environment, cwd=cwd, timeout=10)
+        self.raw = b""
+
+    def pump(self, seconds: float = 0.2) -> None:
+        """Read whatever the program writes for a while."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            try:
+                data = self.child.read_nonblocking(65536, timeout=0.05)
+            except pexpect.TIMEOUT:
+                continue
+            except pexpect.EOF:
+                return
+            self.raw += data
+            self.stream.feed(data)
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def wait_for(self, needle: str, timeout: float = 10.0) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.pump(0.1)
+            if needle in self.text():
+                return self.text()
+        raise AssertionError(f"{needle!r} never appeared on the screen:\n{self.text()}")
+
+    def send(self, keys: str) -> None:
+        self.child.send(keys)
+
+    def resize(self, columns: int, rows: int) -> None:
+        self.screen.resize(rows, columns)
+        self.child.setwinsize(rows, columns)
+
+    def close(self) -> int | None:
+        try:
+            self.child.expect(pexpect.EOF, timeout=10)
+        except pexpect.TIMEOUT:
+            self.child.terminate(force=True)
+        self.child.close()
+        return self.child.exitstatus

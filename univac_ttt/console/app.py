@@ -1,0 +1,365 @@
+"""The full-screen Supervisory Control console (prompt_toolkit), a thin shell over a session.
+
+Layout: the printer paper on the left, the side panel (square codes, lamp, figures, score)
+on the right when the terminal is wide enough, a hint line, the keyboard line and a key bar.
+All game text on the paper comes from the program; the console only shows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import ANSI, FormattedText
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
+from prompt_toolkit.key_binding.bindings.basic import load_basic_bindings
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
+
+from ..machine.charset import KEYBOARD_KEYS
+from .pacing import TypewriterPacer
+from .panels import PANEL_WIDTH, render_panel
+from .session import GameSession, PrintedChunk
+from .transcript import Transcript
+
+HELP_TEXT = """\
+TIC-TAC-TOE ON THE UNIVAC I
+
+You are X and you move first. Type the code of a square and press Enter:
+
+      1 | 2 | 3
+      4 | 5 | 6
+      7 | 8 | 9
+
+The UNIVAC (O) answers by typing the whole board. It keeps the board, warns you
+politely about a wrong code or a taken square, and declares wins and draws.
+The best you can do is draw; one mistake and it wins.
+
+In the early 1950s Tom Gildersleeve of Remington Rand programmed the UNIVAC I to
+play tic-tac-toe through its Supervisory Control keyboard and typewriter. Rather
+than a table of games, the program judges the eight rows, columns and diagonals
+by priority: win, block, then force. Here that program runs, word for word, in
+an emulated 1000-word mercury memory.
+
+Keys: F1 this help   F2 new game   F3 typing speed   F4 save the paper
+      Ctrl-Q or Ctrl-D quit (press twice)          Esc close this help"""
+
+STYLE = Style.from_dict({
+    "title": "bg:#1c3a5e #f0e6c8 bold",
+    "paper": "bg:#f4efe1 #202020",
+    "hint": "#c0c0c0 italic",
+    "hint.warn": "#ff8080 bold",
+    "prompt": "bold #f0b040",
+    "keyboard": "bold",
+    "bar": "bg:#303030 #e0e0e0",
+    "bar.key": "bg:#303030 #f0b040 bold",
+    "help": "bg:#1c3a5e #f0e6c8",
+})
+
+QUIT_KEYS = ("c-q", "c-d", "c-c")
+
+
+@dataclass
+class ConsoleSettings:
+    authentic: bool = False
+    transcript: Path | None = None
+    save_directory: Path = field(default_factory=Path.cwd)
+    clock: Callable[[], float] = time.monotonic
+
+
+class ConsoleApp:
+    """Holds the session, the pacer and the prompt_toolkit application."""
+
+    def __init__(self, session_factory: Callable[[Callable[[PrintedChunk], None]], GameSession],
+                 settings: ConsoleSettings, input: Input | None = None,
+                 output: Output | None = None) -> None:
+        self.settings = settings
+        self.pacer = TypewriterPacer(settings.authentic, settings.clock)
+        self.transcript = Transcript(settings.transcript) if settings.transcript else None
+        self._input_time = settings.clock()
+        self._input_pulses = 0
+        self.session = session_factory(self._printed)
+        self.hint = ""
+        self.hint_is_warning = False
+        self.hint_log: deque[str] = deque(maxlen=50)  # what the hint line said, newest last
+        self.quit_armed = False
+        self.show_help = False
+        self.paper_buffer = Buffer(read_only=True)
+        self.keyboard_buffer = Buffer(multiline=False, history=InMemoryHistory())
+        self.app = self._build(input, output)
+        self._sync_paper()
+
+    # ---- paper -----------------------------------------------------------------------
+
+    def _printed(self, chunk: PrintedChunk) -> None:
+        if self.transcript is not None:
+            self.transcript.write(chunk.text)
+        delay = max(0.0, (chunk.pulses - self._input_pulses) / 2_250_000)
+        self.pacer.add(chunk.text, self._input_time + delay)
+
+    def _sync_paper(self) -> None:
+        text = self.pacer.text
+        if text != self.paper_buffer.text:
+            self.paper_buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+
+    @property
+    def typing(self) -> bool:
+        return self.pacer.busy
+
+    # ---- actions ---------------------------------------------------------------------
+
+    def say(self, text: str, warning: bool = False) -> None:
+        self.hint, self.hint_is_warning = text, warning
+        if text:
+            self.hint_log.append(text)
+
+    def submit(self) -> None:
+        text = self.keyboard_buffer.text
+        if self.typing:
+            self.say("The UNIVAC is still typing; wait for the INPUT READY lamp.", True)
+            return
+        if self.session.error:
+            self.say("The UNIVAC has stopped on an error. Press F2 for a new game.", True)
+            return
+        self._input_time = self.settings.clock()
+        self._input_pulses = self.session.machine.pulses
+        result = self.session.submit(text)
+        if result.accepted:
+            self.keyboard_buffer.append_to_history()
+            self.keyboard_buffer.reset()
+            self.say("")
+        else:
+            self.say(result.message, True)
+        self._sync_paper()
+
+    def type_key(self, data: str) -> None:
+        if data in KEYBOARD_KEYS:
+            self.keyboard_buffer.insert_text(data.upper())
+            if self.hint_is_warning:
+                self.say("")
+        else:
+            shown = data if data.isprintable() else f"U+{ord(data[0]):04X}" if data else "?"
+            self.say(f"The UNIVAC keyboard has no {shown!r} key. Type a square code, 1 to 9.",
+                     True)
+
+    def paste(self, data: str) -> None:
+        lines = data.splitlines() or [""]
+        first = lines[0]
+        typed = [ch for ch in first if ch in KEYBOARD_KEYS]
+        self.keyboard_buffer.insert_text("".join(typed).upper())
+        notes = []
+        if len(typed) < len(first):
+            notes.append("keys the UNIVAC lacks were left out")
+        if len(lines) > 1:
+            notes.append(f"only the first of {len(lines)} pasted lines was typed")
+        self.say("; ".join(notes).capitalize() + "." if notes else "", bool(notes))
+
+    def new_game(self) -> None:
+        self.pacer.finish()
+        self._input_time = self.settings.clock()
+        self._input_pulses = 0
+        self.session.new_game()
+        self.say("A new game has started.")
+        self._sync_paper()
+
+    def toggle_speed(self) -> None:
+        authentic = not self.pacer.authentic
+        self.pacer.set_authentic(authentic)
+        self.say("Typing at the typewriter's own speed." if authentic else "Typing at once.")
+        self._sync_paper()
+
+    def save_paper(self) -> Path | None:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        path = self.settings.save_directory / f"univac-paper-{stamp}.txt"
+        try:
+            path.write_text(self.session.paper, encoding="utf-8")
+        except OSError as exc:
+            self.say(f"Could not save the paper: {exc.strerror or exc}.", True)
+            return None
+        self.say(f"The paper was saved to {path}.")
+        return path
+
+    def request_quit(self, key: str) -> None:
+        if self.quit_armed:
+            self.app.exit(result=0)
+            return
+        self.quit_armed = True
+        self.say(f"Press {key} again to quit; any other key goes on playing.", True)
+
+    # ---- screen ----------------------------------------------------------------------
+
+    def _hint_text(self) -> FormattedText:
+        style = "class:hint.warn" if self.hint_is_warning else "class:hint"
+        return FormattedText([(style, f" {self.hint}")])
+
+    def _bar_text(self) -> FormattedText:
+        narrow = self._columns() < 64
+        keys = (("F1", "help"), ("F2", "new"), ("F3", "speed"), ("F4", "save"),
+                ("^Q", "quit")) if narrow else (
+            ("F1", "help"), ("F2", "new game"), ("F3", "speed"), ("F4", "save paper"),
+            ("Ctrl-Q", "quit"))
+        parts: list[tuple[str, str]] = []
+        for key, label in keys:
+            parts += [("class:bar.key", f" {key}"), ("class:bar", f" {label}" + " " * (not narrow))]
+        return FormattedText(parts)
+
+    def _title_text(self) -> FormattedText:
+        title = (" UNIVAC I  ·  SUPERVISORY CONTROL  ·  TIC-TAC-TOE" if self._columns() >= 52
+                 else " UNIVAC I · TIC-TAC-TOE")
+        return FormattedText([("class:title", title)])
+
+    def _panel_text(self) -> ANSI:
+        return ANSI(render_panel(self.session, self.typing, self.pacer.authentic))
+
+    def _prompt_text(self) -> FormattedText:
+        lamp = "INPUT READY ▸ " if (self.session.waiting_for_keyboard and not self.typing
+                                    and not self.session.error) else "KEYBOARD    ▸ "
+        return FormattedText([("class:prompt", f" {lamp}")])
+
+    def _build(self, input: Input | None, output: Output | None) -> Application[int]:
+        wide = Condition(lambda: self._columns() >= 64)
+        tall = Condition(lambda: self._rows() >= 10)
+        paper = Window(BufferControl(self.paper_buffer, focusable=False), wrap_lines=True,
+                       style="class:paper", always_hide_cursor=True)
+        panel = ConditionalContainer(
+            Window(FormattedTextControl(self._panel_text), width=PANEL_WIDTH + 1,
+                   dont_extend_width=True), filter=wide)
+        keyboard_line = VSplit([
+            Window(FormattedTextControl(self._prompt_text), dont_extend_width=True),
+            Window(BufferControl(self.keyboard_buffer), style="class:keyboard"),
+        ], height=1)
+        body = HSplit([
+            ConditionalContainer(Window(FormattedTextControl(self._title_text), height=1,
+                                        style="class:title"), filter=tall),
+            VSplit([paper, panel]),
+            Window(FormattedTextControl(self._hint_text), height=1),
+            keyboard_line,
+            ConditionalContainer(Window(FormattedTextControl(self._bar_text), height=1,
+                                        style="class:bar"), filter=tall),
+        ])
+        help_window = ConditionalContainer(
+            Window(FormattedTextControl(HELP_TEXT), style="class:help", wrap_lines=True,
+                   width=Dimension(preferred=84, max=84),
+                   height=Dimension(preferred=26, max=26)),
+            filter=Condition(lambda: self.show_help))
+        root = FloatContainer(body, floats=[Float(help_window)])
+        return Application(
+            layout=Layout(root, focused_element=self.keyboard_buffer),
+            key_bindings=merge_key_bindings([load_basic_bindings(), self._bindings()]),
+            style=STYLE, full_screen=True, mouse_support=False,
+            input=input, output=output, after_render=lambda _app: None,
+        )
+
+    def _columns(self) -> int:
+        try:
+            return self.app.output.get_size().columns
+        except Exception:  # noqa: BLE001 - a size we cannot read is a small one
+            return 0
+
+    def _rows(self) -> int:
+        try:
+            return self.app.output.get_size().rows
+        except Exception:  # noqa: BLE001
+            return 0
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+
+        def disarm(event: KeyPressEvent) -> None:
+            if self.quit_armed:
+                self.quit_armed = False
+                self.say("")
+
+        @kb.add(Keys.Any)
+        def _(event: KeyPressEvent) -> None:
+            disarm(event)
+            self.type_key(event.data)
+
+        @kb.add(Keys.BracketedPaste)
+        def _(event: KeyPressEvent) -> None:
+            disarm(event)
+            self.paste(event.data)
+
+        @kb.add("enter")
+        def _(event: KeyPressEvent) -> None:
+            disarm(event)
+            if self.show_help:
+                self.show_help = False
+                return
+            self.submit()
+
+        @kb.add("f1")
+        def _(event: KeyPressEvent) -> None:
+            disarm(event)
+            self.show_help = not self.show_help
+
+        @kb.add("escape", eager=True)
+        def _(event: KeyPressEvent) -> None:
+            disarm(event)
+            self.show_help = False
+
+        @kb.add("f2")
+        def _(event: KeyPressEvent) -> None:
+            disarm(event)
+            self.new_game()
+
+        @kb.add("f3")
+        def _(event: KeyPressEvent) -> None:
+            disarm(event)
+            self.toggle_speed()
+
+        @kb.add("f4")
+        def _(event: KeyPressEvent) -> None:
+            disarm(event)
+            self.save_paper()
+
+        for key in QUIT_KEYS:
+            label = {"c-q": "Ctrl-Q", "c-d": "Ctrl-D", "c-c": "Ctrl-C"}[key]
+
+            @kb.add(key)
+            def _(event: KeyPressEvent, label: str = label) -> None:
+                self.request_quit(label)
+
+        return kb
+
+    async def _ticker(self) -> None:
+        """Type paced text as it falls due; sleep longer when nothing is typing."""
+        while True:
+            if self.pacer.advance():
+                self._sync_paper()
+                self.app.invalidate()
+            await asyncio.sleep(0.03 if self.pacer.busy else 0.2)
+
+    def run(self) -> int:
+        def start() -> None:
+            self.app.create_background_task(self._ticker())
+
+        try:
+            result = self.app.run(pre_run=start, handle_sigint=False)
+        finally:
+            if self.transcript is not None:
+                self.transcript.close()
+        return int(result or 0)

@@ -1,0 +1,81 @@
+"""Typewriter pacing: printed text appears at once (fast) or at the SC typewriter's pace.
+
+In authentic mode each character takes about a tenth of a second and a carriage return
+longer (docs/fidelity.md, U12); a reply starts only after the UNIVAC time the program spent
+deciding. The pacer is driven by a clock it is given, so tests need no real waiting.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+
+from ..machine.devices import TYPEWRITER_CHARACTER_SECONDS, TYPEWRITER_RETURN_SECONDS
+
+
+class TypewriterPacer:
+    def __init__(self, authentic: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.authentic = authentic
+        self.clock = clock
+        self._shown: list[str] = []
+        self._queue: deque[tuple[str, float]] = deque()
+        self._offset = 0
+        self._head = 0.0  # when the next character will be typed
+
+    @property
+    def text(self) -> str:
+        """Everything typed so far."""
+        if len(self._shown) > 64:
+            self._shown[:] = ["".join(self._shown)]
+        return "".join(self._shown)
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._queue)
+
+    def add(self, text: str, not_before: float | None = None) -> None:
+        """Text from the typewriter; in authentic mode it starts no earlier than not_before."""
+        if not self.authentic:
+            self._shown.append(text)
+            return
+        now = self.clock()
+        if not self._queue:
+            self._head = max(self._head, now)
+        self._queue.append((text, now if not_before is None else not_before))
+
+    def advance(self) -> bool:
+        """Type what is due by now; True if anything new appeared."""
+        now = self.clock()
+        changed = False
+        while self._queue:
+            text, not_before = self._queue[0]
+            self._head = max(self._head, not_before)
+            start = self._offset
+            while self._offset < len(text) and self._head <= now:
+                ch = text[self._offset]
+                self._offset += 1
+                self._head += (TYPEWRITER_RETURN_SECONDS if ch == "\n"
+                               else TYPEWRITER_CHARACTER_SECONDS)
+            if self._offset > start:
+                self._shown.append(text[start:self._offset])
+                changed = True
+            if self._offset < len(text):
+                break
+            self._queue.popleft()
+            self._offset = 0
+        return changed
+
+    def finish(self) -> None:
+        """Type everything still waiting, at once."""
+        while self._queue:
+            text, _ = self._queue.popleft()
+            self._shown.append(text[self._offset:])
+            self._offset = 0
+        self._head = self.clock()
+
+    def set_authentic(self, authentic: bool) -> None:
+        if not authentic:
+            self.finish()
+        self.authentic = authentic

@@ -1,0 +1,85 @@
+"""The console's side panel (square-code card, lamps, figures, score), rendered with rich.
+
+rich lays out the little tables; the result is ANSI text that prompt_toolkit shows as is.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from rich.align import Align
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..machine.timing import format_time
+from .session import GameSession
+
+PANEL_WIDTH = 30
+
+
+@dataclass(frozen=True)
+class Lamp:
+    label: str
+    style: str
+    detail: str = ""
+
+
+def lamp_for(session: GameSession, typing: bool) -> Lamp:
+    """Which console lamp is lit."""
+    error = session.error
+    if error:
+        return Lamp("ERROR STOP", "bold white on red", error)
+    if session.halted:
+        return Lamp("STOPPED", "bold black on yellow", session.stop.describe() if session.stop
+                    else "")
+    if typing:
+        return Lamp("RUNNING", "bold black on green3", "the typewriter is typing")
+    if session.waiting_for_keyboard:
+        return Lamp("INPUT READY", "bold black on orange1", "type a square code, then Enter")
+    return Lamp("RUNNING", "bold black on green3")
+
+
+def square_card() -> Align:
+    rule = "───┼───┼───"
+    rows = [" │ ".join(row) for row in ("123", "456", "789")]
+    card = Text(f" {rows[0]}\n{rule}\n {rows[1]}\n{rule}\n {rows[2]}", style="bold")
+    return Align.center(card)
+
+
+def render_panel(session: GameSession, typing: bool, authentic: bool,
+                 width: int = PANEL_WIDTH) -> str:
+    lamp = lamp_for(session, typing)
+    lamp_text = Text(f" {lamp.label} ", style=lamp.style)
+    if lamp.detail:
+        lamp_text.append(f"\n{lamp.detail}", style="italic")
+    figures = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
+    figures.add_column(style="bold")
+    figures.add_column(justify="right")
+    last, game = session.last_move, session.game
+    figures.add_row("last move", f"{last.instructions:,} instr")
+    figures.add_row("", format_time(last.time_us))
+    figures.add_row("this game", f"{game.instructions:,} instr")
+    figures.add_row("", format_time(game.time_us))
+    score = session.score
+    tally = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
+    tally.add_column(style="bold")
+    tally.add_column(justify="right")
+    tally.add_row("UNIVAC wins", str(score.univac_wins))
+    tally.add_row("draws", str(score.draws))
+    tally.add_row("your wins", str(score.opponent_wins))
+    speed = "authentic (10 char/s)" if authentic else "fast"
+    group = Group(
+        Panel(square_card(), title="square codes", border_style="cyan"),
+        Panel(lamp_text, title="console lamp", border_style="cyan"),
+        Panel(figures, title="UNIVAC time", border_style="cyan"),
+        Panel(tally, title="score", border_style="cyan"),
+        Text(f"typing: {speed}", style="dim"),
+    )
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, force_terminal=True, color_system="256",
+                      legacy_windows=False)
+    console.print(group)
+    return buffer.getvalue()
