@@ -10,7 +10,7 @@ from pathlib import Path
 from . import __version__
 from .machine import Machine, MachineOptions
 
-EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 COMMANDS = ("play", "run", "verify")
 
 
@@ -117,6 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - the last guard: no traceback reaches a user
+        sys.stderr.write(f"univac-ttt: internal error ({type(exc).__name__}: {exc}); "
+                         "please report it\n")
+        return EXIT_INTERNAL
     parser.error(f"unknown command {command!r}")
     return EXIT_USAGE
 

@@ -347,11 +347,16 @@ class ConsoleApp:
 
     async def _ticker(self) -> None:
         """Type paced text as it falls due; sleep longer when nothing is typing."""
-        while True:
-            if self.pacer.advance():
-                self._sync_paper()
-                self.app.invalidate()
-            await asyncio.sleep(0.03 if self.pacer.busy else 0.2)
+        try:
+            while True:
+                if self.pacer.advance():
+                    self._sync_paper()
+                    self.app.invalidate()
+                await asyncio.sleep(0.03 if self.pacer.busy else 0.2)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - end the app cleanly, never a traceback
+            self.app.exit(exception=exc)
 
     def run(self) -> int:
         def start() -> None:

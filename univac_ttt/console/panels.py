@@ -52,7 +52,8 @@ def square_card() -> Align:
 def render_panel(session: GameSession, typing: bool, authentic: bool,
                  width: int = PANEL_WIDTH) -> str:
     lamp = lamp_for(session, typing)
-    lamp_text = Text(f" {lamp.label} ", style=lamp.style)
+    lamp_text = Text()
+    lamp_text.append(f" {lamp.label} ", style=lamp.style)
     if lamp.detail:
         lamp_text.append(f"\n{lamp.detail}", style="italic")
     figures = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
