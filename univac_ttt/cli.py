@@ -11,7 +11,7 @@ from . import __version__
 from .machine import Machine, MachineOptions
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
-COMMANDS = ("play", "run", "verify")
+COMMANDS = ("play", "run", "verify", "monitor")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -90,6 +90,18 @@ def build_parser() -> argparse.ArgumentParser:
                      help="stop after N instructions (guards against runaway programs)")
     _add_machine_options(run)
 
+    monitor = sub.add_parser("monitor", help="step through memory: the lecture monitor",
+                             description="The lecture monitor: examine, step, break and go "
+                                         "back through a program in memory, in SIMH's "
+                                         "command language (type help inside). With no "
+                                         "IMAGE, the tic-tac-toe program.")
+    monitor.add_argument("image", nargs="?",
+                         help="a memory image, or a coding sheet (.ucs) for labels and remarks")
+    monitor.add_argument("--script", metavar="FILE",
+                         help="run the monitor commands in FILE as plain text and exit "
+                              "(also done with commands on stdin when it is not a terminal)")
+    _add_machine_options(monitor)
+
     verify = sub.add_parser("verify", help="prove the program plays perfectly",
                             description="Play every opponent strategy against the program "
                                         "in emulated memory and check each game against "
@@ -112,6 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_play(args)
         if command == "verify":
             return _cmd_verify(args)
+        if command == "monitor":
+            return _cmd_monitor(args)
     except KeyboardInterrupt:
         sys.stderr.write("\nunivac-ttt: interrupted\n")
         return 130
@@ -206,6 +220,41 @@ def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
     return console.run()
+
+
+def _cmd_monitor(args: argparse.Namespace) -> int:
+    from .monitor.core import Monitor
+    from .monitor.script import run_script
+    from .program.assembler import AssemblyError, assemble_file
+    from .program.image import ImageError, read_image
+    from .program.shipped import ProgramError, load_tictactoe
+
+    try:
+        if args.image is None:
+            shipped = load_tictactoe()
+            words, program = shipped.image.words, shipped.program
+        elif args.image.endswith(".ucs"):
+            program = assemble_file(args.image)
+            words = program.image.words
+        else:
+            words, program = read_image(args.image).words, None
+    except (AssemblyError, ImageError, ProgramError) as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+        return EXIT_USAGE
+    monitor = Monitor(words, program, _machine_options(args))
+    if args.script:
+        try:
+            with open(args.script, encoding="utf-8") as script:
+                lines = script.read().splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            sys.stderr.write(f"univac-ttt: cannot read the script {args.script}: {exc}\n")
+            return EXIT_USAGE
+        return run_script(monitor, lines, sys.stdout)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return run_script(monitor, sys.stdin, sys.stdout)
+    from .monitor.app import MonitorApp
+
+    return MonitorApp(monitor).run()
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:

@@ -39,6 +39,7 @@ class MachineState:
     cr: str
     half: int
     instructions: int
+    cr_address: int
     pulses: int
     keyboard_words: int
     printed_words: int
@@ -57,6 +58,9 @@ class Machine:
         self.mem: list[str] = [ZERO] * MEMORY_WORDS
         self._cache: dict[str, DecodedPair] = {}
         self.breakpoint_switch = self.options.breakpoint_switch
+        # Monitor breakpoints: pair addresses, and executors of operations to stop before.
+        self.break_addresses: set[int] = set()
+        self.break_executors: set[object] = set()
         self.clear()
 
     # ---- setting up ------------------------------------------------------------------
@@ -68,6 +72,7 @@ class Machine:
         self.y = [ZERO] * 10
         self.cc = 0
         self.cr = ZERO
+        self.cr_address = 0  # where the pair in CR came from
         self.half = 0  # 0: next is the left half of the pair at CC; 1: right half of CR
         self.instructions = 0
         self.pulses = 0
@@ -75,6 +80,7 @@ class Machine:
         self.printed_words = 0
         self.overflows = 0
         self.last_stop: Stop | None = None
+        self._resuming = False  # the next instruction ignores monitor breakpoints once
 
     def load(self, words: dict[int, str] | list[str]) -> None:
         """Put words into memory; a list fills from 000, a dict names addresses."""
@@ -103,7 +109,7 @@ class Machine:
         """The word address and half of the instruction about to execute."""
         if self.half == 0:
             return self.cc, "left"
-        return (self.cc - 1) % MEMORY_WORDS, "right"
+        return self.cr_address, "right"
 
     def return_link(self) -> str:
         """What R stores: a skip, then U back to the address in CC."""
@@ -157,18 +163,31 @@ class Machine:
         done = 0
         request: StopRequest | None = None
         stop_half = 0
+        breaks = self.break_addresses
+        break_ops = self.break_executors
+        monitored = bool(breaks or break_ops)
+        resuming = self._resuming
+        self._resuming = False
         while done < max_steps:
             if half == 0:
+                if monitored and not resuming and cc in breaks:
+                    return self._monitor_stop(cc, 0, t, done, f"breakpoint at {cc:03d}")
                 word = mem[cc]
+                pair = cache.get(word) or decode_pair(word)
+                ex, operand, pulses, position = pair[0], pair[1], pair[2], pair[3]
+                if monitored:
+                    if not resuming and ex in break_ops:
+                        return self._monitor_stop(cc, 0, t, done, "operation break")
+                    resuming = False
+                t0, previous_cr, previous_address = t, self.cr, self.cr_address
                 self.cr = word
+                self.cr_address = cc
                 if average:
                     t += fetch_average
                 else:
                     t += ((cc - t // minor) % 10 + 1) * minor
                 cc = cc + 1 if cc < 999 else 0
                 self.cc = cc
-                pair = cache.get(word) or decode_pair(word)
-                ex, operand, pulses, position = pair[0], pair[1], pair[2], pair[3]
                 if position >= 0:
                     t += ((position - t // minor) % 10) * minor
                 t += pulses
@@ -183,11 +202,18 @@ class Machine:
                     else:
                         request = outcome
                         stop_half = 0
+                        if not outcome.advance:
+                            t, self.cr, self.cr_address = t0, previous_cr, previous_address
                         break
                 half = 1
                 if done >= max_steps:
                     break
             ex, operand, pulses, position = pair[4], pair[5], pair[6], pair[7]
+            t0 = t
+            if monitored:
+                if not resuming and ex in break_ops:
+                    return self._monitor_stop(self.cr_address, 1, t, done, "operation break")
+                resuming = False
             if position >= 0:
                 t += ((position - t // minor) % 10) * minor
             t += pulses
@@ -201,6 +227,8 @@ class Machine:
                 else:
                     request = outcome
                     stop_half = 1
+                    if not outcome.advance:
+                        t = t0
                     break
         self.pulses = t
         if request is None:
@@ -213,9 +241,22 @@ class Machine:
         self.last_stop = stop
         return stop
 
+    def resume_past_breakpoint(self) -> None:
+        """Let the next instruction run even if a monitor breakpoint names it."""
+        self._resuming = True
+
+    def _monitor_stop(self, address: int, half: int, t: int, done: int, reason: str) -> Stop:
+        """Stop before an instruction because the monitor asked; nothing of it has run."""
+        self.pulses = t
+        self.half = half
+        self.instructions += done
+        stop = Stop(StopKind.MONITOR, address, "left" if half == 0 else "right", reason)
+        self.last_stop = stop
+        return stop
+
     def _settle_stop(self, request: StopRequest, stop_half: int, done: int) -> Stop:
         """Place CC so that Start goes on correctly, and describe the stop."""
-        address = (self.cc - 1) % MEMORY_WORDS
+        address = (self.cc - 1) % MEMORY_WORDS if stop_half == 0 else self.cr_address
         if stop_half == 0:
             if request.advance:
                 self.half = 1
@@ -237,14 +278,15 @@ class Machine:
     def snapshot(self) -> MachineState:
         return MachineState(
             tuple(self.mem), self.a, self.x, self.l, self.f, tuple(self.v), tuple(self.y),
-            self.cc, self.cr, self.half, self.instructions, self.pulses, self.keyboard_words,
-            self.printed_words, self.overflows, self.breakpoint_switch)
+            self.cc, self.cr, self.half, self.instructions, self.cr_address, self.pulses,
+            self.keyboard_words, self.printed_words, self.overflows, self.breakpoint_switch)
 
     def restore(self, state: MachineState) -> None:
         self.mem[:] = state.mem
         self.a, self.x, self.l, self.f = state.a, state.x, state.l, state.f
         self.v, self.y = list(state.v), list(state.y)
         self.cc, self.cr, self.half = state.cc, state.cr, state.half
+        self.cr_address = state.cr_address
         self.instructions, self.pulses = state.instructions, state.pulses
         self.keyboard_words, self.printed_words = state.keyboard_words, state.printed_words
         self.overflows = state.overflows

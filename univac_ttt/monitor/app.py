@@ -1,0 +1,208 @@
+"""The full-screen lecture monitor: memory, registers, board and paper around a command line.
+
+Everything it does goes through ``Monitor.execute``; this module only draws. When the
+UNIVAC waits for its keyboard, the command line says so and a line typed there goes to the
+UNIVAC (then the machine runs on); a line starting with ':' or with a full command name
+(``step``, ``examine`` ...) is still a monitor command.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.completion import Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.history import InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, Window
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
+
+from ..machine.timing import format_time, pulses_to_us
+from ..program.disassembler import view
+from .core import COMMANDS, Monitor
+
+STYLE = Style.from_dict({
+    "title": "bg:#1c3a5e #f0e6c8 bold",
+    "current": "bg:#f0b040 #000000 bold",
+    "changed": "#ff8080 bold",
+    "heading": "#80c0ff bold",
+    "prompt": "#80c0ff bold",
+    "prompt.keyboard": "bg:#f0b040 #000000 bold",
+    "bar": "bg:#303030 #e0e0e0",
+    "paper": "bg:#f4efe1 #202020",
+})
+MEMORY_BEFORE, MEMORY_AFTER = 6, 14
+COMMAND_NAMES = frozenset(c.name for c in COMMANDS)
+OUTPUT_LINES = 400
+
+
+class CommandCompleter(Completer):
+    """Command names first, then the coding sheet's labels."""
+
+    def __init__(self, monitor: Monitor) -> None:
+        self.labels = sorted(monitor.program.symbols) if monitor.program else []
+
+    def get_completions(self, document, complete_event):  # type: ignore[no-untyped-def]
+        text = document.text_before_cursor
+        word = document.get_word_before_cursor(WORD=True)
+        choices = [c.name for c in COMMANDS] if " " not in text.lstrip() else self.labels
+        for choice in choices:
+            if choice.lower().startswith(word.lower()):
+                yield Completion(choice, start_position=-len(word))
+
+
+class MonitorApp:
+    def __init__(self, monitor: Monitor, input: Input | None = None,
+                 output: Output | None = None) -> None:
+        self.monitor = monitor
+        self.lines: deque[str] = deque(["UNIVAC I lecture monitor. Type help for commands; "
+                                        "Ctrl-Q quits."], maxlen=OUTPUT_LINES)
+        self.output_buffer = Buffer(read_only=True)
+        self.command_buffer = Buffer(multiline=False, history=InMemoryHistory(),
+                                     completer=CommandCompleter(monitor),
+                                     complete_while_typing=False)
+        self.quit_armed = False
+        self.app = self._build(input, output)
+        self._sync_output()
+
+    # ---- actions ---------------------------------------------------------------------
+
+    @staticmethod
+    def is_command(line: str) -> bool:
+        """In keyboard mode: ':anything', or a line starting with a full command name."""
+        first = line.strip().split(" ", 1)[0].lower()
+        return line.startswith(":") or first in COMMAND_NAMES
+
+    def enter(self, line: str) -> None:
+        monitor = self.monitor
+        if monitor.waiting_for_keyboard and not self.is_command(line):
+            self.lines.append(f"UNIVAC KEYBOARD ▸ {line}")
+            typed = monitor.execute(f"type {line}")
+            self.lines.extend(typed)
+            if typed and not typed[0].startswith("??"):
+                self.lines.extend(monitor.execute("continue"))
+        else:
+            command = line[1:] if line.startswith(":") else line
+            self.lines.append(f"monitor> {command}")
+            self.lines.extend(monitor.execute(command))
+        if monitor.finished:
+            self.app.exit(result=0)
+        self._sync_output()
+
+    def _sync_output(self) -> None:
+        text = "\n".join(self.lines)
+        self.output_buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+
+    # ---- drawing ---------------------------------------------------------------------
+
+    def _memory(self) -> FormattedText:
+        monitor = self.monitor
+        machine = monitor.machine
+        current, half = machine.next_instruction_address()
+        parts: list[tuple[str, str]] = [("class:heading", " MEMORY\n")]
+        for address in range(current - MEMORY_BEFORE, current + MEMORY_AFTER):
+            if not 0 <= address < 1000:
+                continue
+            v = view(machine.mem[address], address, monitor.program)
+            mark = "▶" if address == current else ("*" if address in monitor.changed else " ")
+            label = f"{v.label}:" if v.label else ""
+            text = (f"{mark}{address:03d} {v.glyphs} {v.left:<15}{v.right:<15}"
+                    f"{label:<9}{v.remark}")
+            style = ("class:current" if address == current else
+                     "class:changed" if address in monitor.changed else "")
+            parts.append((style, text[:120] + "\n"))
+        parts.append(("", f"  next: {half} half of {current:03d}\n"))
+        return FormattedText(parts)
+
+    def _registers(self) -> FormattedText:
+        monitor = self.monitor
+        machine = monitor.machine
+        lines = monitor.register_lines(("rA", "rX", "rL", "rF", "CC", "SR"))
+        stop = machine.last_stop
+        state = "running" if stop is None else stop.kind.value
+        if stop is not None and stop.reason and stop.kind.value != "step limit":
+            state += f": {stop.reason}"
+        parts: list[tuple[str, str]] = [("class:heading", " REGISTERS\n")]
+        parts += [("", line[:60] + "\n") for line in lines]
+        parts.append(("", f"state: {state}\n"))
+        parts.append(("", f"{machine.instructions:,} instructions, "
+                          f"{format_time(pulses_to_us(machine.pulses))} UNIVAC time\n"))
+        if monitor.program is not None and "BRD" in monitor.program.symbols:
+            parts.append(("class:heading", "\n BOARD (from memory)\n"))
+            parts += [("", line + "\n") for line in monitor.do_board("")]
+        parts.append(("class:heading", "\n PAPER\n"))
+        paper = monitor.printer.paper.split("\n")[-7:]
+        parts += [("class:paper", f" {line:<40}\n") for line in paper]
+        return FormattedText(parts)
+
+    def _prompt(self) -> FormattedText:
+        if self.monitor.waiting_for_keyboard:
+            return FormattedText([("class:prompt.keyboard", " UNIVAC KEYBOARD ▸ "),
+                                  ("", " ")])
+        return FormattedText([("class:prompt", " monitor> ")])
+
+    def _bar(self) -> FormattedText:
+        hint = ("type a word for the UNIVAC, or :command" if self.monitor.waiting_for_keyboard
+                else "help  step  next  go  break  examine  back  where")
+        quit_text = "press Ctrl-Q again to quit" if self.quit_armed else "Ctrl-Q quit"
+        return FormattedText([("class:bar", f" F10 step  F5 continue  {quit_text}   |  {hint}")])
+
+    def _build(self, input: Input | None, output: Output | None) -> Application[int]:
+        wide = Condition(lambda: self.app.output.get_size().columns >= 110)
+        top = VSplit([
+            Window(FormattedTextControl(self._memory), wrap_lines=False),
+            ConditionalContainer(Window(FormattedTextControl(self._registers), width=62),
+                                 filter=wide),
+        ], height=22)
+        body = HSplit([
+            Window(FormattedTextControl(FormattedText([
+                ("class:title", " UNIVAC I  ·  LECTURE MONITOR")])), height=1,
+                style="class:title"),
+            top,
+            Window(height=1, char="─"),
+            Window(BufferControl(self.output_buffer, focusable=False), wrap_lines=True),
+            VSplit([Window(FormattedTextControl(self._prompt), dont_extend_width=True),
+                    Window(BufferControl(self.command_buffer))], height=1),
+            Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
+        ])
+        return Application(layout=Layout(body, focused_element=self.command_buffer),
+                           key_bindings=self._bindings(), style=STYLE, full_screen=True,
+                           input=input, output=output)
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+
+        @kb.add("enter")
+        def _(event: KeyPressEvent) -> None:
+            self.quit_armed = False
+            line = self.command_buffer.text
+            self.command_buffer.append_to_history()
+            self.command_buffer.reset()
+            self.enter(line)
+
+        @kb.add("f10")
+        def _(event: KeyPressEvent) -> None:
+            self.enter(":step" if self.monitor.waiting_for_keyboard else "step")
+
+        @kb.add("f5")
+        def _(event: KeyPressEvent) -> None:
+            self.enter(":continue" if self.monitor.waiting_for_keyboard else "continue")
+
+        for key in ("c-q", "c-d", "c-c"):
+            @kb.add(key)
+            def _(event: KeyPressEvent) -> None:
+                if self.quit_armed:
+                    self.app.exit(result=0)
+                self.quit_armed = True
+
+        return kb
+
+    def run(self) -> int:
+        return int(self.app.run(handle_sigint=False) or 0)

@@ -1,0 +1,693 @@
+"""The lecture monitor's command layer: SIMH's console language for the UNIVAC I.
+
+Plain Python and text: each command takes the words after its name and returns the lines
+it prints. The full-screen monitor and ``--script`` are thin shells over this class. Bad
+commands and bad addresses get one line and change nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..machine import Machine, MachineOptions, MachineState, PaperPrinter, StopKind
+from ..machine.charset import BY_GLYPH
+from ..machine.cpu import MEMORY_WORDS
+from ..machine.devices import KeyboardEntryError
+from ..machine.ops import OPERATIONS, decode
+from ..machine.timing import format_time, pulses_to_us
+from ..machine.word import from_int, from_text, is_numeric, to_int, to_text
+from ..program.assembler import EXPRESSION_RE, AssemblyError, Program, _instruction
+from ..program.disassembler import instruction_text, symbol_for, view
+from .timeline import CHECKPOINT_EVERY, RecordingKeyboard, Timeline
+
+REGISTERS = ("rA", "rX", "rL", "rF", "rV", "rY", "CC", "CR", "SR")
+MAX_DO_DEPTH = 8
+SLOW_STEP_LIMIT = 2_000_000  # instructions a traced or watched run may take per command
+HISTORY_DEFAULT = 10
+
+
+class MonitorError(Exception):
+    """A command that cannot be done: one line for the operator, nothing changed."""
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    aliases: tuple[str, ...]
+    usage: str
+    summary: str
+    method: str
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("step", ("s",), "step [n]", "execute n instructions (default 1)", "do_step"),
+    Command("next", ("n",), "next", "step over an R/U subroutine call", "do_next"),
+    Command("go", ("g",), "go [addr]", "run from addr (or on) until a stop or breakpoint",
+            "do_go"),
+    Command("continue", ("c", "cont"), "continue", "run on from where the machine is",
+            "do_continue"),
+    Command("break", ("b",), "break [addr | -op X | -keyboard | -printer]",
+            "stop before an address or an operation; alone, list breakpoints", "do_break"),
+    Command("nobreak", ("nob",), "nobreak [addr | -op X | -keyboard | -printer | all]",
+            "remove breakpoints", "do_nobreak"),
+    Command("show", ("sh",), "show break | watch | options", "show settings", "do_show"),
+    Command("examine", ("e", "ex"), "examine addr[-addr] | register",
+            "show words as characters, number and instructions", "do_examine"),
+    Command("deposit", ("d", "dep"), "deposit addr|register word",
+            "store a word: 12 characters, a number, or OP ADDR OP ADDR", "do_deposit"),
+    Command("watch", ("w",), "watch addr", "stop when that word changes", "do_watch"),
+    Command("nowatch", (), "nowatch [addr | all]", "stop watching", "do_nowatch"),
+    Command("trace", ("t",), "trace on|off", "print each instruction as it executes",
+            "do_trace"),
+    Command("history", ("hi",), "history [n]", "the last n instructions executed",
+            "do_history"),
+    Command("back", ("ba",), "back [n]", "reverse n instructions (default 1), exactly",
+            "do_back"),
+    Command("where", ("wh",), "where", "which part of the program this is", "do_where"),
+    Command("type", ("ty", "key"), "type text",
+            "type a line on the UNIVAC keyboard (the word goes to the 10 instruction)",
+            "do_type"),
+    Command("paper", ("pa",), "paper [n]", "the last n lines of the printer paper",
+            "do_paper"),
+    Command("board", ("bo",), "board", "the tic-tac-toe board decoded from memory",
+            "do_board"),
+    Command("registers", ("r", "reg"), "registers", "all registers", "do_registers"),
+    Command("save", (), "save FILE", "save the whole machine state as JSON", "do_save"),
+    Command("restore", (), "restore FILE", "restore a state saved with save", "do_restore"),
+    Command("do", (), "do FILE", "run the monitor commands in FILE", "do_do"),
+    Command("help", ("h", "?"), "help [command]", "list commands, or explain one", "do_help"),
+    Command("quit", ("q", "exit"), "quit", "leave the monitor", "do_quit"),
+)
+
+_BY_NAME: dict[str, Command] = {}
+for _command in COMMANDS:
+    _BY_NAME[_command.name] = _command
+    for _alias in _command.aliases:
+        _BY_NAME[_alias] = _command
+
+
+def find_command(word: str) -> Command:
+    """A command by name, alias, or unique prefix (SIMH style)."""
+    word = word.lower()
+    if word in _BY_NAME:
+        return _BY_NAME[word]
+    matches = {c.name for c in COMMANDS if c.name.startswith(word)}
+    if len(matches) == 1:
+        return _BY_NAME[matches.pop()]
+    if matches:
+        raise MonitorError(f"'{word}' could be {', '.join(sorted(matches))}")
+    raise MonitorError(f"no command '{word}'; type help for the list")
+
+
+class Monitor:
+    """A machine, its program's coding sheet, and the monitor's own settings."""
+
+    def __init__(self, words: dict[int, str], program: Program | None = None,
+                 options: MachineOptions | None = None) -> None:
+        self.program = program
+        self.keyboard = RecordingKeyboard()
+        self.printer = PaperPrinter()
+        self.machine = Machine(options, self.keyboard, self.printer)
+        self.machine.load(words)
+        self.timeline = Timeline(self.machine, self.keyboard, self.printer)
+        self.watches: dict[int, str] = {}
+        self.tracing = False
+        self.finished = False  # quit was given
+        self.changed: set[int] = set()  # words changed by the last command
+        self._do_depth = 0
+
+    # ---- running a command line ------------------------------------------------------
+
+    def execute(self, line: str) -> list[str]:
+        """Run one command line; always returns lines, never raises for bad input."""
+        text = line.strip()
+        if not text or text.startswith("#"):
+            return []
+        name, _, rest = text.partition(" ")
+        try:
+            command = find_command(name)
+            before = tuple(self.machine.mem)
+            out = getattr(self, command.method)(rest.strip())
+            self.changed = {a for a in range(MEMORY_WORDS) if self.machine.mem[a] != before[a]}
+            return out
+        except MonitorError as exc:
+            return [f"?? {exc}"]
+
+    @property
+    def waiting_for_keyboard(self) -> bool:
+        stop = self.machine.last_stop
+        return stop is not None and stop.kind is StopKind.KEYBOARD
+
+    # ---- addresses and words ---------------------------------------------------------
+
+    def address(self, text: str) -> int:
+        match = EXPRESSION_RE.match(text.upper())
+        if not match:
+            raise MonitorError(f"'{text}' is not an address (000-999, LABEL, LABEL+n)")
+        name, digits, op, offset = match.groups()
+        if name is not None:
+            if self.program is None or name not in self.program.symbols:
+                raise MonitorError(f"no label {name} in this program")
+            base = self.program.symbols[name]
+        else:
+            base = int(digits)
+        if offset is not None:
+            base = base + int(offset) if op == "+" else base - int(offset)
+        if not 0 <= base < MEMORY_WORDS:
+            raise MonitorError(f"address {text} is outside 000-999")
+        return base
+
+    def address_range(self, text: str) -> range:
+        """``a``, ``a-b`` or ``a:b``; a minus between two labels' forms is a range too."""
+        if ":" in text:
+            first, _, last = text.partition(":")
+            start, end = self.address(first), self.address(last)
+        elif re.fullmatch(r"\d+-\d+", text):
+            first, _, last = text.partition("-")
+            start, end = self.address(first), self.address(last)
+        else:
+            start = end = -1
+            try:
+                start = end = self.address(text)
+            except MonitorError:
+                for i in range(1, len(text) - 1):
+                    if text[i] != "-":
+                        continue
+                    try:
+                        start, end = self.address(text[:i]), self.address(text[i + 1:])
+                        break
+                    except MonitorError:
+                        continue
+                else:
+                    raise
+        if end < start:
+            raise MonitorError(f"the range {text} runs backwards")
+        if end - start >= 200:
+            raise MonitorError("examine at most 200 words at a time")
+        return range(start, end + 1)
+
+    def parse_word(self, text: str) -> str:
+        """12 glyphs (a space may stand for Δ), a signed number, or OP ADDR OP ADDR."""
+        raw = text.strip()
+        if len(raw) == 12 and all(ch in BY_GLYPH or ch == " " for ch in raw):
+            return from_text(raw)
+        if re.fullmatch(r"[+-]?\d{1,11}", raw):
+            return from_int(int(raw))
+        parts = raw.split()
+        if len(parts) == 4:
+            try:
+                return (_instruction(parts[0].upper(), self.address(parts[1]), 0, "")
+                        + _instruction(parts[2].upper(), self.address(parts[3]), 0, ""))
+            except AssemblyError as exc:
+                raise MonitorError(exc.reason) from None
+        raise MonitorError("a word is 12 UNIVAC characters, a number of up to 11 digits, or "
+                           "two instructions like 'B0 400 H0 341'")
+
+    # ---- showing ---------------------------------------------------------------------
+
+    def describe_stop(self) -> str:
+        machine = self.machine
+        stop = machine.last_stop
+        address, half = machine.next_instruction_address()
+        instruction = machine.sr
+        head = f"next: {address:03d} {half:<5} {instruction_text(instruction, self.program)}"
+        if stop is None or stop.kind is StopKind.STEP_LIMIT:
+            state = ""
+        elif stop.kind is StopKind.KEYBOARD:
+            state = "  [waiting for the keyboard: use 'type TEXT']"
+        else:
+            state = f"  [{stop.kind.value}: {stop.reason}]"
+        figures = (f"  ({machine.instructions:,} instructions, "
+                   f"{format_time(pulses_to_us(machine.pulses))} UNIVAC time)")
+        return head + state + figures
+
+    def register_lines(self, names: tuple[str, ...] = REGISTERS) -> list[str]:
+        machine = self.machine
+        lines = []
+        for name in names:
+            if name == "rV":
+                lines += [self._register_word("rV", w, i) for i, w in enumerate(machine.v)]
+            elif name == "rY":
+                lines += [self._register_word("rY", w, i) for i, w in enumerate(machine.y)]
+            elif name == "CC":
+                lines.append(f"CC   {machine.cc:03d}")
+            elif name == "SR":
+                lines.append(f"SR   {to_text(machine.sr)}  "
+                             f"{instruction_text(machine.sr, self.program)}")
+            else:
+                word = {"rA": machine.a, "rX": machine.x, "rL": machine.l, "rF": machine.f,
+                        "CR": machine.cr}[name]
+                lines.append(self._register_word(name, word))
+        return lines
+
+    def _register_word(self, name: str, word: str, index: int | None = None) -> str:
+        label = f"{name}{index}" if index is not None else name
+        v = view(word, None, self.program)
+        number = f"{v.number:+,d}" if v.number is not None else "text"
+        return f"{label:<4} {v.glyphs}  {number:>17}  {v.left:<14} {v.right}"
+
+    # ---- running the machine ---------------------------------------------------------
+
+    def _run(self, count: int | None, until: Callable[[], bool] | None = None) -> list[str]:
+        """Run up to count instructions (None: until a stop); fast unless trace/watch."""
+        self.timeline.checkpoint()
+        machine = self.machine
+        machine.resume_past_breakpoint()  # a run never stops on the instruction it starts at
+        out: list[str] = []
+        if self.tracing or self.watches or until is not None:
+            limit = count if count is not None else SLOW_STEP_LIMIT
+            for _ in range(limit):
+                address, half = machine.next_instruction_address()
+                instruction = machine.sr
+                stop = machine.run(1)
+                if self.tracing and stop.kind is StopKind.STEP_LIMIT:
+                    out.append(self._trace_line(address, half, instruction))
+                if stop.kind is not StopKind.STEP_LIMIT:
+                    break
+                if self._watch_fired(out) or (until is not None and until()):
+                    break
+            else:
+                if count is None:
+                    out.append(f"(stopped after {limit:,} instructions of tracing)")
+        else:
+            remaining = count
+            while remaining is None or remaining > 0:
+                chunk = CHECKPOINT_EVERY if remaining is None else min(remaining,
+                                                                        CHECKPOINT_EVERY)
+                before = machine.instructions
+                stop = machine.run(chunk)
+                if remaining is not None:
+                    remaining -= machine.instructions - before
+                if stop.kind is not StopKind.STEP_LIMIT:
+                    break
+                self.timeline.checkpoint()
+        out.append(self.describe_stop())
+        return out
+
+    def _trace_line(self, address: int, half: str, instruction: str) -> str:
+        m = self.machine
+        a = to_int(m.a) if is_numeric(m.a) else None
+        shown = f"{a:+,d}" if a is not None else to_text(m.a)
+        return (f"{address:03d} {half:<5} {instruction_text(instruction, self.program):<18}"
+                f" rA {shown}")
+
+    def _watch_fired(self, out: list[str]) -> bool:
+        fired = False
+        for address, old in list(self.watches.items()):
+            new = self.machine.mem[address]
+            if new != old:
+                out.append(f"watch: {address:03d} changed from {to_text(old)} to {to_text(new)}")
+                self.watches[address] = new
+                fired = True
+        return fired
+
+    def _count(self, rest: str, default: int = 1) -> int:
+        if not rest:
+            return default
+        if not re.fullmatch(r"\d{1,9}", rest) or int(rest) < 1:
+            raise MonitorError(f"'{rest}' is not a count (1 or more)")
+        return int(rest)
+
+    # ---- the commands ----------------------------------------------------------------
+
+    def do_step(self, rest: str) -> list[str]:
+        return self._run(self._count(rest))
+
+    def do_next(self, rest: str) -> list[str]:
+        if rest:
+            raise MonitorError("next takes no arguments")
+        machine = self.machine
+        address, half = machine.next_instruction_address()
+        pair = machine.mem[address] if half == "left" else machine.cr
+        calls = any(decode(part)[0].code == "R" for part in (pair[:6], pair[6:]))
+        if not calls:
+            return self._run(1)
+        target = (address + 1) % MEMORY_WORDS
+        return self._run(None, until=lambda: machine.next_instruction_address() ==
+                         (target, "left"))
+
+    def do_go(self, rest: str) -> list[str]:
+        if rest:
+            start = self.address(rest)
+            self.machine.cc, self.machine.half = start, 0
+            self.timeline.forget()
+        return self._run(None)
+
+    def do_continue(self, rest: str) -> list[str]:
+        if rest:
+            raise MonitorError("continue takes no arguments (use go ADDR)")
+        return self._run(None)
+
+    def _op_executor(self, words: list[str]) -> tuple[object, str]:
+        if words[0] == "-keyboard":
+            op = next(o for o in OPERATIONS if o.code == "10")
+        elif words[0] == "-printer":
+            op = next(o for o in OPERATIONS if o.code == "50")
+        elif words[0] == "-op" and len(words) == 2:
+            code = words[1].upper()
+            matches = [o for o in OPERATIONS if o.code.upper() == code
+                       or o.code.upper() == code + "N" or (len(o.code) == 2 and o.code[1] == "n"
+                                                           and o.code[0] == code)]
+            if not matches:
+                raise MonitorError(f"no operation '{words[1]}' (e.g. -op B, -op 50, -op .n)")
+            op = matches[0]
+        else:
+            raise MonitorError("use break ADDR, break -op X, break -keyboard or -printer")
+        return op.execute, op.code
+
+    def do_break(self, rest: str) -> list[str]:
+        if not rest:
+            return self.do_show("break")
+        words = rest.split()
+        machine = self.machine
+        if words[0].startswith("-"):
+            executor, code = self._op_executor(words)
+            machine.break_executors.add(executor)
+            return [f"break before every {code} instruction"]
+        addresses = [self.address(w) for w in words]
+        machine.break_addresses.update(addresses)
+        return [f"break at {a:03d}" + (f" ({symbol_for(a, self.program)})"
+                                       if symbol_for(a, self.program) else "")
+                for a in addresses]
+
+    def do_nobreak(self, rest: str) -> list[str]:
+        machine = self.machine
+        if not rest or rest == "all":
+            machine.break_addresses.clear()
+            machine.break_executors.clear()
+            return ["all breakpoints removed"]
+        words = rest.split()
+        if words[0].startswith("-"):
+            executor, code = self._op_executor(words)
+            if executor not in machine.break_executors:
+                raise MonitorError(f"no break on {code}")
+            machine.break_executors.discard(executor)
+            return [f"no break on {code}"]
+        address = self.address(rest)
+        if address not in machine.break_addresses:
+            raise MonitorError(f"no breakpoint at {address:03d}")
+        machine.break_addresses.discard(address)
+        return [f"breakpoint at {address:03d} removed"]
+
+    def do_show(self, rest: str) -> list[str]:
+        machine = self.machine
+        if rest in ("break", "breaks", "b"):
+            lines = [f"break at {a:03d}" + (f" ({symbol_for(a, self.program)})"
+                                            if symbol_for(a, self.program) else "")
+                     for a in sorted(machine.break_addresses)]
+            codes = sorted(o.code for o in OPERATIONS if o.execute in machine.break_executors)
+            lines += [f"break before every {code} instruction" for code in codes]
+            return lines or ["no breakpoints"]
+        if rest in ("watch", "watches", "w"):
+            return [f"watching {a:03d} = {to_text(w)}" for a, w in sorted(self.watches.items())
+                    ] or ["no watches"]
+        if rest in ("options", "o"):
+            o = machine.options
+            return [f"right half after a transfer: {o.right_half_after_transfer}",
+                    f"overflow: {o.overflow}", f"timing: {o.timing}",
+                    f"breakpoint switch: {machine.breakpoint_switch}",
+                    f"trace: {'on' if self.tracing else 'off'}"]
+        raise MonitorError("show break, show watch or show options")
+
+    def do_examine(self, rest: str) -> list[str]:
+        if not rest:
+            raise MonitorError("examine what? e.g. examine 400-409, examine BRD, examine rA")
+        upper = rest.upper()
+        for name in REGISTERS:
+            if upper == name.upper():
+                return self.register_lines((name,))
+        return [view(self.machine.mem[a], a, self.program).line()
+                for a in self.address_range(rest)]
+
+    def do_deposit(self, rest: str) -> list[str]:
+        target, _, value = rest.partition(" ")
+        if not value.strip():
+            raise MonitorError("deposit ADDR WORD, e.g. deposit 405 4 or deposit rA 12")
+        word = self.parse_word(value)
+        upper = target.upper()
+        registers = {"RA": "a", "RX": "x", "RL": "l", "RF": "f"}
+        if upper in registers:
+            setattr(self.machine, registers[upper], word)
+            self.timeline.forget()
+            return self.register_lines(({"a": "rA", "x": "rX", "l": "rL", "f": "rF"}
+                                        [registers[upper]],))
+        if upper == "CC":
+            number = to_int(word)
+            if number is None or not 0 <= number < MEMORY_WORDS:
+                raise MonitorError("CC holds an address, 000-999")
+            self.machine.cc, self.machine.half = number, 0
+            self.timeline.forget()
+            return [f"CC   {number:03d}"]
+        address = self.address(target)
+        self.machine.mem[address] = word
+        self.timeline.forget()
+        return [view(word, address, self.program).line()]
+
+    def do_watch(self, rest: str) -> list[str]:
+        if not rest:
+            return self.do_show("watch")
+        address = self.address(rest)
+        self.watches[address] = self.machine.mem[address]
+        return [f"watching {address:03d} (runs are traced step by step while watching)"]
+
+    def do_nowatch(self, rest: str) -> list[str]:
+        if not rest or rest == "all":
+            self.watches.clear()
+            return ["no watches"]
+        address = self.address(rest)
+        if self.watches.pop(address, None) is None:
+            raise MonitorError(f"not watching {address:03d}")
+        return [f"stopped watching {address:03d}"]
+
+    def do_trace(self, rest: str) -> list[str]:
+        if rest not in ("on", "off"):
+            raise MonitorError("trace on or trace off")
+        self.tracing = rest == "on"
+        return [f"trace {rest}"]
+
+    def do_history(self, rest: str) -> list[str]:
+        count = self._count(rest, HISTORY_DEFAULT)
+        machine = self.machine
+        now = machine.instructions
+        earliest = self.timeline.earliest
+        if earliest is None or earliest >= now:
+            return ["no history recorded yet"]
+        start = max(earliest, now - count)
+        present = machine.snapshot()
+        pending = self.keyboard.pending_words
+        last_stop = machine.last_stop
+        lines = []
+        self.timeline.go_to(start)
+        breaks, ops = machine.break_addresses, machine.break_executors
+        machine.break_addresses, machine.break_executors = set(), set()
+        try:
+            while machine.instructions < now:
+                address, half = machine.next_instruction_address()
+                instruction = machine.sr
+                machine.run(1)
+                lines.append(self._trace_line(address, half, instruction))
+        finally:
+            machine.break_addresses, machine.break_executors = breaks, ops
+            machine.last_stop = last_stop
+        if machine.snapshot() != present or self.keyboard.pending_words != pending:
+            raise MonitorError("history replay disagreed with the present (please report)")
+        return lines
+
+    def do_back(self, rest: str) -> list[str]:
+        count = self._count(rest)
+        machine = self.machine
+        earliest = self.timeline.earliest
+        if earliest is None or machine.instructions - count < earliest:
+            available = 0 if earliest is None else machine.instructions - earliest
+            raise MonitorError(f"only {available:,} instructions of history can be undone")
+        try:
+            self.timeline.go_to(machine.instructions - count)
+        except ValueError as exc:
+            raise MonitorError(str(exc)) from None
+        return [self.describe_stop()]
+
+    def do_where(self, rest: str) -> list[str]:
+        address, half = self.machine.next_instruction_address()
+        if self.program is None:
+            return [f"{address:03d} {half}: no coding sheet for this image"]
+        section = self.program.sections.get(address, "(outside the program)")
+        label = symbol_for(address, self.program) or f"{address:03d}"
+        remark = self.program.remarks.get(address, "")
+        line = f"{address:03d} {half} = {label}, in: {section}"
+        return [line] + ([f"remark: {remark}"] if remark else [])
+
+    def do_type(self, rest: str) -> list[str]:
+        try:
+            word = self.keyboard.type_line(rest)
+        except KeyboardEntryError as exc:
+            raise MonitorError(f"{exc}; nothing was typed") from None
+        note = "" if self.waiting_for_keyboard else " (the UNIVAC will read it at its next 10)"
+        return [f"keyboard word {to_text(word)} released{note}"]
+
+    def do_paper(self, rest: str) -> list[str]:
+        count = self._count(rest, 12)
+        lines = self.printer.paper.split("\n")
+        return [f"| {line}" for line in lines[-count:]]
+
+    def do_board(self, rest: str) -> list[str]:
+        if self.program is None or "BRD" not in self.program.symbols:
+            raise MonitorError("this program has no board (no label BRD)")
+        base = self.program.symbols["BRD"]
+        shown = {0: None, 1: "O", 4: "X"}
+        rows = []
+        for r in range(3):
+            cells = []
+            for c in range(3):
+                square = r * 3 + c + 1
+                value = to_int(self.machine.mem[base + square])
+                mark = shown.get(value, "?") if value in shown else "?"
+                cells.append(mark or str(square))
+            rows.append("   " + "   ".join(cells))
+        return rows
+
+    def do_registers(self, rest: str) -> list[str]:
+        return self.register_lines()
+
+    def do_save(self, rest: str) -> list[str]:
+        if not rest:
+            raise MonitorError("save FILE")
+        data = save_state(self)
+        try:
+            Path(rest).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
+                                  encoding="utf-8")
+        except OSError as exc:
+            raise MonitorError(f"cannot write {rest}: {exc.strerror or exc}") from None
+        return [f"saved the machine to {rest}"]
+
+    def do_restore(self, rest: str) -> list[str]:
+        if not rest:
+            raise MonitorError("restore FILE")
+        try:
+            data = json.loads(Path(rest).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise MonitorError(f"cannot read {rest}: {exc.strerror or exc}") from None
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise MonitorError(f"{rest} is not a saved machine (not JSON)") from None
+        restore_state(self, data)
+        self.timeline.forget()
+        return [f"restored the machine from {rest}", self.describe_stop()]
+
+    def do_do(self, rest: str) -> list[str]:
+        if not rest:
+            raise MonitorError("do FILE")
+        if self._do_depth >= MAX_DO_DEPTH:
+            raise MonitorError("do files nested too deeply")
+        try:
+            lines = Path(rest).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise MonitorError(f"cannot read {rest}: {exc}") from None
+        out: list[str] = []
+        self._do_depth += 1
+        try:
+            for line in lines:
+                if self.finished:
+                    break
+                if line.strip() and not line.strip().startswith("#"):
+                    out.append(f"monitor> {line.strip()}")
+                out += self.execute(line)
+        finally:
+            self._do_depth -= 1
+        return out
+
+    def do_help(self, rest: str) -> list[str]:
+        if rest:
+            command = find_command(rest.split()[0])
+            aliases = f" (also {', '.join(command.aliases)})" if command.aliases else ""
+            return [f"{command.usage}{aliases}", f"  {command.summary}"]
+        width = max(len(c.usage) for c in COMMANDS)
+        return [f"{c.usage:<{width}}  {c.summary}" for c in COMMANDS] + [
+            "Addresses: 000-999, a label from the coding sheet, LABEL+n; ranges a-b or a:b."]
+
+    def do_quit(self, rest: str) -> list[str]:
+        self.finished = True
+        return ["bye"]
+
+
+# ---- saving whole-machine state as JSON (never pickle) ---------------------------------
+
+STATE_FORMAT = "univac-ttt machine state 1"
+
+
+def save_state(monitor: Monitor) -> dict[str, object]:
+    s = monitor.machine.snapshot()
+    return {
+        "format": STATE_FORMAT,
+        "memory": [to_text(w) for w in s.mem],
+        "registers": {"rA": to_text(s.a), "rX": to_text(s.x), "rL": to_text(s.l),
+                      "rF": to_text(s.f), "rV": [to_text(w) for w in s.v],
+                      "rY": [to_text(w) for w in s.y], "CR": to_text(s.cr)},
+        "CC": s.cc, "half": s.half, "CR_address": s.cr_address,
+        "counters": {"instructions": s.instructions, "pulses": s.pulses,
+                     "keyboard_words": s.keyboard_words, "printed_words": s.printed_words,
+                     "overflows": s.overflows},
+        "breakpoint_switch": s.breakpoint_switch,
+        "keyboard_pending": [to_text(w) for w in monitor.keyboard.pending_words],
+        "paper": monitor.printer.paper,
+    }
+
+
+def restore_state(monitor: Monitor, data: object) -> None:
+    """Check everything first; the machine changes only if the whole state is good."""
+    def fail(why: str) -> MonitorError:
+        return MonitorError(f"not a saved machine: {why}")
+
+    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+        raise fail(f"the format line is not '{STATE_FORMAT}'")
+
+    def word(text: object, what: str) -> str:
+        if not isinstance(text, str):
+            raise fail(f"{what} is not text")
+        try:
+            return from_text(text)
+        except ValueError as exc:
+            raise fail(f"{what}: {exc}") from None
+
+    def number(value: object, what: str, low: int, high: int) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise fail(f"{what} must be a whole number from {low} to {high}")
+        return value
+
+    memory = data.get("memory")
+    if not isinstance(memory, list) or len(memory) != MEMORY_WORDS:
+        raise fail("memory must list 1000 words")
+    registers = data.get("registers")
+    counters = data.get("counters")
+    if not isinstance(registers, dict) or not isinstance(counters, dict):
+        raise fail("registers and counters are missing")
+    rv, ry = registers.get("rV"), registers.get("rY")
+    if not isinstance(rv, list) or len(rv) != 2 or not isinstance(ry, list) or len(ry) != 10:
+        raise fail("rV must hold 2 words and rY 10")
+    big = 10**15
+    state = MachineState(
+        tuple(word(w, f"memory word {i:03d}") for i, w in enumerate(memory)),
+        word(registers.get("rA"), "rA"), word(registers.get("rX"), "rX"),
+        word(registers.get("rL"), "rL"), word(registers.get("rF"), "rF"),
+        tuple(word(w, "rV") for w in rv), tuple(word(w, "rY") for w in ry),
+        number(data.get("CC"), "CC", 0, 999), word(registers.get("CR", "0" * 12), "CR"),
+        number(data.get("half"), "half", 0, 1),
+        number(counters.get("instructions"), "instructions", 0, big),
+        number(data.get("CR_address", (data.get("CC", 1) - 1) % 1000
+                        if isinstance(data.get("CC"), int) else 0), "CR_address", 0, 999),
+        number(counters.get("pulses"), "pulses", 0, big * 1000),
+        number(counters.get("keyboard_words"), "keyboard_words", 0, big),
+        number(counters.get("printed_words"), "printed_words", 0, big),
+        number(counters.get("overflows"), "overflows", 0, big),
+        bool(data.get("breakpoint_switch", False)),
+    )
+    pending = data.get("keyboard_pending", [])
+    paper = data.get("paper", "")
+    if not isinstance(pending, list) or not isinstance(paper, str):
+        raise fail("keyboard_pending must be a list and paper text")
+    pending_words = [word(w, "a keyboard word") for w in pending]
+    monitor.machine.restore(state)
+    monitor.keyboard.replace_pending(pending_words)
+    monitor.printer.pieces[:] = [paper] if paper else []
