@@ -228,3 +228,17 @@ def test_enter_while_the_typewriter_is_busy_is_held_back():
     # the clock never moves, so the greeting is still being typed: nothing is sent
     assert console.session.words_typed == 0 and console.pacer.busy
     assert any("still typing" in said for said in console.hint_log)
+
+
+def test_an_internal_error_ends_the_app_instead_of_printing_a_traceback():
+    with create_pipe_input() as pipe:
+        console = ConsoleApp(lambda on_print: GameSession(WORDS, on_print=on_print),
+                             ConsoleSettings(), input=pipe, output=DummyOutput())
+
+        def broken(text):
+            raise ZeroDivisionError("injected")
+
+        console.session.submit = broken
+        pipe.send_text("5\r")
+        with pytest.raises(ZeroDivisionError, match="injected"):
+            console.run()

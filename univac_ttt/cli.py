@@ -11,7 +11,7 @@ from . import __version__
 from .machine import Machine, MachineOptions
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
-COMMANDS = ("play", "run", "verify", "monitor")
+COMMANDS = ("play", "run", "verify", "monitor", "kiosk")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -102,6 +102,24 @@ def build_parser() -> argparse.ArgumentParser:
                               "(also done with commands on stdin when it is not a terminal)")
     _add_machine_options(monitor)
 
+    kiosk = sub.add_parser("kiosk", help="unattended museum kiosk",
+                           description="Run the console as an unattended museum kiosk: "
+                                       "large board, demonstrations when idle, locked keys, "
+                                       "a printout file per game and a daily tally. Staff "
+                                       "leave with F12 and the PIN.")
+    kiosk.add_argument("--pin", help="staff PIN (or set UNIVAC_TTT_STAFF_PIN)")
+    kiosk.add_argument("--idle", type=_positive_int, default=60, metavar="SECONDS",
+                       help="seconds without a key before demonstrations start and an "
+                            "unfinished game is abandoned (default 60)")
+    kiosk.add_argument("--speed", choices=["fast", "authentic"], default="authentic",
+                       help="typewriter speed (default authentic)")
+    kiosk.add_argument("--data", metavar="DIR",
+                       help="folder for printouts/, tally.json and kiosk.log (default "
+                            "$UNIVAC_TTT_DATA or ~/.local/share/univac-ttt)")
+    kiosk.add_argument("--printouts", metavar="DIR", help="folder for the game printouts")
+    kiosk.add_argument("--stats", metavar="FILE", help="the daily tally file")
+    kiosk.add_argument("--log", metavar="FILE", help="the kiosk's log file")
+
     verify = sub.add_parser("verify", help="prove the program plays perfectly",
                             description="Play every opponent strategy against the program "
                                         "in emulated memory and check each game against "
@@ -126,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_verify(args)
         if command == "monitor":
             return _cmd_monitor(args)
+        if command == "kiosk":
+            return _cmd_kiosk(args)
     except KeyboardInterrupt:
         sys.stderr.write("\nunivac-ttt: interrupted\n")
         return 130
@@ -255,6 +275,53 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
     from .monitor.app import MonitorApp
 
     return MonitorApp(monitor).run()
+
+
+def _data_folder(args: argparse.Namespace) -> Path:
+    import os
+
+    if args.data:
+        return Path(args.data)
+    if os.environ.get("UNIVAC_TTT_DATA"):
+        return Path(os.environ["UNIVAC_TTT_DATA"])
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "univac-ttt"
+
+
+def _cmd_kiosk(args: argparse.Namespace) -> int:
+    import os
+
+    from .kiosk.app import KioskApp
+    from .kiosk.controller import Kiosk, KioskSettings
+    from .kiosk.supervisor import lock_signals, setup_logging, supervise
+    from .program.shipped import ProgramError, load_tictactoe
+
+    pin = args.pin or os.environ.get("UNIVAC_TTT_STAFF_PIN", "")
+    if not pin:
+        sys.stderr.write("univac-ttt: the kiosk needs a staff PIN: --pin PIN or "
+                         "UNIVAC_TTT_STAFF_PIN (docs/museum.md)\n")
+        return EXIT_USAGE
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        sys.stderr.write("univac-ttt: the kiosk needs a terminal\n")
+        return EXIT_USAGE
+    try:
+        shipped = load_tictactoe()
+    except ProgramError as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+        return EXIT_USAGE
+    data = _data_folder(args)
+    try:
+        setup_logging(Path(args.log) if args.log else data / "kiosk.log")
+    except OSError as exc:
+        sys.stderr.write(f"univac-ttt: cannot write the kiosk log: {exc}\n")
+        return EXIT_USAGE
+    settings = KioskSettings(
+        pin=pin, idle_seconds=float(args.idle), authentic=args.speed == "authentic",
+        printouts=Path(args.printouts) if args.printouts else data / "printouts",
+        stats=Path(args.stats) if args.stats else data / "tally.json",
+        options=_machine_options(args) if hasattr(args, "overflow") else MachineOptions())
+    lock_signals()
+    return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings)))
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:

@@ -40,6 +40,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from ..machine.charset import KEYBOARD_KEYS
+from .guard import run_guarded
 from .pacing import TypewriterPacer
 from .panels import PANEL_WIDTH, render_panel
 from .session import GameSession, PrintedChunk
@@ -363,7 +364,7 @@ class ConsoleApp:
             self.app.create_background_task(self._ticker())
 
         try:
-            result = self.app.run(pre_run=start, handle_sigint=False)
+            result = run_guarded(self.app, start)
         finally:
             if self.transcript is not None:
                 self.transcript.close()

@@ -60,6 +60,8 @@ class GameSession:
     words: dict[int, str]
     options: MachineOptions = field(default_factory=MachineOptions)
     on_print: Callable[[PrintedChunk], None] | None = None
+    # Instruction addresses to notice during a reply (the kiosk's captions): address -> text
+    observe: dict[int, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.keyboard = QueueKeyboard()
@@ -70,6 +72,7 @@ class GameSession:
         self.game = MoveFigures()
         self.words_typed = 0
         self.refusals = 0  # entries the keyboard refused (characters it lacks)
+        self.noticed: list[str] = []  # what ``observe`` saw during the last reply, in order
         self._start()
 
     # ---- the paper -------------------------------------------------------------------
@@ -152,7 +155,21 @@ class GameSession:
     def _run(self) -> None:
         machine = self.machine
         instructions, pulses = machine.instructions, machine.pulses
-        machine.run(REPLY_STEP_LIMIT)
+        self.noticed = []
+        if not self.observe:
+            machine.run(REPLY_STEP_LIMIT)
+        else:
+            machine.break_addresses = set(self.observe)
+            try:
+                while True:
+                    left = REPLY_STEP_LIMIT - (machine.instructions - instructions)
+                    stop = machine.run(max(left, 1))
+                    if stop.kind is not StopKind.MONITOR:
+                        break
+                    self.noticed.append(self.observe[stop.address])
+                    machine.resume_past_breakpoint()
+            finally:
+                machine.break_addresses = set()
         self.last_move = MoveFigures(machine.instructions - instructions,
                                      machine.pulses - pulses)
         self.game.instructions += self.last_move.instructions

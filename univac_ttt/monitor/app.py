@@ -24,6 +24,7 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
+from ..console.guard import run_guarded
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
 from .core import COMMANDS, Monitor
@@ -205,4 +206,4 @@ class MonitorApp:
         return kb
 
     def run(self) -> int:
-        return int(self.app.run(handle_sigint=False) or 0)
+        return int(run_guarded(self.app) or 0)

@@ -9,7 +9,6 @@ chosen here: the referee types every possible move and checks the program's answ
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -19,6 +18,7 @@ from ..machine.stops import StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..machine.word import to_int
 from ..program.assembler import Program
+from ..program.board import printed_board
 from ..program.shipped import load_tictactoe
 from .solver import BLANK, LINES, O, Oracle, X, winner
 
@@ -91,30 +91,6 @@ class Report:
         verdict = "PERFECT PLAY PROVED" if self.ok else "FAILED"
         lines.append(f"{'verdict':<{width}}  {verdict:>12}")
         return "\n".join(lines)
-
-
-_BOARD_ROW = re.compile(r"^[^A-Z0-9]*([XO1-9])[^A-Z0-9]+([XO1-9])[^A-Z0-9]+([XO1-9])[^A-Z0-9]*$")
-
-
-def printed_board(paper: str) -> tuple[int, ...] | None:
-    """The first board typed on the paper (three rows of X, O or the square's own code)."""
-    lines = paper.split("\n")
-    for i in range(len(lines) - 2):
-        rows = [_BOARD_ROW.match(line) for line in lines[i:i + 3]]
-        if all(rows):
-            cells = [ch for match in rows for ch in match.groups()]  # type: ignore[union-attr]
-            board = []
-            for square, ch in enumerate(cells):
-                if ch == "X":
-                    board.append(X)
-                elif ch == "O":
-                    board.append(O)
-                elif ch == str(square + 1):
-                    board.append(BLANK)
-                else:
-                    return None
-            return tuple(board)
-    return None
 
 
 def show(board: tuple[int, ...] | list[int]) -> str:

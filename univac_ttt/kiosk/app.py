@@ -1,0 +1,231 @@
+"""The kiosk screen: a big board, the caption, the paper and the keyboard line; locked keys.
+
+Visitors can type square codes, ask for help (F1) and start a new game (F2); nothing else.
+Ctrl-C, Ctrl-Z, Ctrl-\\, Ctrl-Q and Ctrl-D do nothing. Staff press F12 and type the PIN.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.document import Document
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout.processors import PasswordProcessor
+from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
+
+from ..console.app import HELP_TEXT
+from ..console.guard import run_guarded
+from ..machine.charset import KEYBOARD_KEYS
+from .bigboard import big_board
+from .controller import Kiosk, Mode
+
+STAFF_EXIT = 0
+LOCKED_KEYS = ("c-c", "c-z", "c-\\", "c-q", "c-d", "f3", "f4", "c-x", "c-l")
+STYLE = Style.from_dict({
+    "title": "bg:#1c3a5e #f0e6c8 bold",
+    "board": "#f0e6c8 bold",
+    "caption": "#f0b040 bold",
+    "paper": "bg:#f4efe1 #202020",
+    "prompt": "bold #f0b040",
+    "prompt.staff": "bg:#a02020 #ffffff bold",
+    "hint": "#ff8080 bold",
+    "bar": "bg:#303030 #e0e0e0",
+    "help": "bg:#1c3a5e #f0e6c8",
+})
+
+
+class KioskApp:
+    def __init__(self, kiosk: Kiosk, input: Input | None = None,
+                 output: Output | None = None) -> None:
+        self.kiosk = kiosk
+        self.show_help = False
+        self.paper_buffer = Buffer(read_only=True)
+        self.keyboard_buffer = Buffer(multiline=False)
+        self.pin_buffer = Buffer(multiline=False)
+        self.app = self._build(input, output)
+        self._sync()
+
+    def _sync(self) -> None:
+        text = self.kiosk.pacer.text
+        if text != self.paper_buffer.text:
+            self.paper_buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+
+    # ---- drawing ---------------------------------------------------------------------
+
+    def _board(self) -> FormattedText:
+        lines = big_board(self.kiosk.board)
+        return FormattedText([("class:board", "\n".join(f"  {line}" for line in lines))])
+
+    def _caption(self) -> FormattedText:
+        return FormattedText([("class:caption", f" {self.kiosk.caption}")])
+
+    def _hint(self) -> FormattedText:
+        return FormattedText([("class:hint", f" {self.kiosk.hint}")])
+
+    def _prompt(self) -> FormattedText:
+        kiosk = self.kiosk
+        if kiosk.mode is Mode.STAFF:
+            return FormattedText([("class:prompt.staff", " STAFF PIN ▸ "), ("", " ")])
+        ready = (kiosk.mode is Mode.PLAYING and kiosk.session.waiting_for_keyboard
+                 and not kiosk.pacer.busy)
+        return FormattedText([("class:prompt", " INPUT READY ▸ " if ready else " UNIVAC ... ")])
+
+    def _bar(self) -> FormattedText:
+        return FormattedText([("class:bar", " Type a square code, 1 to 9, and press Enter."
+                                            "   F1 help   F2 new game")])
+
+    def _build(self, input: Input | None, output: Output | None) -> Application[int]:
+        staff = Condition(lambda: self.kiosk.mode is Mode.STAFF)
+        keyboard_line = VSplit([
+            Window(FormattedTextControl(self._prompt), dont_extend_width=True),
+            ConditionalContainer(Window(BufferControl(self.keyboard_buffer)), filter=~staff),
+            ConditionalContainer(Window(BufferControl(
+                self.pin_buffer, input_processors=[PasswordProcessor()])), filter=staff),
+        ], height=1)
+        left = HSplit([
+            Window(FormattedTextControl(self._board), height=Dimension(min=5, preferred=19)),
+            Window(FormattedTextControl(self._caption), wrap_lines=True,
+                   height=Dimension(min=1, preferred=3)),
+        ], width=Dimension(min=31, max=36, preferred=36))
+        body = HSplit([
+            Window(FormattedTextControl(FormattedText([
+                ("class:title", " UNIVAC I  ·  TIC-TAC-TOE  ·  1951")])), height=1,
+                style="class:title"),
+            VSplit([left, Window(width=2),
+                    Window(BufferControl(self.paper_buffer, focusable=False), wrap_lines=True,
+                           style="class:paper")]),
+            Window(FormattedTextControl(self._hint), height=1),
+            keyboard_line,
+            Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
+        ])
+        help_window = ConditionalContainer(
+            Window(FormattedTextControl(HELP_TEXT.split("\n\nKeys:")[0]), style="class:help",
+                   wrap_lines=True, width=Dimension(preferred=84, max=84),
+                   height=Dimension(preferred=22, max=22)),
+            filter=Condition(lambda: self.show_help))
+        return Application(layout=Layout(FloatContainer(body, [Float(help_window)]),
+                                         focused_element=self.keyboard_buffer),
+                           key_bindings=self._bindings(), style=STYLE, full_screen=True,
+                           input=input, output=output)
+
+    # ---- keys ------------------------------------------------------------------------
+
+    def _focus(self) -> None:
+        target = self.pin_buffer if self.kiosk.mode is Mode.STAFF else self.keyboard_buffer
+        self.app.layout.focus(target)
+
+    def _bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+        kiosk = self.kiosk
+
+        @kb.add(Keys.Any)
+        def _(event: KeyPressEvent) -> None:
+            if kiosk.mode is Mode.STAFF:
+                if event.data.isprintable():
+                    self.pin_buffer.insert_text(event.data)
+                return
+            if kiosk.activity() or self.show_help:
+                self.show_help = False
+                return
+            if event.data in KEYBOARD_KEYS:
+                self.keyboard_buffer.insert_text(event.data.upper())
+                kiosk.hint = ""
+            else:
+                kiosk.hint = "Only square codes: the digits 1 to 9."
+
+        @kb.add(Keys.BracketedPaste)
+        def _(event: KeyPressEvent) -> None:
+            kiosk.activity()
+            kiosk.hint = "Please type your move one key at a time."
+
+        @kb.add("backspace")
+        def _(event: KeyPressEvent) -> None:
+            buffer = self.pin_buffer if kiosk.mode is Mode.STAFF else self.keyboard_buffer
+            kiosk.last_activity = kiosk.clock()
+            buffer.delete_before_cursor()
+
+        @kb.add("enter")
+        def _(event: KeyPressEvent) -> None:
+            if kiosk.mode is Mode.STAFF:
+                pin = self.pin_buffer.text
+                self.pin_buffer.reset()
+                if kiosk.staff_pin(pin):
+                    self.app.exit(result=STAFF_EXIT)
+                self._focus()
+                return
+            if self.show_help:
+                self.show_help = False
+                kiosk.activity()
+                return
+            text = self.keyboard_buffer.text
+            if kiosk.submit(text):
+                self.keyboard_buffer.reset()
+            self._sync()
+
+        @kb.add("f1")
+        def _(event: KeyPressEvent) -> None:
+            kiosk.activity()
+            self.show_help = not self.show_help
+
+        @kb.add("f2")
+        def _(event: KeyPressEvent) -> None:
+            self.keyboard_buffer.reset()
+            kiosk.new_game()
+            self._sync()
+
+        @kb.add("f12")
+        def _(event: KeyPressEvent) -> None:
+            kiosk.staff_begin()
+            self._focus()
+
+        @kb.add("escape", eager=True)
+        def _(event: KeyPressEvent) -> None:
+            self.show_help = False
+            kiosk.staff_cancel()
+            self.pin_buffer.reset()
+            self._focus()
+
+        for key in LOCKED_KEYS:
+            @kb.add(key)
+            def _(event: KeyPressEvent) -> None:
+                kiosk.activity()  # visitors cannot quit, stop or change anything
+
+        return kb
+
+    async def _ticker(self) -> None:
+        try:
+            while True:
+                before = self.kiosk.mode
+                if self.kiosk.tick() or self.kiosk.mode is not before:
+                    self._sync()
+                    self._focus()
+                    self.app.invalidate()
+                await asyncio.sleep(0.03 if self.kiosk.pacer.busy else 0.25)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the supervisor logs and restarts
+            self.app.exit(exception=exc)
+
+    def run(self) -> int:
+        def start() -> None:
+            self.app.create_background_task(self._ticker())
+
+        return int(run_guarded(self.app, start) or 0)

@@ -1,0 +1,269 @@
+"""The kiosk's behaviour, apart from any screen: modes, idle timing, demonstrations, tallies.
+
+Driven by a clock it is given and by ``tick()``, so tests run attract mode, idle resets and
+staff exit with a fake clock and no waiting.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+from ..console.pacing import TypewriterPacer
+from ..console.score import results_in
+from ..console.session import GameSession, PrintedChunk
+from ..machine import MachineOptions
+from ..program.assembler import Program
+from ..program.board import last_printed_board
+from .captions import caption_addresses
+from .demos import DEMO_GAMES
+from .printouts import save_printout
+from .stats import TallyFile
+
+log = logging.getLogger("univac_ttt.kiosk")
+_RESULT = re.compile(r"THE UNIVAC WINS|IS A DRAW|YOU WIN\b")
+BAD_CODE_WARNING = "NOT A SQUARE CODE"
+WELCOME = "Your move: type a square code, 1 to 9, and press Enter."
+ATTRACT = "The UNIVAC is playing itself a demonstration. Press any key to play!"
+
+
+class Mode(Enum):
+    PLAYING = "playing"
+    ATTRACT = "attract"
+    STAFF = "staff"
+
+
+@dataclass
+class KioskSettings:
+    pin: str
+    printouts: Path
+    stats: Path
+    idle_seconds: float = 60.0
+    authentic: bool = True
+    demo_pause: float = 2.5  # after a demonstration reply is typed, before the next move
+    demo_end_pause: float = 8.0  # after a demonstration game ends
+    staff_timeout: float = 30.0
+    first_demo: int | None = None  # None: start somewhere different each time
+    clock: Callable[[], float] = time.monotonic
+    options: MachineOptions = field(default_factory=MachineOptions)
+
+
+class Kiosk:
+    def __init__(self, words: dict[int, str], program: Program | None,
+                 settings: KioskSettings) -> None:
+        self.settings = settings
+        self.clock = settings.clock
+        self.pacer = TypewriterPacer(settings.authentic, settings.clock)
+        self._input_time = self.clock()
+        self._input_pulses = 0
+        self.session = GameSession(words, settings.options, self._printed,
+                                   caption_addresses(program))
+        self.tally = TallyFile(settings.stats)
+        self.mode = Mode.PLAYING
+        self._mode_before_staff = Mode.PLAYING
+        self.last_activity = self.clock()
+        self.caption = WELCOME
+        self.hint = ""
+        self.game_start = 0  # where the current game's paper begins
+        self.visitor_words = 0  # words typed in the current game
+        count = len(DEMO_GAMES)
+        self.demo_index = (settings.first_demo if settings.first_demo is not None
+                           else int(time.time()) % count) % count
+        self.demo_move = 0
+        self.next_demo_at = 0.0
+        self._demo_waiting_for_typing = False
+        self.staff_since = 0.0
+
+    # ---- paper and board -------------------------------------------------------------
+
+    def _printed(self, chunk: PrintedChunk) -> None:
+        delay = max(0.0, (chunk.pulses - self._input_pulses) / 2_250_000)
+        self.pacer.add(chunk.text, self._input_time + delay)
+
+    @property
+    def board(self) -> tuple[int, ...] | None:
+        """The last board typed so far on the visible paper."""
+        return last_printed_board(self.pacer.text)
+
+    # ---- visitors --------------------------------------------------------------------
+
+    def activity(self) -> bool:
+        """A key was pressed. True if it only woke the kiosk (the key is then used up)."""
+        self.last_activity = self.clock()
+        if self.mode is Mode.ATTRACT:
+            self._start_visitor_game()
+            return True
+        return False
+
+    def submit(self, text: str) -> bool:
+        """The visitor pressed Enter with ``text`` on the keyboard line."""
+        if self.activity() or self.mode is not Mode.PLAYING:
+            return False
+        if self.pacer.busy:
+            self.hint = "The UNIVAC is still typing. Wait for INPUT READY."
+            return False
+        accepted = self._send(text, demo=False)
+        if accepted:
+            self.visitor_words += 1
+        return accepted
+
+    def new_game(self) -> None:
+        self.activity()
+        if self.mode is Mode.PLAYING:
+            if self.visitor_words:
+                self.tally.today().abandoned += 1
+                self._save_tally()
+            self._start_visitor_game()
+
+    def _start_visitor_game(self) -> None:
+        self.mode = Mode.PLAYING
+        self.pacer.finish()
+        self._restart_program()
+        self.caption = WELCOME
+        self.hint = ""
+
+    def _restart_program(self) -> None:
+        self._input_time, self._input_pulses = self.clock(), 0
+        self.game_start = len(self.session.paper)  # the new greeting starts here
+        self.session.new_game()
+        self.visitor_words = 0
+
+    def _send(self, text: str, demo: bool) -> bool:
+        session = self.session
+        before = len(session.paper)
+        self._input_time, self._input_pulses = self.clock(), session.machine.pulses
+        result = session.submit(text)
+        if not result.accepted:
+            self.hint = result.message
+            return False
+        self.hint = ""
+        if session.noticed:
+            self.caption = session.noticed[-1]
+        self._account(session.paper[before:], demo)
+        return True
+
+    def _account(self, new_text: str, demo: bool) -> None:
+        today = self.tally.today()
+        changed = False
+        if not demo:
+            bad = new_text.count(BAD_CODE_WARNING)
+            if bad:
+                today.bad_codes += bad
+                changed = True
+        paper = self.session.paper
+        for result in results_in(new_text):
+            match = _RESULT.search(paper, self.game_start)
+            end = paper.find("\n", match.end()) if match else len(paper)
+            end = len(paper) if end < 0 else end + 1
+            game_paper = paper[self.game_start:end]
+            self.game_start = end
+            changed = True
+            if demo:
+                today.demonstrations += 1
+                continue
+            today.games += 1
+            if result == "univac":
+                today.univac_wins += 1
+            elif result == "draw":
+                today.draws += 1
+            else:
+                today.opponent_wins += 1
+            self.visitor_words = 0
+            try:
+                path = save_printout(self.settings.printouts, game_paper)
+                log.info("game %s: printout %s", result, path)
+            except OSError as exc:
+                log.error("printout not saved: %s", exc)
+        if changed:
+            self._save_tally()
+
+    def _save_tally(self) -> None:
+        try:
+            self.tally.save()
+        except OSError as exc:
+            log.error("tally not saved: %s", exc)
+
+    # ---- time passing ----------------------------------------------------------------
+
+    def tick(self) -> bool:
+        """Advance typing and the modes; True when the screen should be redrawn."""
+        changed = self.pacer.advance()
+        now = self.clock()
+        if self.mode is Mode.PLAYING and now - self.last_activity >= self.settings.idle_seconds:
+            if self.visitor_words:
+                self.tally.today().abandoned += 1
+                self._save_tally()
+                log.info("game abandoned after %s words", self.visitor_words)
+            self._start_attract()
+            return True
+        if self.mode is Mode.ATTRACT:
+            return self._drive_demo(now) or changed
+        if self.mode is Mode.STAFF and now - self.staff_since >= self.settings.staff_timeout:
+            self.mode = self._mode_before_staff
+            self.hint = ""
+            self.last_activity = now
+            return True
+        return changed
+
+    def _start_attract(self) -> None:
+        self.mode = Mode.ATTRACT
+        self.pacer.finish()
+        self._restart_program()
+        self.caption = ATTRACT
+        self.demo_move = 0
+        self.next_demo_at = self.clock() + self.settings.demo_pause
+        self._demo_waiting_for_typing = False
+
+    def _drive_demo(self, now: float) -> bool:
+        if self.pacer.busy:
+            self._demo_waiting_for_typing = True
+            return False
+        if self._demo_waiting_for_typing:
+            self._demo_waiting_for_typing = False
+            self.next_demo_at = now + (self.settings.demo_end_pause if self.demo_move == 0
+                                       else self.settings.demo_pause)
+        if now < self.next_demo_at:
+            return False
+        moves, _expected = DEMO_GAMES[self.demo_index]
+        games_before = self.tally.today().demonstrations
+        self._send(moves[self.demo_move], demo=True)
+        self.demo_move += 1
+        if self.tally.today().demonstrations > games_before or self.demo_move >= len(moves):
+            self.demo_index = (self.demo_index + 1) % len(DEMO_GAMES)
+            self.demo_move = 0
+            self.next_demo_at = now + self.settings.demo_end_pause
+        else:
+            self.next_demo_at = now + self.settings.demo_pause
+        self._demo_waiting_for_typing = self.pacer.busy
+        return True
+
+    # ---- staff -----------------------------------------------------------------------
+
+    def staff_begin(self) -> None:
+        if self.mode is not Mode.STAFF:
+            self._mode_before_staff = self.mode
+            self.mode = Mode.STAFF
+        self.staff_since = self.clock()
+        self.hint = "Staff: type the PIN and press Enter (Esc to cancel)."
+
+    def staff_cancel(self) -> None:
+        if self.mode is Mode.STAFF:
+            self.mode = self._mode_before_staff
+            self.hint = ""
+            self.last_activity = self.clock()
+
+    def staff_pin(self, pin: str) -> bool:
+        """True for the right PIN (the kiosk may then exit)."""
+        if hmac.compare_digest(pin.encode(), self.settings.pin.encode()):
+            log.info("staff exit")
+            return True
+        log.warning("wrong staff PIN entered")
+        self.staff_cancel()
+        self.hint = "That PIN is not right."
+        return False

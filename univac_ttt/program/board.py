@@ -1,0 +1,47 @@
+"""The tic-tac-toe program's board as the typewriter prints it (reading the paper only)."""
+
+from __future__ import annotations
+
+import re
+
+X, O, BLANK = 1, -1, 0
+_ROW = re.compile(r"^[^A-Z0-9]*([XO1-9])[^A-Z0-9]+([XO1-9])[^A-Z0-9]+([XO1-9])[^A-Z0-9]*$")
+
+
+def printed_boards(paper: str) -> list[tuple[int, ...]]:
+    """Every board typed on the paper, in order (three rows of X, O or the square's code)."""
+    lines = paper.split("\n")
+    boards = []
+    i = 0
+    while i < len(lines) - 2:
+        rows = [_ROW.match(line) for line in lines[i:i + 3]]
+        if all(rows):
+            cells = [ch for match in rows for ch in match.groups()]  # type: ignore[union-attr]
+            board = []
+            for square, ch in enumerate(cells):
+                if ch == "X":
+                    board.append(X)
+                elif ch == "O":
+                    board.append(O)
+                elif ch == str(square + 1):
+                    board.append(BLANK)
+                else:
+                    board = []
+                    break
+            if board:
+                boards.append(tuple(board))
+                i += 3
+                continue
+        i += 1
+    return boards
+
+
+def printed_board(paper: str) -> tuple[int, ...] | None:
+    """The first board typed on the paper, or None."""
+    boards = printed_boards(paper)
+    return boards[0] if boards else None
+
+
+def last_printed_board(paper: str) -> tuple[int, ...] | None:
+    boards = printed_boards(paper)
+    return boards[-1] if boards else None
