@@ -124,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
                             description="Play every opponent strategy against the program "
                                         "in emulated memory and check each game against "
                                         "an exact alpha-beta solver.")
+    verify.add_argument("sheet", nargs="?",
+                        help="a coding sheet (.ucs) to judge instead of the shipped program, "
+                             "e.g. one with the element table reordered")
     _add_machine_options(verify)
     return parser
 
@@ -325,9 +328,21 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from .verify.referee import run_verification
+    from .program.assembler import AssemblyError, assemble_file
+    from .verify.referee import RefereeError, run_verification
 
-    return run_verification(_machine_options(args), sys.stdout)
+    program = None
+    if args.sheet:
+        try:
+            program = assemble_file(args.sheet)
+        except AssemblyError as exc:
+            sys.stderr.write(f"univac-ttt: {exc}\n")
+            return EXIT_USAGE
+    try:
+        return run_verification(_machine_options(args), sys.stdout, program)
+    except RefereeError as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

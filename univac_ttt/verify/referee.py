@@ -112,6 +112,10 @@ class _ClockedPaper(PaperPrinter):
         super().print_word(word)
 
 
+class RefereeError(ValueError):
+    """The program cannot be judged (its coding sheet lacks what the referee reads)."""
+
+
 class Referee:
     def __init__(self, options: MachineOptions | None = None,
                  patch: dict[int, str] | None = None, program: Program | None = None) -> None:
@@ -124,6 +128,9 @@ class Referee:
         self.machine.load(self.program.image.words)
         if patch:
             self.machine.load(patch)
+        if "BRD" not in self.program.symbols:
+            raise RefereeError("the coding sheet has no label BRD: the referee reads the "
+                               "board from BRD+1 to BRD+9")
         self.board_address = self.program.address_of("BRD")
         self.oracle = Oracle()
         self.report = Report()
@@ -297,9 +304,10 @@ class Referee:
                                        f"but the game ended {show(final)} ({ending})")
 
 
-def run_verification(options: MachineOptions | None, out: TextIO) -> int:
+def run_verification(options: MachineOptions | None, out: TextIO,
+                     program: Program | None = None) -> int:
     """``univac-ttt verify``: print the table (and the first failures); 0 only if perfect."""
-    report = Referee(options).run()
+    report = Referee(options, program=program).run()
     out.write(report.table() + "\n")
     if report.failures:
         out.write("\nfirst failures:\n")
