@@ -39,7 +39,7 @@ def test_multiply_rounded_as_fractions(l, x):
 
 @given(values, values)
 def test_negative_multiply(l, x):
-    assert to_int(ar.multiply_rounded(from_int(l), from_int(x), negative=True)) == \
+    assert to_int(ar.multiply_rounded(from_int(l), from_int(x), True)) == \
         -to_int(ar.multiply_rounded(from_int(l), from_int(x)))
 
 

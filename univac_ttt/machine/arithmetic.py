@@ -9,10 +9,43 @@ in the result where they stood; two at the same position is an adder fault). REF
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from .charset import MINUS, ZERO_DIGIT
 from .word import MODULUS, NUMERIC_CHECK, from_int, is_digit_char, is_numeric
 
 HALF_UNIT = MODULUS // 2  # rounding: add 5 in the twelfth product digit
+_MEMO_LIMIT = 100_000
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def memoised(function: F) -> F:
+    """A bounded memo for a pure function of words (emptied when full).
+
+    Programs without index registers compute the same sums, products and extracts again
+    and again; every function memoised here depends only on its word arguments.
+    """
+    table: dict[tuple[Any, ...], Any] = {}
+
+    missing = object()
+    lookup = table.get
+
+    @functools.wraps(function)
+    def wrapper(*args: Any) -> Any:
+        result = lookup(args, missing)
+        if result is not missing:
+            return result
+        result = function(*args)
+        if len(table) >= _MEMO_LIMIT:
+            table.clear()
+        table[args] = result
+        return result
+
+    wrapper.cache = table  # type: ignore[attr-defined]
+    return wrapper  # type: ignore[return-value]
 
 
 class AdderFault(Exception):
@@ -37,29 +70,26 @@ def negate(word: str) -> str:
 
 
 _SUMS: dict[tuple[str, str], tuple[str, bool]] = {}
-_SUMS_LIMIT = 100_000
 
 
 def add(a: str, b: str) -> tuple[str, bool]:
     """a + b; returns (sum word, overflow). Raises AdderFault on a double bypass.
 
-    Sums are memoised (programs without index registers add the same templates and
-    counters again and again); the memo is a bounded pure cache, emptied when full.
+    The adder is the hottest arithmetic, so its memo is written out here (same rules as
+    ``memoised``).
     """
     key = (a, b)
     known = _SUMS.get(key)
     if known is not None:
         return known
     va = _signed(a)
-    result = None
-    if va is not None:
-        vb = _signed(b)
-        if vb is not None:
-            total = va + vb
-            result = from_int(total), not -MODULUS < total < MODULUS
-    if result is None:
+    vb = _signed(b) if va is not None else None
+    if vb is not None:
+        total = va + vb  # type: ignore[operator]
+        result = from_int(total), not -MODULUS < total < MODULUS
+    else:
         result = _add_bypassing(a, b)
-    if len(_SUMS) >= _SUMS_LIMIT:
+    if len(_SUMS) >= _MEMO_LIMIT:
         _SUMS.clear()
     _SUMS[key] = result
     return result
@@ -126,6 +156,7 @@ def product(l_word: str, x_word: str) -> tuple[int, int] | None:
     return sign, abs(vl) * abs(vx)
 
 
+@memoised
 def multiply_rounded(l_word: str, x_word: str, negative: bool = False) -> str | None:
     """M (and N when negative): the product rounded to 11 digits, as fractions multiply."""
     result = product(l_word, x_word)
@@ -138,6 +169,7 @@ def multiply_rounded(l_word: str, x_word: str, negative: bool = False) -> str | 
     return _signed_word(sign, rounded)
 
 
+@memoised
 def multiply_full(l_word: str, x_word: str) -> tuple[str, str] | None:
     """P: the 22-digit product, high 11 digits for rA and low 11 digits for rX."""
     result = product(l_word, x_word)
@@ -147,6 +179,7 @@ def multiply_full(l_word: str, x_word: str) -> tuple[str, str] | None:
     return _signed_word(sign, magnitude // MODULUS), _signed_word(sign, magnitude % MODULUS)
 
 
+@memoised
 def divide(a_word: str, l_word: str) -> tuple[str, str] | str:
     """D: rA / rL as fractions; (rounded quotient, unrounded quotient) or an error text."""
     va, vl = _signed(a_word), _signed(l_word)
@@ -167,6 +200,7 @@ def _signed_word(sign: int, magnitude: int) -> str:
     return MINUS + word[1:] if sign < 0 and magnitude else word
 
 
+@memoised
 def greater(a: str, b: str) -> bool:
     """T's test: algebraic for two numbers, else code order from the left (U4).
 
@@ -178,6 +212,7 @@ def greater(a: str, b: str) -> bool:
     return a > b
 
 
+@memoised
 def extract(a: str, m: str, f: str) -> str:
     """E: positions where rF holds an odd code (low bit 1, U6) take (m); others keep rA."""
     return "".join(mc if ord(fc) & 1 else ac for ac, mc, fc in zip(a, m, f, strict=True))

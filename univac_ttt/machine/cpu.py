@@ -14,9 +14,10 @@ from .devices import Keyboard, Printer
 from .ops import Operation, decode
 from .options import MachineOptions
 from .stops import Stop, StopKind, StopRequest
-from .word import ZERO
+from .word import ZERO, instruction
 
 MEMORY_WORDS = 1000
+_RETURN_LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(MEMORY_WORDS))
 _CACHE_LIMIT = 200_000  # decoded pairs kept before the cache is emptied
 
 # A decoded pair: executor, operand, execution pulses and operand word position (-1: none)
@@ -113,9 +114,7 @@ class Machine:
 
     def return_link(self) -> str:
         """What R stores: a skip, then U back to the address in CC."""
-        from .word import instruction
-
-        return "\x03" * 6 + instruction("U", self.cc)
+        return _RETURN_LINKS[self.cc]
 
     def decode_pair(self, word: str) -> DecodedPair:
         pair = self._cache.get(word)
