@@ -26,3 +26,23 @@ def machine_with(words: dict[int, str], options: MachineOptions | None = None) -
 @pytest.fixture
 def make_machine():
     return machine_with
+
+
+def pytest_addoption(parser):
+    parser.addoption("--long", action="store_true",
+                     help="run the long fuzz and soak runs (10,000 games, many more examples)")
+
+
+def pytest_configure(config):
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("default", max_examples=60, deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.register_profile("long", max_examples=2_000, deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile("long" if config.getoption("--long") else "default")
+
+
+@pytest.fixture
+def long_run(request):
+    return request.config.getoption("--long")

@@ -131,3 +131,28 @@ def test_numeric_view():
     assert not is_numeric(from_text("A00000000005"))  # a letter sign makes it text for T
     assert not is_numeric(from_text("00000000000A"))
     assert to_int(from_text("-00000000042")) == -42
+
+
+shift_counts = st.integers(min_value=0, max_value=9)
+
+
+@given(values, shift_counts)
+def test_shift_right_keeping_the_sign_divides_by_powers_of_ten(v, n):
+    word = ar.shift_right_keep_sign(from_int(v), n)
+    assert abs(to_int(word)) == abs(v) // 10**n
+    assert word[0] == from_int(v)[0]  # the sign character stays where it was
+
+
+@given(values, shift_counts)
+def test_shift_left_keeping_the_sign_multiplies_and_drops_high_digits(v, n):
+    shifted = ar.shift_left_keep_sign(from_int(v), n)
+    assert abs(to_int(shifted)) == (abs(v) * 10**n) % MODULUS
+    assert shifted[0] == from_int(v)[0]
+
+
+@given(values, shift_counts)
+def test_shifts_with_the_sign_move_all_twelve_characters(v, n):
+    word = from_int(v)
+    zero = from_int(0)[0]
+    assert ar.shift_right(word, n) == zero * n + word[:12 - n]
+    assert ar.shift_left(word, n) == word[n:] + zero * n

@@ -237,3 +237,10 @@ def test_right_half_runs_after_a_left_transfer_by_default():
     assert to_int(default.a) == 1
     skipping, _ = run(program, MachineOptions(right_half_after_transfer=False))
     assert to_int(skipping.a) == 0
+
+
+def test_a_superscript_glyph_is_not_a_shift_count():
+    # Found by fuzzing: code 37 shows as "⁴", which Python calls a digit. It is not one.
+    m, stop = run({0: w("000000-⁴ιιιι")})  # a skip, then "-" with variant "⁴"
+    assert stop.kind is StopKind.ERROR and "invalid instruction" in stop.reason
+    assert (stop.address, stop.half) == (0, "right")

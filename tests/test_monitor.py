@@ -315,3 +315,11 @@ def test_monitor_on_a_coding_sheet(tmp_path):
                             input="go\nexamine NUM\nwhere\n", capture_output=True, text=True,
                             timeout=60)
     assert "NUM:" in result.stdout and "normal stop" in result.stdout
+
+
+def test_registers_lists_every_register():
+    lines = at_keyboard().execute("registers")
+    names = [line.split()[0] for line in lines]
+    assert names[:4] == ["rA", "rX", "rL", "rF"] and names.count("rY") == 0
+    assert sum(1 for n in names if n.startswith("rY")) == 10
+    assert any(n == "CC" for n in names) and any(n == "SR" for n in names)

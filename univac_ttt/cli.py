@@ -321,8 +321,7 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     settings = KioskSettings(
         pin=pin, idle_seconds=float(args.idle), authentic=args.speed == "authentic",
         printouts=Path(args.printouts) if args.printouts else data / "printouts",
-        stats=Path(args.stats) if args.stats else data / "tally.json",
-        options=_machine_options(args) if hasattr(args, "overflow") else MachineOptions())
+        stats=Path(args.stats) if args.stats else data / "tally.json")
     lock_signals()
     return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings)))
 

@@ -23,6 +23,11 @@ def results_in(text: str) -> list[Result]:
     return found
 
 
+# The counter each result adds to, in Score and in the kiosk's daily tally.
+RESULT_COUNTERS: dict[Result, str] = {
+    "univac": "univac_wins", "draw": "draws", "opponent": "opponent_wins"}
+
+
 @dataclass
 class Score:
     univac_wins: int = 0
@@ -34,9 +39,5 @@ class Score:
         return self.univac_wins + self.draws + self.opponent_wins
 
     def record(self, result: Result) -> None:
-        if result == "univac":
-            self.univac_wins += 1
-        elif result == "draw":
-            self.draws += 1
-        else:
-            self.opponent_wins += 1
+        counter = RESULT_COUNTERS[result]
+        setattr(self, counter, getattr(self, counter) + 1)

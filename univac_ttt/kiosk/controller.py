@@ -16,7 +16,7 @@ from enum import Enum
 from pathlib import Path
 
 from ..console.pacing import TypewriterPacer
-from ..console.score import results_in
+from ..console.score import RESULT_COUNTERS, results_in
 from ..console.session import GameSession, PrintedChunk
 from ..machine import MachineOptions
 from ..program.assembler import Program
@@ -168,12 +168,8 @@ class Kiosk:
                 today.demonstrations += 1
                 continue
             today.games += 1
-            if result == "univac":
-                today.univac_wins += 1
-            elif result == "draw":
-                today.draws += 1
-            else:
-                today.opponent_wins += 1
+            counter = RESULT_COUNTERS[result]
+            setattr(today, counter, getattr(today, counter) + 1)
             self.visitor_words = 0
             try:
                 path = save_printout(self.settings.printouts, game_paper)

@@ -128,10 +128,6 @@ def from_glyphs(text: str) -> str:
     return text.translate(FROM_GLYPHS)
 
 
-def code_of(ch: str) -> int:
-    return ord(ch)
-
-
 def character(ch: str) -> Character:
     """The table row of an internal character."""
     return CHARACTERS[ord(ch)]

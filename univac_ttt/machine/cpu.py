@@ -7,11 +7,11 @@ hot loop does one dictionary lookup a pair and never allocates for plain instruc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from . import timing
 from .devices import Keyboard, Printer
-from .ops import Operation, decode
+from .ops import decode
 from .options import MachineOptions
 from .stops import Stop, StopKind, StopRequest
 from .word import ZERO, instruction
@@ -135,10 +135,6 @@ class Machine:
         self._cache[word] = pair
         return pair
 
-    @staticmethod
-    def operation_of(half: str) -> tuple[Operation, int]:
-        return decode(half)
-
     # ---- running ---------------------------------------------------------------------
 
     def step(self, count: int = 1) -> Stop | None:
@@ -173,7 +169,7 @@ class Machine:
                     return self._monitor_stop(cc, 0, t, done, f"breakpoint at {cc:03d}")
                 word = mem[cc]
                 pair = cache.get(word) or decode_pair(word)
-                ex, operand, pulses, position = pair[0], pair[1], pair[2], pair[3]
+                ex, operand, pulses, position, ex2, operand2, pulses2, position2 = pair
                 if monitored:
                     if not resuming and ex in break_ops:
                         return self._monitor_stop(cc, 0, t, done, "operation break")
@@ -207,17 +203,18 @@ class Machine:
                 half = 1
                 if done >= max_steps:
                     break
-            ex, operand, pulses, position = pair[4], pair[5], pair[6], pair[7]
+            else:  # resuming in the right half of the pair in CR
+                ex2, operand2, pulses2, position2 = pair[4], pair[5], pair[6], pair[7]
             t0 = t
             if monitored:
-                if not resuming and ex in break_ops:
+                if not resuming and ex2 in break_ops:
                     return self._monitor_stop(self.cr_address, 1, t, done, "operation break")
                 resuming = False
-            if position >= 0:
-                t += ((position - t // minor) % 10) * minor
-            t += pulses
+            if position2 >= 0:
+                t += ((position2 - t // minor) % 10) * minor
+            t += pulses2
             self.pulses = t
-            outcome = ex(self, operand)
+            outcome = ex2(self, operand2)
             done += 1
             half = 0
             if outcome is not None:
@@ -290,6 +287,3 @@ class Machine:
         self.keyboard_words, self.printed_words = state.keyboard_words, state.printed_words
         self.overflows = state.overflows
         self.breakpoint_switch = state.breakpoint_switch
-
-    def with_options(self, **changes: object) -> MachineOptions:
-        return replace(self.options, **changes)

@@ -312,21 +312,24 @@ def _digit(ch: str) -> int:
     return value if 0 <= value <= 9 else -1
 
 
+_DIGIT_GLYPHS = frozenset("0123456789")  # str.isdigit() would also take "⁴"
+
+
 def decode(instruction: str) -> tuple[Operation, int]:
     """The operation of a six-character instruction and its operand (address or count)."""
     first, variant = _GLYPH[ord(instruction[0])], _GLYPH[ord(instruction[1])]
     op: Operation
     if first in _SHIFT_KINDS:
-        if not variant.isdigit():
+        if variant not in _DIGIT_GLYPHS:
             return INVALID, 0
         return BY_CODE[_SHIFT_KINDS[first]], int(variant)
-    if first == "0" and variant.isdigit() and variant != "0":
+    if first == "0" and variant in _DIGIT_GLYPHS and variant != "0":
         return BY_CODE["0n"], int(variant)
-    if first.isdigit():
+    if first in _DIGIT_GLYPHS:
         two = first + variant
         if two in BY_CODE:
             op = BY_CODE[two]
-        elif first in "12345678" and (variant.isdigit() or variant == "-"):
+        elif first in "12345678" and (variant in _DIGIT_GLYPHS or variant == "-"):
             op = BY_CODE["tape"]  # unit 1-9, or - for unit 10
         else:
             op = INVALID

@@ -76,6 +76,3 @@ def instruction(op: str, address: int) -> str:
         op += "0"
     return from_text(f"{op}0{address:03d}{op}0{address:03d}")[:6]
 
-
-def pair(left: str, right: str) -> str:
-    return left + right

@@ -20,7 +20,7 @@ from ..machine.devices import KeyboardEntryError
 from ..machine.ops import OPERATIONS, decode
 from ..machine.timing import format_time, pulses_to_us
 from ..machine.word import from_int, from_text, is_numeric, to_int, to_text
-from ..program.assembler import EXPRESSION_RE, AssemblyError, Program, _instruction
+from ..program.assembler import EXPRESSION_RE, AssemblyError, Program, encode_instruction
 from ..program.disassembler import instruction_text, symbol_for, view
 from .timeline import CHECKPOINT_EVERY, RecordingKeyboard, Timeline
 
@@ -200,8 +200,8 @@ class Monitor:
         parts = raw.split()
         if len(parts) == 4:
             try:
-                return (_instruction(parts[0].upper(), self.address(parts[1]), 0, "")
-                        + _instruction(parts[2].upper(), self.address(parts[3]), 0, ""))
+                return (encode_instruction(parts[0].upper(), self.address(parts[1]))
+                        + encode_instruction(parts[2].upper(), self.address(parts[3])))
             except AssemblyError as exc:
                 raise MonitorError(exc.reason) from None
         raise MonitorError("a word is 12 UNIVAC characters, a number of up to 11 digits, or "

@@ -122,7 +122,7 @@ def parse_sheet(text: str, source: str = "coding sheet") -> list[_Item]:
     next_address = 0
     section = ""
     labels_seen: dict[str, int] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):  # as editors count lines
         stripped = raw.strip()
         if stripped.startswith("##"):
             section = stripped.lstrip("#").strip()
@@ -205,7 +205,7 @@ def assemble(text: str, source: str = "coding sheet") -> Program:
         if item.kind == "code":
             halves = []
             for op_text, addr_text in (item.operands[:2], item.operands[2:]):
-                halves.append(_instruction(op_text, address(addr_text, item.line),
+                halves.append(encode_instruction(op_text, address(addr_text, item.line),
                                            item.line, source))
             words = ["".join(halves)]
         elif item.kind == "number":
@@ -249,7 +249,8 @@ def assemble(text: str, source: str = "coding sheet") -> Program:
     return program
 
 
-def _instruction(op_text: str, addr: int, line: int, source: str) -> str:
+def encode_instruction(op_text: str, addr: int, line: int = 0, source: str = "") -> str:
+    """Six characters for ``OP`` and an address; AssemblyError for an unknown operation."""
     op = op_text if len(op_text) == 2 else op_text + "0"
     if len(op_text) not in (1, 2) or any(ch not in BY_GLYPH for ch in op):
         raise AssemblyError(f"unknown operation {op_text!r}", line, source)

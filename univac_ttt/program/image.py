@@ -43,7 +43,7 @@ def parse_image(text: str, source: str = "image") -> MemoryImage:
     image = MemoryImage()
     if text.startswith("\ufeff"):
         text = text[1:]
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.split("\n"), start=1):  # as editors count lines
         line = raw.rstrip("\r")
         if not line.strip() or line.lstrip().startswith("#"):
             continue

@@ -253,7 +253,7 @@ class Referee:
             if winner(shown) != BLANK or BLANK not in shown:
                 report.fail("mismatches", f"{where}: the game is over at {show(shown)} but "
                                           "no result was typed")
-                self._game_over(shown, "unannounced", o_win)
+                self._game_over(shown, "unannounced", o_win, where)
                 return
             if "NEW GAME" in paper:
                 report.fail("mismatches", f"{where}: a new game started with no result")
