@@ -67,7 +67,7 @@ def test_a_careful_opponent_draws_and_is_congratulated(tmp_path):
             break
         board = boards_on(screen)[-1]
     assert "THE GAME IS A DRAW" in screen and "CONGRATULATIONS" in screen
-    assert re.search(r"draws\s+1", screen)
+    assert re.search(r"draws 1", screen)
     assert quit_(terminal) == 0
     assert "THE GAME IS A DRAW" in transcript.read_text()
 
@@ -82,7 +82,7 @@ def test_a_blunder_is_punished_on_screen():
         if boards_on(screen) and boards_on(screen)[-1][square - 1] == 0:
             screen = play_move(terminal, square)
     assert "THE UNIVAC WINS" in screen
-    assert re.search(r"UNIVAC wins\s+1", screen)
+    assert re.search(r"UNIVAC 1", screen)
     assert quit_(terminal) == 0
 
 
@@ -92,7 +92,7 @@ def test_bad_code_and_taken_square_are_warned_politely():
     screen = play_move(terminal, 0)
     assert "SORRY, THAT IS NOT A SQUARE CODE." in screen
     screen = play_move(terminal, 1)
-    assert "SQUARE 1 IS ALREADY TAKEN. PLEASE CHOOSE ANOTHER." in screen
+    assert "SQUARE 1 IS ALREADY TAKEN." in screen and "PLEASE CHOOSE ANOTHER SQUARE." in screen
     terminal.send("!")
     assert "has no '!' key" in terminal.wait_for("key.")
     assert quit_(terminal) == 0

@@ -86,7 +86,7 @@ def test_results_are_read_from_the_program_text():
 def test_panel_renders_the_lamp_and_the_score():
     session = GameSession(WORDS)
     text = render_panel(session, typing=False, authentic=False)
-    assert "INPUT READY" in text and "UNIVAC wins" in text and "1 │ 2 │ 3" in text
+    assert "INPUT READY" in text and "UNIVAC 0" in text and "1 │ 2 │ 3" in text
 
 
 # ---- pacing ----------------------------------------------------------------------------

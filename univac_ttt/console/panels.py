@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from rich.align import Align
 from rich.console import Console, Group
 from rich.panel import Panel
-from rich.table import Table
 from rich.text import Text
 
 from ..machine.timing import format_time
@@ -51,32 +50,30 @@ def square_card() -> Align:
 
 def render_panel(session: GameSession, typing: bool, authentic: bool,
                  width: int = PANEL_WIDTH) -> str:
+    """About fifteen lines: the square codes, the lamp, the UNIVAC time, the score."""
     lamp = lamp_for(session, typing)
     lamp_text = Text()
     lamp_text.append(f" {lamp.label} ", style=lamp.style)
     if lamp.detail:
         lamp_text.append(f"\n{lamp.detail}", style="italic")
-    figures = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
-    figures.add_column(style="bold")
-    figures.add_column(justify="right")
     last, game = session.last_move, session.game
-    figures.add_row("last move", f"{last.instructions:,} instr")
-    figures.add_row("", format_time(last.time_us))
-    figures.add_row("this game", f"{game.instructions:,} instr")
-    figures.add_row("", format_time(game.time_us))
+    figures = Text(f"{'UNIVAC':<9}{'instr.':>10}{'time':>10}\n", style="cyan")
+    for label, move in (("last move", last), ("this game", game)):
+        figures.append(f"{label:<9}", style="bold")
+        figures.append(f"{move.instructions:>10,}{format_time(move.time_us):>10}\n")
     score = session.score
-    tally = Table(show_header=False, box=None, padding=(0, 1), pad_edge=False)
-    tally.add_column(style="bold")
-    tally.add_column(justify="right")
-    tally.add_row("UNIVAC wins", str(score.univac_wins))
-    tally.add_row("draws", str(score.draws))
-    tally.add_row("your wins", str(score.opponent_wins))
+    tally = Text()
+    for label, value in (("UNIVAC ", score.univac_wins), ("  draws ", score.draws),
+                         ("  you ", score.opponent_wins)):
+        tally.append(label, style="bold")
+        tally.append(str(value))
     speed = "authentic (10 char/s)" if authentic else "fast"
     group = Group(
         Panel(square_card(), title="square codes", border_style="cyan"),
-        Panel(lamp_text, title="console lamp", border_style="cyan"),
-        Panel(figures, title="UNIVAC time", border_style="cyan"),
-        Panel(tally, title="score", border_style="cyan"),
+        lamp_text,
+        Text(""),
+        figures,
+        tally,
         Text(f"typing: {speed}", style="dim"),
     )
     buffer = io.StringIO()
