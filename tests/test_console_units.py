@@ -1,5 +1,7 @@
 """The console without a terminal: session, pacing, and the app through a pipe input."""
 
+import re
+
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -85,8 +87,9 @@ def test_results_are_read_from_the_program_text():
 
 def test_panel_renders_the_lamp_and_the_score():
     session = GameSession(WORDS)
-    text = render_panel(session, typing=False, authentic=False)
-    assert "INPUT READY" in text and "UNIVAC 0" in text and "1 │ 2 │ 3" in text
+    text = re.sub(r"\x1b\[[0-9;]*m", "", render_panel(session, typing=False, authentic=False))
+    assert "INPUT READY" in text and "UNIVAC 0  draws 0  you 0" in text and "1 │ 2 │ 3" in text
+    assert max(len(line) for line in text.splitlines()) <= 30  # fits the panel column
 
 
 # ---- pacing ----------------------------------------------------------------------------
