@@ -17,6 +17,7 @@ from .stops import Stop, StopKind, StopRequest
 from .word import ZERO, instruction
 
 MEMORY_WORDS = 1000
+TAPE_BLOCK_WORDS = 60
 _RETURN_LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(MEMORY_WORDS))
 _CACHE_LIMIT = 200_000  # decoded pairs kept before the cache is emptied
 
@@ -36,6 +37,8 @@ class MachineState:
     f: str
     v: tuple[str, ...]
     y: tuple[str, ...]
+    ri: tuple[str, ...]
+    ro: tuple[str, ...]
     cc: int
     cr: str
     half: int
@@ -71,6 +74,10 @@ class Machine:
         self.a = self.x = self.l = self.f = ZERO
         self.v = [ZERO] * 2
         self.y = [ZERO] * 10
+        # The tape buffers, 60 words each. No tape unit is attached yet, so nothing fills
+        # them; they are part of the machine's state all the same (examine rI, rO).
+        self.ri = [ZERO] * TAPE_BLOCK_WORDS
+        self.ro = [ZERO] * TAPE_BLOCK_WORDS
         self.cc = 0
         self.cr = ZERO
         self.cr_address = 0  # where the pair in CR came from
@@ -274,13 +281,15 @@ class Machine:
     def snapshot(self) -> MachineState:
         return MachineState(
             tuple(self.mem), self.a, self.x, self.l, self.f, tuple(self.v), tuple(self.y),
-            self.cc, self.cr, self.half, self.instructions, self.cr_address, self.pulses,
-            self.keyboard_words, self.printed_words, self.overflows, self.breakpoint_switch)
+            tuple(self.ri), tuple(self.ro), self.cc, self.cr, self.half, self.instructions,
+            self.cr_address, self.pulses, self.keyboard_words, self.printed_words,
+            self.overflows, self.breakpoint_switch)
 
     def restore(self, state: MachineState) -> None:
         self.mem[:] = state.mem
         self.a, self.x, self.l, self.f = state.a, state.x, state.l, state.f
         self.v, self.y = list(state.v), list(state.y)
+        self.ri, self.ro = list(state.ri), list(state.ro)
         self.cc, self.cr, self.half = state.cc, state.cr, state.half
         self.cr_address = state.cr_address
         self.instructions, self.pulses = state.instructions, state.pulses

@@ -40,6 +40,7 @@ STYLE = Style.from_dict({
     "paper": "bg:#f4efe1 #202020",
 })
 MEMORY_BEFORE, MEMORY_AFTER = 6, 14
+REGISTER_WIDTH = 44
 COMMAND_NAMES = frozenset(c.name for c in COMMANDS)
 OUTPUT_LINES = 400
 
@@ -125,13 +126,13 @@ class MonitorApp:
     def _registers(self) -> FormattedText:
         monitor = self.monitor
         machine = monitor.machine
-        lines = monitor.register_lines(("rA", "rX", "rL", "rF", "CC", "SR"))
+        lines = self._compact_registers()
         stop = machine.last_stop
         state = "running" if stop is None else stop.kind.value
         if stop is not None and stop.reason and stop.kind.value != "step limit":
             state += f": {stop.reason}"
         parts: list[tuple[str, str]] = [("class:heading", " REGISTERS\n")]
-        parts += [("", line[:60] + "\n") for line in lines]
+        parts += [("", line[:REGISTER_WIDTH] + "\n") for line in lines]
         parts.append(("", f"state: {state}\n"))
         parts.append(("", f"{machine.instructions:,} instructions, "
                           f"{format_time(pulses_to_us(machine.pulses))} UNIVAC time\n"))
@@ -142,6 +143,24 @@ class MonitorApp:
         paper = monitor.printer.paper.split("\n")[-7:]
         parts += [("class:paper", f" {line:<40}\n") for line in paper]
         return FormattedText(parts)
+
+    def _compact_registers(self) -> list[str]:
+        """One short line a register, to fit beside the memory window."""
+        machine = self.monitor.machine
+        program = self.monitor.program
+        lines = []
+        words = [("rA", machine.a), ("rX", machine.x), ("rL", machine.l), ("rF", machine.f),
+                 ("rV0", machine.v[0]), ("rV1", machine.v[1])]
+        for name, word in words:
+            v = view(word, None, program)
+            number = f"{v.number:+,d}" if v.number is not None else "text"
+            lines.append(f"{name:<4} {v.glyphs}  {number:>18}")
+        cr = view(machine.cr, None, program)
+        lines.append(f"CC   {machine.cc:03d}")
+        lines.append(f"CR   {cr.glyphs}  {cr.left} | {cr.right}")
+        lines.append(f"SR   {view(machine.sr + machine.sr, None, program).left}")
+        lines.append("rY, rI, rO: examine rY, rI, rO")
+        return lines
 
     def _prompt(self) -> FormattedText:
         if self.monitor.waiting_for_keyboard:
@@ -156,11 +175,12 @@ class MonitorApp:
         return FormattedText([("class:bar", f" F10 step  F5 continue  {quit_text}   |  {hint}")])
 
     def _build(self, input: Input | None, output: Output | None) -> Application[int]:
-        wide = Condition(lambda: self.app.output.get_size().columns >= 110)
+        wide = Condition(lambda: self.app.output.get_size().columns >= 100)
         top = VSplit([
             Window(FormattedTextControl(self._memory), wrap_lines=False),
-            ConditionalContainer(Window(FormattedTextControl(self._registers), width=62),
-                                 filter=wide),
+            ConditionalContainer(VSplit([Window(width=1, char="│"),
+                                         Window(FormattedTextControl(self._registers),
+                                                width=REGISTER_WIDTH)]), filter=wide),
         ], height=22)
         body = HSplit([
             Window(FormattedTextControl(FormattedText([

@@ -25,6 +25,7 @@ from ..program.disassembler import instruction_text, symbol_for, view
 from .timeline import CHECKPOINT_EVERY, RecordingKeyboard, Timeline
 
 REGISTERS = ("rA", "rX", "rL", "rF", "rV", "rY", "CC", "CR", "SR")
+BUFFERS = ("rI", "rO")  # the 60-word tape buffers: shown by examine, not by registers
 MAX_DO_DEPTH = 8
 SLOW_STEP_LIMIT = 2_000_000  # instructions a traced or watched run may take per command
 HISTORY_DEFAULT = 10
@@ -233,6 +234,9 @@ class Monitor:
                 lines += [self._register_word("rV", w, i) for i, w in enumerate(machine.v)]
             elif name == "rY":
                 lines += [self._register_word("rY", w, i) for i, w in enumerate(machine.y)]
+            elif name in BUFFERS:
+                words = machine.ri if name == "rI" else machine.ro
+                lines += [self._register_word(name, w, i) for i, w in enumerate(words)]
             elif name == "CC":
                 lines.append(f"CC   {machine.cc:03d}")
             elif name == "SR":
@@ -246,6 +250,7 @@ class Monitor:
 
     def _register_word(self, name: str, word: str, index: int | None = None) -> str:
         label = f"{name}{index}" if index is not None else name
+        label = f"{label:<4}" if len(label) <= 4 else label
         v = view(word, None, self.program)
         number = f"{v.number:+,d}" if v.number is not None else "text"
         return f"{label:<4} {v.glyphs}  {number:>17}  {v.left:<14} {v.right}"
@@ -417,7 +422,7 @@ class Monitor:
         if not rest:
             raise MonitorError("examine what? e.g. examine 400-409, examine BRD, examine rA")
         upper = rest.upper()
-        for name in REGISTERS:
+        for name in REGISTERS + BUFFERS:
             if upper == name.upper():
                 return self.register_lines((name,))
         return [view(self.machine.mem[a], a, self.program).line()
@@ -624,7 +629,8 @@ def save_state(monitor: Monitor) -> dict[str, object]:
         "memory": [to_text(w) for w in s.mem],
         "registers": {"rA": to_text(s.a), "rX": to_text(s.x), "rL": to_text(s.l),
                       "rF": to_text(s.f), "rV": [to_text(w) for w in s.v],
-                      "rY": [to_text(w) for w in s.y], "CR": to_text(s.cr)},
+                      "rY": [to_text(w) for w in s.y], "CR": to_text(s.cr),
+                      "rI": [to_text(w) for w in s.ri], "rO": [to_text(w) for w in s.ro]},
         "CC": s.cc, "half": s.half, "CR_address": s.cr_address,
         "counters": {"instructions": s.instructions, "pulses": s.pulses,
                      "keyboard_words": s.keyboard_words, "printed_words": s.printed_words,
@@ -666,12 +672,17 @@ def restore_state(monitor: Monitor, data: object) -> None:
     rv, ry = registers.get("rV"), registers.get("rY")
     if not isinstance(rv, list) or len(rv) != 2 or not isinstance(ry, list) or len(ry) != 10:
         raise fail("rV must hold 2 words and rY 10")
+    blank_buffer = ["0" * 12] * 60
+    ri, ro = registers.get("rI", blank_buffer), registers.get("rO", blank_buffer)
+    if not isinstance(ri, list) or len(ri) != 60 or not isinstance(ro, list) or len(ro) != 60:
+        raise fail("rI and rO must hold 60 words each")
     big = 10**15
     state = MachineState(
         tuple(word(w, f"memory word {i:03d}") for i, w in enumerate(memory)),
         word(registers.get("rA"), "rA"), word(registers.get("rX"), "rX"),
         word(registers.get("rL"), "rL"), word(registers.get("rF"), "rF"),
         tuple(word(w, "rV") for w in rv), tuple(word(w, "rY") for w in ry),
+        tuple(word(w, "rI") for w in ri), tuple(word(w, "rO") for w in ro),
         number(data.get("CC"), "CC", 0, 999), word(registers.get("CR", "0" * 12), "CR"),
         number(data.get("half"), "half", 0, 1),
         number(counters.get("instructions"), "instructions", 0, big),
