@@ -90,3 +90,13 @@ def test_the_referee_catches_a_missing_fork_test():
     # Skip the second-move special pattern: go straight to the general rules.
     report = Referee(patch={d3: from_text(f"000000U00{force:03d}")}).run()
     assert not report.ok and report.losses == 2
+
+
+def test_verify_search_reports_the_game_and_the_node_counts():
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, "-m", "univac_ttt", "verify", "--search"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0
+    for figure in ("255,168", "5,478", "549,946", "18,297", "7,275", "1,981"):
+        assert figure in result.stdout

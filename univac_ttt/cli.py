@@ -124,6 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
                             description="Play every opponent strategy against the program "
                                         "in emulated memory and check each game against "
                                         "an exact alpha-beta solver.")
+    verify.add_argument("--search", action="store_true",
+                        help="also report the game's size and the nodes that minimax and "
+                             "alpha-beta (plain, ordered, with a table, iterative deepening) "
+                             "visit from the empty board (about two seconds more)")
     verify.add_argument("sheet", nargs="?",
                         help="a coding sheet (.ucs) to judge instead of the shipped program, "
                              "e.g. one with the element table reordered")
@@ -338,7 +342,12 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE
     try:
-        return run_verification(_machine_options(args), sys.stdout, program)
+        status = run_verification(_machine_options(args), sys.stdout, program)
+        if args.search:
+            from .verify.solver import search_report
+
+            sys.stdout.write("\n" + search_report() + "\n")
+        return status
     except RefereeError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE

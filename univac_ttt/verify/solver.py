@@ -229,6 +229,28 @@ def node_counts() -> NodeCounts:
     return NodeCounts(*counts, tuple(per_depth), values[0])
 
 
+def search_report() -> str:
+    """The game's size and each search's node count, as a table for `verify --search`."""
+    size = count_game()
+    counts = node_counts()
+    rows = [
+        ("complete games", f"{size.complete_games:,}"),
+        ("  won by X / won by O / drawn",
+         f"{size.x_wins:,} / {size.o_wins:,} / {size.draws:,}"),
+        ("reachable positions (finished)",
+         f"{len(size.positions):,} ({len(size.finished_positions):,})"),
+        ("nodes: plain minimax", f"{counts.minimax:,}"),
+        ("nodes: alpha-beta, squares in order", f"{counts.alphabeta:,}"),
+        ("nodes: alpha-beta, centre-corner-edge", f"{counts.ordered:,}"),
+        ("nodes: the same with a transposition table", f"{counts.ordered_table:,}"),
+        ("nodes: iterative deepening, depth 1-9",
+         ", ".join(f"{n:,}" for n in counts.iterative_per_depth)),
+        ("value of the empty board", {1: "X wins", 0: "draw", -1: "O wins"}[counts.value]),
+    ]
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
+
+
 class Oracle:
     """Exact values of positions, memoised: the referee's judge."""
 
