@@ -104,7 +104,7 @@ class KioskApp:
             Window(FormattedTextControl(self._board), height=Dimension(min=5, preferred=19)),
             Window(FormattedTextControl(self._caption), wrap_lines=True,
                    height=Dimension(min=1, preferred=3)),
-        ], width=Dimension(min=31, max=36, preferred=36))
+        ], width=Dimension(min=31, max=32, preferred=32))
         body = HSplit([
             Window(FormattedTextControl(FormattedText([
                 ("class:title", " UNIVAC I  ·  TIC-TAC-TOE  ·  1951")])), height=1,
