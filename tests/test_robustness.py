@@ -130,7 +130,7 @@ def test_any_coding_sheet_assembles_or_names_its_line(lines):
         program = assemble("\n".join(lines), "fuzz.ucs")
     except AssemblyError as exc:
         text_lines = "\n".join(lines).split("\n")
-        assert 1 <= exc.line <= len(text_lines) and "fuzz.ucs" in str(exc)
+        assert exc.line in range(1, len(text_lines) + 1) and "fuzz.ucs" in str(exc)
     else:
         assert all(len(w) == 12 for w in program.image.words.values())
 
