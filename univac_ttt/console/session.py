@@ -19,7 +19,6 @@ from ..machine import (
     Stop,
     StopKind,
     Typewriter,
-    keys_to_word,
 )
 from ..machine.cpu import MEMORY_WORDS
 from ..machine.timing import pulses_to_us
@@ -125,14 +124,6 @@ class GameSession:
     def new_game(self) -> None:
         """Clear, reload the program and start it: what an operator does for a fresh game."""
         self._start()
-
-    def check_keys(self, text: str) -> str | None:
-        """Why the keyboard would refuse this text, or None if every key exists."""
-        try:
-            keys_to_word(text)
-        except KeyboardEntryError as exc:
-            return str(exc)
-        return None
 
     def submit(self, text: str) -> Submission:
         """Type a line and press word release; the machine runs until it waits again."""

@@ -76,8 +76,3 @@ def view(word: str, address: int | None = None, program: Program | None = None) 
     return WordView(address, to_text(word), number, instruction_text(word[:6], program),
                     instruction_text(word[6:], program), label, remark, section)
 
-
-def operation_name(instruction: str) -> str:
-    """The operation's name, e.g. "bring", for the monitor's trace."""
-    op, _ = decode(instruction)
-    return op.name
