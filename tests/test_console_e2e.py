@@ -145,3 +145,13 @@ def test_plain_mode_is_chosen_when_output_is_not_a_terminal():
                             timeout=30)
     assert result.returncode == 0
     assert result.stdout.startswith("\n\nNEW GAME") and "\x1b[" not in result.stdout
+
+
+def test_a_dumb_terminal_gets_the_plain_console():
+    terminal = Terminal([COMMAND], columns=80, rows=24, env={"TERM": "dumb"})
+    terminal.wait_for("7   8   9\n>")  # the plain prompt (screen lines lose trailing spaces)
+    terminal.send("5\r")
+    screen = terminal.wait_for("O   2   3")
+    assert "SUPERVISORY CONTROL" not in screen  # no full-screen console
+    terminal.send("\x04")
+    assert terminal.close() == 0

@@ -201,10 +201,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
     words = _program_words(args)
     if words is None:
         return EXIT_USAGE
-    interactive = sys.stdin.isatty() and sys.stdout.isatty()
-    if args.plain or not interactive:
+    if args.plain or not _full_screen_possible():
         return _play_plain(args, words)
     return _play_console(args, words)
+
+
+def _full_screen_possible() -> bool:
+    """A real terminal on both ends that can address the screen (not TERM=dumb)."""
+    import os
+
+    term = os.environ.get("TERM", "")
+    return sys.stdin.isatty() and sys.stdout.isatty() and term not in ("", "dumb")
 
 
 def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:

@@ -83,10 +83,11 @@ class KioskApp:
     def _prompt(self) -> FormattedText:
         kiosk = self.kiosk
         if kiosk.mode is Mode.STAFF:
-            return FormattedText([("class:prompt.staff", " STAFF PIN ▸ "), ("", " ")])
+            return FormattedText([("class:prompt.staff", " STAFF PIN > "), ("", " ")])
         ready = (kiosk.mode is Mode.PLAYING and kiosk.session.waiting_for_keyboard
                  and not kiosk.pacer.busy)
-        return FormattedText([("class:prompt", " INPUT READY ▸ " if ready else " UNIVAC ... ")])
+        # ">" rather than a triangle: the Linux text console's font has few symbols
+        return FormattedText([("class:prompt", " INPUT READY > " if ready else " UNIVAC ... ")])
 
     def _bar(self) -> FormattedText:
         return FormattedText([("class:bar", " Type a square code, 1 to 9, and press Enter."
