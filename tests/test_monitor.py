@@ -325,3 +325,11 @@ def test_registers_lists_every_register():
     assert names[:4] == ["rA", "rX", "rL", "rF"] and names.count("rY") == 0
     assert sum(1 for n in names if n.startswith("rY")) == 10
     assert any(n == "CC" for n in names) and any(n == "SR" for n in names)
+
+
+def test_show_options_and_watch():
+    m = at_keyboard()
+    options = m.execute("show options")
+    assert "right half after a transfer: True" in options and "trace: off" in options
+    m.execute("watch KEY")
+    assert m.execute("show watch")[0].startswith("watching 340")
