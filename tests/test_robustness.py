@@ -140,7 +140,7 @@ def test_malformed_files_exit_2_with_one_line(tmp_path):
     cases = {
         "truncated.img": (good + "101 00000000", "line 3"),
         "binary.img": (b"\x7fELF\x00\x01\x02", "binary"),
-        "huge.img": ("#" * 1_200_000, "at most"),
+        "huge.img": ("#" * 1_200_000, "larger than"),
         "address.img": (good + "1000 000000000000\n", "line 3"),
         "duplicate.img": (good + "100 000000000001\n", "given twice"),
         "wide.img": (good + "102 0000000000000 too wide\n", "line 3"),
@@ -214,3 +214,12 @@ def test_soak_many_games_in_one_process_without_growing(long_run):
     assert result.exit_code == 0 and result.stop is None
     assert sink.results == games
     assert end_bytes - start_bytes < 2_000_000, (start_bytes, end_bytes)
+
+
+def test_an_endless_file_is_refused_not_read_forever():
+    for args in (["run", "/dev/zero"], ["monitor", "--script", "/dev/zero"],
+                 ["monitor", "/dev/zero"], ["verify", "/dev/zero"]):
+        result = subprocess.run([sys.executable, "-m", "univac_ttt", *args],
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2, args
+        assert "larger than" in result.stderr and "Traceback" not in result.stderr

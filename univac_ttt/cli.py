@@ -12,6 +12,7 @@ from .machine import Machine, MachineOptions
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 COMMANDS = ("play", "run", "verify", "monitor", "kiosk")
+SCRIPT_LIMIT = 1_000_000  # bytes of a monitor script
 
 
 class _Parser(argparse.ArgumentParser):
@@ -277,11 +278,12 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     monitor = Monitor(words, program, _machine_options(args))
     if args.script:
+        from .textfile import TextFileError, read_text_file
+
         try:
-            with open(args.script, encoding="utf-8") as script:
-                lines = script.read().splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            sys.stderr.write(f"univac-ttt: cannot read the script {args.script}: {exc}\n")
+            lines = read_text_file(args.script, SCRIPT_LIMIT).split("\n")
+        except TextFileError as exc:
+            sys.stderr.write(f"univac-ttt: the script {args.script} {exc.reason}\n")
             return EXIT_USAGE
         return run_script(monitor, lines, sys.stdout)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):

@@ -22,11 +22,13 @@ from ..machine.timing import format_time, pulses_to_us
 from ..machine.word import from_int, from_text, is_numeric, to_int, to_text
 from ..program.assembler import EXPRESSION_RE, AssemblyError, Program, encode_instruction
 from ..program.disassembler import instruction_text, symbol_for, view
+from ..textfile import TextFileError, read_text_file
 from .timeline import CHECKPOINT_EVERY, RecordingKeyboard, Timeline
 
 REGISTERS = ("rA", "rX", "rL", "rF", "rV", "rY", "CC", "CR", "SR")
 BUFFERS = ("rI", "rO")  # the 60-word tape buffers: shown by examine, not by registers
 MAX_DO_DEPTH = 8
+FILE_LIMIT = 2_000_000  # bytes of a do script or a saved state
 SLOW_STEP_LIMIT = 2_000_000  # instructions a traced or watched run may take per command
 HISTORY_DEFAULT = 10
 
@@ -572,10 +574,10 @@ class Monitor:
         if not rest:
             raise MonitorError("restore FILE")
         try:
-            data = json.loads(Path(rest).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise MonitorError(f"cannot read {rest}: {exc.strerror or exc}") from None
-        except (UnicodeDecodeError, json.JSONDecodeError):
+            data = json.loads(read_text_file(rest, FILE_LIMIT))
+        except TextFileError as exc:
+            raise MonitorError(f"{rest} {exc.reason}") from None
+        except json.JSONDecodeError:
             raise MonitorError(f"{rest} is not a saved machine (not JSON)") from None
         restore_state(self, data)
         self.timeline.forget()
@@ -587,9 +589,9 @@ class Monitor:
         if self._do_depth >= MAX_DO_DEPTH:
             raise MonitorError("do files nested too deeply")
         try:
-            lines = Path(rest).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise MonitorError(f"cannot read {rest}: {exc}") from None
+            lines = read_text_file(rest, FILE_LIMIT).split("\n")
+        except TextFileError as exc:
+            raise MonitorError(f"{rest} {exc.reason}") from None
         out: list[str] = []
         self._do_depth += 1
         try:

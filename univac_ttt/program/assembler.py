@@ -16,6 +16,7 @@ from ..machine.charset import BY_GLYPH, FROM_GLYPHS, IGNORE
 from ..machine.cpu import MEMORY_WORDS
 from ..machine.ops import BAD_ADDRESS, INVALID, decode
 from ..machine.word import MODULUS, WORD_LENGTH, from_int
+from ..textfile import TextFileError, read_text_file
 from .image import MemoryImage
 
 LABEL_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
@@ -262,16 +263,8 @@ def encode_instruction(op_text: str, addr: int, line: int = 0, source: str = "")
 
 
 def assemble_file(path: str | Path) -> Program:
-    path = Path(path)
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise AssemblyError(f"cannot be read ({exc.strerror or exc})", 0, str(path)) from None
-    if len(data) > MAX_SHEET_BYTES or b"\0" in data:
-        raise AssemblyError("is not a coding sheet (binary or too large)", 0, str(path))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise AssemblyError("is not valid UTF-8 text",
-                            data[:exc.start].count(b"\n") + 1, str(path)) from None
+        text = read_text_file(path, MAX_SHEET_BYTES)
+    except TextFileError as exc:
+        raise AssemblyError(exc.reason, exc.line or 0, str(path)) from None
     return assemble(text, str(path))

@@ -12,6 +12,7 @@ from pathlib import Path
 from ..machine.charset import BY_GLYPH, FROM_GLYPHS
 from ..machine.cpu import MEMORY_WORDS
 from ..machine.word import WORD_LENGTH, ZERO, to_text
+from ..textfile import TextFileError, read_text_file
 
 MAX_IMAGE_BYTES = 1_000_000
 
@@ -80,27 +81,11 @@ def _parse_word_line(line: str, number: int, source: str) -> tuple[int, str, str
 
 def read_image(path: str | Path) -> MemoryImage:
     """Read and parse an image file; every failure is an ImageError with a clear reason."""
-    path = Path(path)
-    name = str(path)
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise ImageError("no such file", source=name) from None
-    except IsADirectoryError:
-        raise ImageError("is a directory, not an image file", source=name) from None
-    except OSError as exc:
-        raise ImageError(f"cannot be read ({exc.strerror})", source=name) from None
-    if len(data) > MAX_IMAGE_BYTES:
-        raise ImageError(f"is {len(data):,} bytes; an image is at most {MAX_IMAGE_BYTES:,}",
-                         source=name)
-    if b"\0" in data:
-        raise ImageError("is a binary file, not a text image", source=name)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise ImageError("is not valid UTF-8 text", line, name) from None
-    return parse_image(text, name)
+        text = read_text_file(path, MAX_IMAGE_BYTES)
+    except TextFileError as exc:
+        raise ImageError(exc.reason, exc.line, str(path)) from None
+    return parse_image(text, str(path))
 
 
 def format_image(image: MemoryImage, header: str = "") -> str:
