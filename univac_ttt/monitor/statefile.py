@@ -1,0 +1,103 @@
+"""Whole-machine state as JSON (never pickle), for the monitor's save and restore.
+
+Restoring checks everything first: the machine changes only if the whole file is good.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..machine import MachineState
+from ..machine.cpu import MEMORY_WORDS
+from ..machine.word import from_text, to_text
+
+if TYPE_CHECKING:
+    from .core import Monitor
+
+
+class StateFileError(ValueError):
+    """Not a saved machine; the message says what is wrong."""
+
+STATE_FORMAT = "univac-ttt machine state 1"
+
+
+def save_state(monitor: Monitor) -> dict[str, object]:
+    s = monitor.machine.snapshot()
+    return {
+        "format": STATE_FORMAT,
+        "memory": [to_text(w) for w in s.mem],
+        "registers": {"rA": to_text(s.a), "rX": to_text(s.x), "rL": to_text(s.l),
+                      "rF": to_text(s.f), "rV": [to_text(w) for w in s.v],
+                      "rY": [to_text(w) for w in s.y], "CR": to_text(s.cr),
+                      "rI": [to_text(w) for w in s.ri], "rO": [to_text(w) for w in s.ro]},
+        "CC": s.cc, "half": s.half, "CR_address": s.cr_address,
+        "counters": {"instructions": s.instructions, "pulses": s.pulses,
+                     "keyboard_words": s.keyboard_words, "printed_words": s.printed_words,
+                     "overflows": s.overflows},
+        "breakpoint_switch": s.breakpoint_switch,
+        "keyboard_pending": [to_text(w) for w in monitor.keyboard.pending_words],
+        "paper": monitor.printer.paper,
+    }
+
+
+def restore_state(monitor: Monitor, data: object) -> None:
+    """Check everything first; the machine changes only if the whole state is good."""
+    def fail(why: str) -> StateFileError:
+        return StateFileError(f"not a saved machine: {why}")
+
+    if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
+        raise fail(f"the format line is not '{STATE_FORMAT}'")
+
+    def word(text: object, what: str) -> str:
+        if not isinstance(text, str):
+            raise fail(f"{what} is not text")
+        try:
+            return from_text(text)
+        except ValueError as exc:
+            raise fail(f"{what}: {exc}") from None
+
+    def number(value: object, what: str, low: int, high: int) -> int:
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            raise fail(f"{what} must be a whole number from {low} to {high}")
+        return value
+
+    memory = data.get("memory")
+    if not isinstance(memory, list) or len(memory) != MEMORY_WORDS:
+        raise fail("memory must list 1000 words")
+    registers = data.get("registers")
+    counters = data.get("counters")
+    if not isinstance(registers, dict) or not isinstance(counters, dict):
+        raise fail("registers and counters are missing")
+    rv, ry = registers.get("rV"), registers.get("rY")
+    if not isinstance(rv, list) or len(rv) != 2 or not isinstance(ry, list) or len(ry) != 10:
+        raise fail("rV must hold 2 words and rY 10")
+    blank_buffer = ["0" * 12] * 60
+    ri, ro = registers.get("rI", blank_buffer), registers.get("rO", blank_buffer)
+    if not isinstance(ri, list) or len(ri) != 60 or not isinstance(ro, list) or len(ro) != 60:
+        raise fail("rI and rO must hold 60 words each")
+    big = 10**15
+    state = MachineState(
+        tuple(word(w, f"memory word {i:03d}") for i, w in enumerate(memory)),
+        word(registers.get("rA"), "rA"), word(registers.get("rX"), "rX"),
+        word(registers.get("rL"), "rL"), word(registers.get("rF"), "rF"),
+        tuple(word(w, "rV") for w in rv), tuple(word(w, "rY") for w in ry),
+        tuple(word(w, "rI") for w in ri), tuple(word(w, "rO") for w in ro),
+        number(data.get("CC"), "CC", 0, 999), word(registers.get("CR", "0" * 12), "CR"),
+        number(data.get("half"), "half", 0, 1),
+        number(counters.get("instructions"), "instructions", 0, big),
+        number(data.get("CR_address", (data.get("CC", 1) - 1) % 1000
+                        if isinstance(data.get("CC"), int) else 0), "CR_address", 0, 999),
+        number(counters.get("pulses"), "pulses", 0, big * 1000),
+        number(counters.get("keyboard_words"), "keyboard_words", 0, big),
+        number(counters.get("printed_words"), "printed_words", 0, big),
+        number(counters.get("overflows"), "overflows", 0, big),
+        bool(data.get("breakpoint_switch", False)),
+    )
+    pending = data.get("keyboard_pending", [])
+    paper = data.get("paper", "")
+    if not isinstance(pending, list) or not isinstance(paper, str):
+        raise fail("keyboard_pending must be a list and paper text")
+    pending_words = [word(w, "a keyboard word") for w in pending]
+    monitor.machine.restore(state)
+    monitor.keyboard.replace_pending(pending_words)
+    monitor.printer.pieces[:] = [paper] if paper else []
