@@ -223,3 +223,25 @@ def test_big_board_shows_x_o_and_codes():
     lines = big_board((1, -1, 0, 0, 0, 0, 0, 0, 0))
     assert len(lines) == 17
     assert "▀█▄█▀" in lines[1] and "██   ██" in lines[1] and "3" in lines[2]
+
+
+def test_idle_time_counts_only_once_the_typewriter_has_finished(make_kiosk, clock):
+    kiosk = make_kiosk(authentic=True, idle_seconds=10)
+    for _ in range(30):  # the greeting takes several seconds to type
+        clock.now += 0.5
+        kiosk.tick()
+        assert kiosk.mode is Mode.PLAYING
+    while kiosk.pacer.busy:
+        clock.now += 0.5
+        kiosk.tick()
+    clock.now += 10
+    kiosk.tick()
+    assert kiosk.mode is Mode.ATTRACT
+
+
+def test_attract_mode_does_not_restart_an_untouched_game(make_kiosk, clock):
+    kiosk = make_kiosk(idle_seconds=10)
+    clock.now += 10
+    kiosk.tick()
+    assert kiosk.mode is Mode.ATTRACT
+    assert kiosk.session.paper.count("NEW GAME") == 1

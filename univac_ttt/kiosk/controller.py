@@ -191,6 +191,8 @@ class Kiosk:
         """Advance typing and the modes; True when the screen should be redrawn."""
         changed = self.pacer.advance()
         now = self.clock()
+        if self.mode is Mode.PLAYING and self.pacer.busy:
+            self.last_activity = now  # idle time counts from when the visitor can type
         if self.mode is Mode.PLAYING and now - self.last_activity >= self.settings.idle_seconds:
             if self.visitor_words:
                 self.tally.today().abandoned += 1
@@ -210,7 +212,8 @@ class Kiosk:
     def _start_attract(self) -> None:
         self.mode = Mode.ATTRACT
         self.pacer.finish()
-        self._restart_program()
+        if self.visitor_words:  # a game was begun: start afresh (else the board is fresh)
+            self._restart_program()
         self.caption = ATTRACT
         self.demo_move = 0
         self.next_demo_at = self.clock() + self.settings.demo_pause
