@@ -155,3 +155,13 @@ def test_a_dumb_terminal_gets_the_plain_console():
     assert "SUPERVISORY CONTROL" not in screen  # no full-screen console
     terminal.send("\x04")
     assert terminal.close() == 0
+
+
+def test_the_monitor_fits_an_80_by_24_terminal():
+    terminal = Terminal([COMMAND, "monitor"], columns=80, rows=24)
+    terminal.wait_for("monitor>")
+    terminal.send("go\r")
+    screen = terminal.wait_for("UNIVAC KEYBOARD")
+    assert "Window too small" not in screen and "▶007" in screen
+    terminal.send("\x11\x11")
+    assert terminal.close() == 0

@@ -21,6 +21,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
@@ -108,8 +109,10 @@ class MonitorApp:
         monitor = self.monitor
         machine = monitor.machine
         current, half = machine.next_instruction_address()
+        rows = self.app.output.get_size().rows
+        before = max(1, min(MEMORY_BEFORE, (rows - 12) // 3))  # keep the current line in view
         parts: list[tuple[str, str]] = [("class:heading", " MEMORY\n")]
-        for address in range(current - MEMORY_BEFORE, current + MEMORY_AFTER):
+        for address in range(current - before, current + MEMORY_AFTER):
             if not 0 <= address < 1000:
                 continue
             v = view(machine.mem[address], address, monitor.program)
@@ -181,14 +184,15 @@ class MonitorApp:
             ConditionalContainer(VSplit([Window(width=1, char="│"),
                                          Window(FormattedTextControl(self._registers),
                                                 width=REGISTER_WIDTH)]), filter=wide),
-        ], height=22)
+        ], height=Dimension(min=4, max=22, preferred=22, weight=3))
         body = HSplit([
             Window(FormattedTextControl(FormattedText([
                 ("class:title", " UNIVAC I  ·  LECTURE MONITOR")])), height=1,
                 style="class:title"),
             top,
             Window(height=1, char="─"),
-            Window(BufferControl(self.output_buffer, focusable=False), wrap_lines=True),
+            Window(BufferControl(self.output_buffer, focusable=False), wrap_lines=True,
+                   height=Dimension(min=3, weight=1)),
             VSplit([Window(FormattedTextControl(self._prompt), dont_extend_width=True),
                     Window(BufferControl(self.command_buffer))], height=1),
             Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
