@@ -111,3 +111,12 @@ def test_the_installed_command_exists_and_runs(adder):
     result = subprocess.run([command, "run", str(adder)], input="1\n1\n0\n",
                             capture_output=True, text=True, timeout=60)
     assert "SUM 000000000002" in result.stdout and result.returncode == 0
+
+
+def test_plain_mode_output_is_byte_stable():
+    """A fixed session must print exactly what it printed when this file was recorded."""
+    from pathlib import Path
+    data = Path(__file__).parent / "data"
+    result = univac("play", "--plain", stdin=(data / "plain_session.in").read_text())
+    assert result.returncode == 0
+    assert result.stdout == (data / "plain_session.out").read_text(encoding="utf-8")
