@@ -61,3 +61,13 @@ def test_lecture_exercises_two_and_three_in_the_monitor():
 def test_systemd_unit_runs_the_kiosk():
     unit = (ROOT / "docs" / "univac-ttt-kiosk.service").read_text()
     assert "ExecStart=" in unit and "univac-ttt kiosk" in unit and "Restart=always" in unit
+
+
+def test_coding_sheet_excerpts_in_the_program_page_match_the_sheet():
+    page = (ROOT / "docs" / "program.md").read_text()
+    walk = page.split("## Walking through the coding sheet", 1)[1].split("\n## ", 1)[0]
+    excerpts = re.findall(r"```\n(.*?)\n```", walk, flags=re.S)
+    assert len(excerpts) >= 6
+    sheet = sheet_text()
+    for excerpt in excerpts:
+        assert excerpt in sheet, excerpt.splitlines()[0]
