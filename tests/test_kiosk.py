@@ -245,3 +245,16 @@ def test_attract_mode_does_not_restart_an_untouched_game(make_kiosk, clock):
     kiosk.tick()
     assert kiosk.mode is Mode.ATTRACT
     assert kiosk.session.paper.count("NEW GAME") == 1
+
+
+def test_new_game_during_attract_mode_starts_exactly_one_game(make_kiosk, clock):
+    kiosk = make_kiosk(idle_seconds=10)
+    clock.now += 10
+    kiosk.tick()
+    for _ in range(5):
+        clock.now += 3
+        kiosk.tick()
+    greetings = kiosk.session.paper.count("NEW GAME")
+    kiosk.new_game()
+    assert kiosk.mode is Mode.PLAYING
+    assert kiosk.session.paper.count("NEW GAME") == greetings + 1

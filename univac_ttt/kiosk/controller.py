@@ -114,7 +114,8 @@ class Kiosk:
         return accepted
 
     def new_game(self) -> None:
-        self.activity()
+        if self.activity():  # it woke the kiosk, which has already set up a fresh game
+            return
         if self.mode is Mode.PLAYING:
             if self.visitor_words:
                 self.tally.today().abandoned += 1
