@@ -245,3 +245,16 @@ def test_an_internal_error_ends_the_app_instead_of_printing_a_traceback():
         pipe.send_text("5\r")
         with pytest.raises(ZeroDivisionError, match="injected"):
             console.run()
+
+
+def test_pacer_waits_the_univac_time_since_the_word_release():
+    clock = FakeClock()
+    pacer = TypewriterPacer(authentic=True, clock=clock)
+    pacer.start_reply(1_000)
+    pacer.add_printed("AB", 1_000 + 450_000)  # 450,000 pulses = 0.2 s of UNIVAC time
+    clock.now += 0.19
+    pacer.advance()
+    assert pacer.text == ""
+    clock.now += 0.02
+    pacer.advance()
+    assert pacer.text == "A"

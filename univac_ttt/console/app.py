@@ -100,8 +100,6 @@ class ConsoleApp:
         self.settings = settings
         self.pacer = TypewriterPacer(settings.authentic, settings.clock)
         self.transcript = Transcript(settings.transcript) if settings.transcript else None
-        self._input_time = settings.clock()
-        self._input_pulses = 0
         self.session = session_factory(self._printed)
         self.hint = ""
         self.hint_is_warning = False
@@ -118,8 +116,7 @@ class ConsoleApp:
     def _printed(self, chunk: PrintedChunk) -> None:
         if self.transcript is not None:
             self.transcript.write(chunk.text)
-        delay = max(0.0, (chunk.pulses - self._input_pulses) / 2_250_000)
-        self.pacer.add(chunk.text, self._input_time + delay)
+        self.pacer.add_printed(chunk.text, chunk.pulses)
 
     def _sync_paper(self) -> None:
         text = self.pacer.text
@@ -145,8 +142,7 @@ class ConsoleApp:
         if self.session.error:
             self.say("The UNIVAC has stopped on an error. Press F2 for a new game.", True)
             return
-        self._input_time = self.settings.clock()
-        self._input_pulses = self.session.machine.pulses
+        self.pacer.start_reply(self.session.machine.pulses)
         result = self.session.submit(text)
         if result.accepted:
             self.keyboard_buffer.append_to_history()
@@ -180,8 +176,7 @@ class ConsoleApp:
 
     def new_game(self) -> None:
         self.pacer.finish()
-        self._input_time = self.settings.clock()
-        self._input_pulses = 0
+        self.pacer.start_reply(0)  # the machine's clock restarts with the program
         self.session.new_game()
         self.say("A new game has started.")
         self._sync_paper()

@@ -12,6 +12,7 @@ from collections import deque
 from collections.abc import Callable
 
 from ..machine.devices import TYPEWRITER_CHARACTER_SECONDS, TYPEWRITER_RETURN_SECONDS
+from ..machine.timing import pulses_to_us
 
 
 class TypewriterPacer:
@@ -23,6 +24,19 @@ class TypewriterPacer:
         self._queue: deque[tuple[str, float]] = deque()
         self._offset = 0
         self._head = 0.0  # when the next character will be typed
+        self._reply_started = clock()  # wall time of the last word release
+        self._reply_pulses = 0  # the machine's clock then
+
+    def start_reply(self, machine_pulses: int) -> None:
+        """A word was released now, with the machine's clock at ``machine_pulses``."""
+        self._reply_started = self.clock()
+        self._reply_pulses = machine_pulses
+
+    def add_printed(self, text: str, machine_pulses: int) -> None:
+        """Text the typewriter got at ``machine_pulses``: in authentic mode it is typed once
+        the UNIVAC time spent since the word release has passed."""
+        delay = max(0.0, pulses_to_us(machine_pulses - self._reply_pulses) / 1_000_000)
+        self.add(text, self._reply_started + delay)
 
     @property
     def text(self) -> str:

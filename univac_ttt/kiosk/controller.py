@@ -60,8 +60,6 @@ class Kiosk:
         self.settings = settings
         self.clock = settings.clock
         self.pacer = TypewriterPacer(settings.authentic, settings.clock)
-        self._input_time = self.clock()
-        self._input_pulses = 0
         self.session = GameSession(words, settings.options, self._printed,
                                    caption_addresses(program))
         self.tally = TallyFile(settings.stats)
@@ -83,8 +81,7 @@ class Kiosk:
     # ---- paper and board -------------------------------------------------------------
 
     def _printed(self, chunk: PrintedChunk) -> None:
-        delay = max(0.0, (chunk.pulses - self._input_pulses) / 2_250_000)
-        self.pacer.add(chunk.text, self._input_time + delay)
+        self.pacer.add_printed(chunk.text, chunk.pulses)
 
     @property
     def board(self) -> tuple[int, ...] | None:
@@ -130,7 +127,7 @@ class Kiosk:
         self.hint = ""
 
     def _restart_program(self) -> None:
-        self._input_time, self._input_pulses = self.clock(), 0
+        self.pacer.start_reply(0)  # the machine's clock restarts with the program
         self.game_start = len(self.session.paper)  # the new greeting starts here
         self.session.new_game()
         self.visitor_words = 0
@@ -138,7 +135,7 @@ class Kiosk:
     def _send(self, text: str, demo: bool) -> bool:
         session = self.session
         before = len(session.paper)
-        self._input_time, self._input_pulses = self.clock(), session.machine.pulses
+        self.pacer.start_reply(session.machine.pulses)
         result = session.submit(text)
         if not result.accepted:
             self.hint = result.message
