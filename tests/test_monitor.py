@@ -333,3 +333,11 @@ def test_show_options_and_watch():
     assert "right half after a transfer: True" in options and "trace: off" in options
     m.execute("watch KEY")
     assert m.execute("show watch")[0].startswith("watching 340")
+
+
+@pytest.mark.parametrize("spelling,code", [
+    ("B", "B"), ("b", "B"), ("B0", "B"), ("50", "50"), (".n", ".n"), (".3", ".n"),
+    (".", ".n"), ("-2", "-n"), ("03", "0n"), ("0n", "0n"), ("00", "00"), (",0", ",0")])
+def test_operation_breaks_accept_coding_sheet_spellings(spelling, code):
+    m = Monitor({})
+    assert m.execute(f"break -op {spelling}") == [f"break before every {code} instruction"]

@@ -107,6 +107,17 @@ def find_command(word: str) -> Command:
     raise MonitorError(f"no command '{word}'; type help for the list")
 
 
+def _operation_key(spelling: str) -> str:
+    """An operation as written on a coding sheet ("B", "B0", "50", ".n", ".3", "03") reduced
+    to what the operation table's code starts with ("B", "50", ".", "0")."""
+    code = spelling.upper()
+    if len(code) != 2:
+        return code
+    letter_variant = code[0].isalpha() and code[1] == "0"
+    shift_count = code[0] in ".;-0" and (code[1] == "N" or code[1].isdigit()) and code != "00"
+    return code[0] if letter_variant or shift_count else code
+
+
 class Monitor:
     """A machine, its program's coding sheet, and the monitor's own settings."""
 
@@ -356,13 +367,10 @@ class Monitor:
         elif words[0] == "-printer":
             op = next(o for o in OPERATIONS if o.code == "50")
         elif words[0] == "-op" and len(words) == 2:
-            code = words[1].upper()
-            matches = [o for o in OPERATIONS if o.code.upper() == code
-                       or o.code.upper() == code + "N" or (len(o.code) == 2 and o.code[1] == "n"
-                                                           and o.code[0] == code)]
-            if not matches:
+            code = _operation_key(words[1])
+            op = next((o for o in OPERATIONS if o.code.upper() in (code, code + "N")), None)
+            if op is None:
                 raise MonitorError(f"no operation '{words[1]}' (e.g. -op B, -op 50, -op .n)")
-            op = matches[0]
         else:
             raise MonitorError("use break ADDR, break -op X, break -keyboard or -printer")
         return op.execute, op.code
