@@ -1,6 +1,8 @@
 """Reel files: parsing with line-numbered errors, padding, atomic save, mount specs."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from univac_ttt.machine.tape import Reel
 from univac_ttt.machine.word import ZERO, from_text
@@ -30,6 +32,12 @@ def test_words_remarks_blanks_and_padding():
                                   from_text("ΔΔΔΔΔΔΔΔΔΔΔΔ"))
     assert reel.blocks[0][3:] == (ZERO,) * 57
     assert not reel.writable and reel.name == "hand"
+
+
+def test_a_word_may_begin_with_the_hash_character():
+    reel = parse_reel("#\n# comment\n  #comment\n#ABCDEFGHIJK\n#ΔBCDEFGHIJK  remark\n")
+    assert reel.blocks[0][:2] == (from_text("#ABCDEFGHIJK"), from_text("#ΔBCDEFGHIJK"))
+    assert reel.blocks[0][2] == ZERO
 
 
 def test_every_sixty_words_make_a_block():
@@ -113,3 +121,14 @@ def test_mount_specs(text, unit, path, writable):
 def test_bad_mount_specs_say_why(text):
     with pytest.raises(ValueError):
         TapeSpec(text)
+
+
+ALPHABET = [chr(code) for code in range(64) if code != 0o77]
+
+
+@given(st.lists(st.text(alphabet=ALPHABET, min_size=12, max_size=12), max_size=200))
+def test_any_words_survive_format_and_parse(words):
+    blocks = [tuple(words[i:i + 60]) for i in range(0, len(words), 60)]
+    if blocks and len(blocks[-1]) < 60:
+        blocks[-1] = blocks[-1] + (ZERO,) * (60 - len(blocks[-1]))
+    assert parse_reel(format_reel(Reel(list(blocks)))).blocks == blocks

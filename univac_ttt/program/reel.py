@@ -38,7 +38,7 @@ def parse_reel(text: str, source: str = "reel", writable: bool = False) -> Reel:
         text = text[1:]
     for number, raw in enumerate(text.split("\n"), start=1):
         line = raw.rstrip("\r")
-        if not line.strip() or line.lstrip().startswith("#"):
+        if _is_comment(line):
             continue
         if line[0].isspace():
             raise ReelError("a word starts in the first column (write a blank as Δ)",
@@ -53,6 +53,18 @@ def parse_reel(text: str, source: str = "reel", writable: bool = False) -> Reel:
         words += [ZERO] * (BLOCK_WORDS - len(words) % BLOCK_WORDS)
     blocks = [tuple(words[i:i + BLOCK_WORDS]) for i in range(0, len(words), BLOCK_WORDS)]
     return Reel(blocks, writable=writable, name=source)
+
+
+def _is_comment(line: str) -> bool:
+    """Blank, indented ``#``, or ``#`` then a space or nothing. ``#`` is also a UNIVAC
+    character, so a word may begin with it: ``#ABCDEFGHIJK`` is a word, ``# ABC`` a comment
+    (a word beginning ``#`` and a space is written ``#Δ``)."""
+    stripped = line.lstrip()
+    if not stripped:
+        return True
+    if not stripped.startswith("#"):
+        return False
+    return stripped != line or len(stripped) == 1 or stripped[1].isspace()
 
 
 def read_reel(path: str | Path, writable: bool = False) -> Reel:
