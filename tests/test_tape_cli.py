@@ -149,3 +149,20 @@ def test_tape_make_from_a_coding_sheet(tmp_path):
     assert made.returncode == 0, made.stderr
     result = univac("run", "--tape", f"1={tmp_path / 'p.tape'}", "--plain")
     assert result.stdout == "HI FROM UCS " and result.returncode == 0
+
+
+def test_an_image_reads_its_data_from_a_mounted_reel(tmp_path):
+    image = write(tmp_path, "reader.img", "000 120000300100  read tape 2 to 100\n"
+                                          "001 500100500101  type two words\n"
+                                          "002 900000000000\n")
+    data = write(tmp_path, "data.tape", "DATAΔFROMΔTA\nPEΔUNIT⏎ιιιι\n")
+    result = univac("run", str(image), "--tape", f"2={data}", "--plain")
+    assert result.returncode == 0 and result.stdout == "DATA FROM TAPE UNIT\n"
+
+
+def test_a_written_reel_is_saved_even_when_the_program_stops_on_an_error(tmp_path):
+    program = write(tmp_path, "p.tape", "530000110000\n")  # write on 3, then read past end
+    out = tmp_path / "out.tape"
+    result = univac("run", "--tape", f"1={program}", "--tape", f"3={out}:rw")
+    assert result.returncode == 1 and "read past the last written block" in result.stderr
+    assert out.read_text(encoding="utf-8").count("530000110000") == 1
