@@ -99,7 +99,7 @@ class Machine:
             self.mem[address] = word
 
     def initial_read(self) -> Stop | None:
-        """The desk's INITIAL READ: block 1 of Uniservo 1 to 000-059, CC to 000 (tape.py)."""
+        """The desk's INITIAL READ: next block of Uniservo 1 to 000-059, CC to 000 (tape.py)."""
         return initial_read(self)
 
     def set_options(self, options: MachineOptions) -> None:
