@@ -227,3 +227,17 @@ def test_the_disassembler_shows_tape_instructions():
     assert instruction_text(half("310060")) == "31 060"
     assert instruction_text(half("1-0000")) == "1- 000"
     assert instruction_text(half("520100")) == "52 100"
+
+
+def test_write_options_unaligned_and_keep():
+    from univac_ttt.machine import MachineOptions
+
+    tape = reel(0, 60, 120, writable=True)
+    words = {0: w("160000560105"), 1: w("160000300300"), 2: STOP}
+    words.update({100 + i: n(1000 + i) for i in range(70)})
+    m = machine_with(words, MachineOptions(tape_write_aligned=False, tape_overwrite="keep"))
+    m.tapes.attach(6, tape)
+    assert m.run().kind is StopKind.HALT
+    assert tape.block_count == 3
+    assert [to_int(x) for x in tape.blocks[1][:2]] == [1005, 1006]  # from 105, not 100
+    assert numbers(m, 300) == list(range(120, 180))  # block 3 is still there

@@ -44,6 +44,12 @@ def _add_machine_options(parser: argparse.ArgumentParser) -> None:
                        help="operand waits from delay-line positions (default) or 222 us each")
     group.add_argument("--breakpoint-switch", action="store_true",
                        help="set the console switch that makes ,0 stop")
+    group.add_argument("--tape-write-unaligned", action="store_true",
+                       help="5n/7n write from m as written (default: the last digit of m "
+                            "is ignored, as for the rI transfers)")
+    group.add_argument("--tape-overwrite", choices=["truncate", "keep"], default="truncate",
+                       help="a write ends the tape there (default) or keeps the blocks "
+                            "after it readable")
 
 
 def _machine_options(args: argparse.Namespace) -> MachineOptions:
@@ -52,6 +58,8 @@ def _machine_options(args: argparse.Namespace) -> MachineOptions:
         overflow=args.overflow,
         timing=args.timing,
         breakpoint_switch=args.breakpoint_switch,
+        tape_write_aligned=not args.tape_write_unaligned,
+        tape_overwrite=args.tape_overwrite,
     )
 
 

@@ -231,13 +231,16 @@ def _write(m: Machine, operand: int, pulses: int) -> StopRequest | None:
     assert servo.reel is not None
     tapes = m.tapes
     _wait(m, max(servo.busy_until, tapes.ro_free))
-    start = _block_address(address)
+    start = _block_address(address) if m.options.tape_write_aligned else address
     mem = m.mem
     m.ro = [mem[(start + i) % 1000] for i in range(BLOCK_WORDS)]
     reel = servo.reel
-    # What lay beyond the head is no longer readable: the new block is the written end.
-    del reel.blocks[servo.position:]
-    reel.blocks.append(tuple(m.ro))
+    if m.options.tape_overwrite == "truncate" or servo.position >= reel.block_count:
+        # What lay beyond the head is no longer readable: the new block is the written end.
+        del reel.blocks[servo.position:]
+        reel.blocks.append(tuple(m.ro))
+    else:
+        reel.blocks[servo.position] = tuple(m.ro)  # the blocks after it stay readable
     reel.written = True
     servo.position += 1
     servo.busy_until = tapes.ro_free = m.pulses + pulses
