@@ -241,3 +241,12 @@ def test_write_options_unaligned_and_keep():
     assert tape.block_count == 3
     assert [to_int(x) for x in tape.blocks[1][:2]] == [1005, 1006]  # from 105, not 100
     assert numbers(m, 300) == list(range(120, 180))  # block 3 is still there
+
+
+def test_a_unit_tells_what_it_is_doing_for_a_console():
+    m = tape_machine({0: w("110000000000"), 1: w("900000000000")}, u1=reel(0, 60))
+    m.run()
+    servo = m.tapes[1]
+    assert servo.moving(m.pulses) == "reading" and servo.block_count == 2
+    assert servo.moving(servo.busy_until) == ""
+    assert [u.number for u in m.tapes.mounted()] == [1]

@@ -72,6 +72,11 @@ class Uniservo:
     position: int = 0  # blocks between the start of the tape and the head
     interlocked: bool = False  # rewound with 8n: no use until the operator remounts
     busy_until: int = 0  # clock pulse at which the tape has stopped moving
+    motion: str = ""  # the last movement: "reading", "reading backward", "writing", ...
+
+    def moving(self, now: int) -> str:
+        """What the unit's lights would show at clock pulse ``now`` ("" when at rest)."""
+        return self.motion if now < self.busy_until else ""
 
     @property
     def name(self) -> str:
@@ -172,6 +177,7 @@ def _read(m: Machine, unit: int, backward: bool) -> StopRequest | None:
     # block in its forward order (S-PROG53): the same words reach memory either way.
     m.ri = list(servo.reel.blocks[index])
     servo.position = index if backward else index + 1
+    servo.motion = "reading backward" if backward else "reading"
     servo.busy_until = tapes.ri_ready = m.pulses + BLOCK_CYCLE_PULSES
     tapes.blocks_read += 1
     return None
@@ -243,6 +249,7 @@ def _write(m: Machine, operand: int, pulses: int) -> StopRequest | None:
         reel.blocks[servo.position] = tuple(m.ro)  # the blocks after it stay readable
     reel.written = True
     servo.position += 1
+    servo.motion = "writing"
     servo.busy_until = tapes.ro_free = m.pulses + pulses
     tapes.blocks_written += 1
     return None
@@ -264,6 +271,7 @@ def _rewind(m: Machine, operand: int, interlock: bool) -> StopRequest | None:
     servo.busy_until = m.pulses + servo.position * REWIND_BLOCK_PULSES
     servo.position = 0
     servo.interlocked = interlock
+    servo.motion = "rewinding"
     return None
 
 
