@@ -191,9 +191,9 @@ def test_printer_output_types_the_word():
     assert m.printer.paper == "HELLO WORLD\n42"
 
 
-def test_tape_instruction_is_a_clear_stop():
+def test_tape_instruction_without_a_reel_is_a_clear_stop():
     m, stop = run({0: w("120100000000")})
-    assert stop.kind is StopKind.ERROR and "no tape unit" in stop.reason
+    assert stop.kind is StopKind.ERROR and "Uniservo 2 has no reel" in stop.reason
 
 
 def test_invalid_operation_stops():

@@ -11,7 +11,7 @@ from . import __version__
 from .machine import Machine, MachineOptions
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
-COMMANDS = ("play", "run", "verify", "monitor", "kiosk")
+COMMANDS = ("play", "run", "verify", "monitor", "kiosk", "tape")
 SCRIPT_LIMIT = 1_000_000  # bytes of a monitor script
 
 
@@ -44,6 +44,12 @@ def _add_machine_options(parser: argparse.ArgumentParser) -> None:
                        help="operand waits from delay-line positions (default) or 222 us each")
     group.add_argument("--breakpoint-switch", action="store_true",
                        help="set the console switch that makes ,0 stop")
+    group.add_argument("--tape-write-unaligned", action="store_true",
+                       help="5n/7n write from m as written (default: the last digit of m "
+                            "is ignored, as for the rI transfers)")
+    group.add_argument("--tape-overwrite", choices=["truncate", "keep"], default="truncate",
+                       help="a write ends the tape there (default) or keeps the blocks "
+                            "after it readable")
 
 
 def _machine_options(args: argparse.Namespace) -> MachineOptions:
@@ -52,6 +58,8 @@ def _machine_options(args: argparse.Namespace) -> MachineOptions:
         overflow=args.overflow,
         timing=args.timing,
         breakpoint_switch=args.breakpoint_switch,
+        tape_write_aligned=not args.tape_write_unaligned,
+        tape_overwrite=args.tape_overwrite,
     )
 
 
@@ -80,11 +88,19 @@ def build_parser() -> argparse.ArgumentParser:
                       help="run this memory image instead of the tic-tac-toe program")
     _add_machine_options(play)
 
-    run = sub.add_parser("run", help="load a memory image and run it",
+    run = sub.add_parser("run", help="load a memory image or boot a tape, and run it",
                          description="Load a memory image (docs/image-format.md) into a fresh "
-                                     "machine and run it from 000. Exit status: 0 normal "
-                                     "stop, 1 error stop, 2 bad image or option.")
-    run.add_argument("image", help="memory image file")
+                                     "machine and run it from 000; with no IMAGE, press "
+                                     "CLEAR C and INITIAL READ: block 1 of the reel on "
+                                     "Uniservo 1 goes to 000-059 and runs. Exit status: 0 "
+                                     "normal stop, 1 error stop, 2 bad image, reel or option.")
+    run.add_argument("image", nargs="?",
+                     help="memory image file (none: boot from the tape on Uniservo 1)")
+    run.add_argument("--tape", action="append", default=[], metavar="N=FILE[:rw]",
+                     help="mount the reel FILE (docs/tape-format.md) on Uniservo N (1-9, or "
+                          "- for the tenth); read-only unless :rw, when the reel is saved "
+                          "back at the end if the program wrote on it (a missing :rw file "
+                          "starts blank); may be given for several units")
     run.add_argument("--plain", action="store_true",
                      help="plain text console (the only one for images so far)")
     run.add_argument("--max-steps", type=_positive_int, metavar="N",
@@ -133,6 +149,25 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a coding sheet (.ucs) to judge instead of the shipped program, "
                              "e.g. one with the element table reordered")
     _add_machine_options(verify)
+
+    tape = sub.add_parser("tape", help="make, list and compare tape reels",
+                          description="Reel files (docs/tape-format.md): make a program tape "
+                                      "that loads itself by INITIAL READ, list a reel's "
+                                      "blocks, or compare two reels (exit 1 if they differ).")
+    tape_sub = tape.add_subparsers(dest="tape_command", metavar="ACTION", required=True,
+                                   parser_class=_Parser)
+    make = tape_sub.add_parser("make", help="a program tape: the loader, then the memory",
+                               description="Write a program tape for a memory image or a "
+                                           "coding sheet (.ucs): block 1 is the loader "
+                                           "(loader.ucs), blocks 2-18 the whole memory.")
+    make.add_argument("source", help="memory image, or coding sheet ending in .ucs")
+    make.add_argument("-o", "--output", required=True, metavar="FILE",
+                      help="the reel file to write (replaced atomically)")
+    listing = tape_sub.add_parser("list", help="one line a block of a reel")
+    listing.add_argument("reel", help="reel file")
+    compare = tape_sub.add_parser("compare", help="compare two reels word for word")
+    compare.add_argument("first", help="reel file")
+    compare.add_argument("second", help="reel file")
     return parser
 
 
@@ -154,6 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_monitor(args)
         if command == "kiosk":
             return _cmd_kiosk(args)
+        if command == "tape":
+            return _cmd_tape(args)
     except KeyboardInterrupt:
         sys.stderr.write("\nunivac-ttt: interrupted\n")
         return 130
@@ -171,17 +208,92 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from .console.plain import PlainConsole
     from .program.image import ImageError, read_image
 
-    try:
-        image = read_image(args.image)
-    except ImageError as exc:
-        sys.stderr.write(f"univac-ttt: {exc}\n")
-        return EXIT_USAGE
     machine = Machine(_machine_options(args))
-    machine.load(image.words)
+    if args.image:
+        try:
+            image = read_image(args.image)
+        except ImageError as exc:
+            sys.stderr.write(f"univac-ttt: {exc}\n")
+            return EXIT_USAGE
+        machine.load(image.words)
+    mounts = _mount_tapes(machine, args.tape)
+    if mounts is None:
+        return EXIT_USAGE
+    if not args.image:
+        machine.clear()  # CLEAR C
+        stop = machine.initial_read()
+        if stop is not None:
+            sys.stderr.write(f"univac-ttt: {stop.reason} (mount a program tape with "
+                             "--tape 1=FILE, or name a memory image)\n")
+            return EXIT_USAGE
     console = PlainConsole(machine, sys.stdin, sys.stdout, sys.stderr, args.max_steps)
-    result = console.run()
+    try:
+        result = console.run()
+    finally:
+        saved = _save_written_reels(mounts)
     sys.stderr.write(f"univac-ttt: {result.summary}\n")
-    return result.exit_code
+    return result.exit_code if saved else EXIT_USAGE
+
+
+def _mount_tapes(machine: Machine, specs: list[str]) -> list | None:
+    """Mount every --tape reel, all or none; a list of (spec, reel), None after a message."""
+    from .program.reel import ReelError, TapeSpec
+
+    mounts = []
+    units: set[int] = set()
+    for text in specs:
+        try:
+            spec = TapeSpec(text)
+            if spec.unit in units:
+                raise ValueError(f"Uniservo {text.partition('=')[0]} is given twice")
+            units.add(spec.unit)
+            mounts.append((spec, spec.load()))
+        except (ValueError, ReelError) as exc:
+            sys.stderr.write(f"univac-ttt: --tape {exc}\n")
+            return None
+    for spec, reel in mounts:
+        machine.tapes.attach(spec.unit, reel)
+    return mounts
+
+
+def _save_written_reels(mounts: list) -> bool:
+    """Save back each writable reel the program wrote on; False if one could not be."""
+    from .program.reel import save_reel
+
+    ok = True
+    for spec, reel in mounts:
+        if spec.writable and reel.written:
+            try:
+                save_reel(reel, spec.path, "written by univac-ttt run")
+            except OSError as exc:
+                sys.stderr.write(f"univac-ttt: cannot save the reel {spec.path}: {exc}\n")
+                ok = False
+    return ok
+
+
+def _cmd_tape(args: argparse.Namespace) -> int:
+    from .program.assembler import AssemblyError
+    from .program.image import ImageError
+    from .program.reel import ReelError, read_reel
+    from .program.shipped import ProgramError
+    from .program.tapetool import compare_reels, list_reel, make_tape
+
+    try:
+        if args.tape_command == "make":
+            print(make_tape(args.source, args.output))
+            return EXIT_OK
+        if args.tape_command == "list":
+            print(list_reel(read_reel(args.reel)))
+            return EXIT_OK
+        same, report = compare_reels(read_reel(args.first), read_reel(args.second))
+        print(report)
+        return EXIT_OK if same else EXIT_ERROR_STOP
+    except (AssemblyError, ImageError, ReelError, ProgramError) as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+    except OSError as exc:
+        sys.stderr.write(f"univac-ttt: cannot write {args.output}: "
+                         f"{exc.strerror or exc}\n")
+    return EXIT_USAGE
 
 
 def _program_words(args: argparse.Namespace) -> dict[int, str] | None:

@@ -14,6 +14,7 @@ from .devices import Keyboard, Printer
 from .ops import decode
 from .options import MachineOptions
 from .stops import Stop, StopKind, StopRequest
+from .tape import TapeUnits, initial_read
 from .word import ZERO, instruction
 
 MEMORY_WORDS = 1000
@@ -60,6 +61,7 @@ class Machine:
         self.keyboard = keyboard
         self.printer = printer
         self.mem: list[str] = [ZERO] * MEMORY_WORDS
+        self.tapes = TapeUnits()  # Uniservos 1-10: a desk mounts and removes reels
         self._cache: dict[str, DecodedPair] = {}
         self.breakpoint_switch = self.options.breakpoint_switch
         # Monitor breakpoints: pair addresses, and executors of operations to stop before.
@@ -74,8 +76,7 @@ class Machine:
         self.a = self.x = self.l = self.f = ZERO
         self.v = [ZERO] * 2
         self.y = [ZERO] * 10
-        # The tape buffers, 60 words each. No tape unit is attached yet, so nothing fills
-        # them; they are part of the machine's state all the same (examine rI, rO).
+        # The tape buffers, 60 words each (examine rI, rO); tapes keep their positions.
         self.ri = [ZERO] * TAPE_BLOCK_WORDS
         self.ro = [ZERO] * TAPE_BLOCK_WORDS
         self.cc = 0
@@ -89,12 +90,17 @@ class Machine:
         self.overflows = 0
         self.last_stop: Stop | None = None
         self._resuming = False  # the next instruction ignores monitor breakpoints once
+        self.tapes.reset_clock()
 
     def load(self, words: dict[int, str] | list[str]) -> None:
         """Put words into memory; a list fills from 000, a dict names addresses."""
         items = words.items() if isinstance(words, dict) else enumerate(words)
         for address, word in items:
             self.mem[address] = word
+
+    def initial_read(self) -> Stop | None:
+        """The desk's INITIAL READ: next block of Uniservo 1 to 000-059, CC to 000 (tape.py)."""
+        return initial_read(self)
 
     def set_options(self, options: MachineOptions) -> None:
         self.options = options
@@ -195,6 +201,7 @@ class Machine:
                 t += pulses
                 self.pulses = t  # devices may read the clock
                 outcome = ex(self, operand)
+                t = self.pulses  # a tape interlock may have stalled the computer
                 done += 1
                 if outcome is not None:
                     if outcome.__class__ is int:
@@ -222,6 +229,7 @@ class Machine:
             t += pulses2
             self.pulses = t
             outcome = ex2(self, operand2)
+            t = self.pulses
             done += 1
             half = 0
             if outcome is not None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
+from . import tape
 from .charset import CHARACTERS
 from .stops import BREAKPOINT, HALT, KEYBOARD_WAIT, StopRequest, error
 from .word import ZERO
@@ -236,10 +237,6 @@ def _printer(m: Machine, a: int) -> Outcome:
     return None
 
 
-def _tape(m: Machine, a: int) -> Outcome:
-    return error("no tape unit attached (tapes are not emulated)")
-
-
 def _invalid(m: Machine, a: int) -> Outcome:
     return error("invalid instruction: no such operation")
 
@@ -293,8 +290,27 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("10", "keyboard", "stall until a word is typed on the SC keyboard; it goes to m",
               _keyboard, 2),
     Operation("50", "print", "type (m) on the SC printer", _printer, 2),
-    Operation("tape", "tape", "tape instructions 1n-8n: no tape unit attached", _tape, 1,
-              words=0),
+    # Tapes (S-PROG53; docs/fidelity.md "Tapes"): n is the Uniservo, 1-9 or - for the
+    # tenth. A 60-word transfer moves a word a minor cycle (61, like Y and Z's 11); the
+    # tape time itself runs beside the computer and is waited for only by the interlock.
+    Operation("1n", "read forward", "next block of tape n to rI (m ignored)",
+              tape.read_forward, 2, words=0),
+    Operation("2n", "read backward", "block behind the head of tape n to rI (m ignored)",
+              tape.read_backward, 2, words=0),
+    Operation("30", "rI to memory", "rI to m ... m+59 (last digit of m ignored), rI erased",
+              tape.ri_to_memory, 61, words=60),
+    Operation("3n", "rI to memory, read forward", "rI to m ... m+59, then read tape n "
+              "forward", tape.ri_to_memory_read_forward, 61, words=60),
+    Operation("40", "rI to memory (backward)", "as 30: rI to m ... m+59, rI erased",
+              tape.ri_to_memory, 61, words=60),
+    Operation("4n", "rI to memory, read backward", "rI to m ... m+59, then read tape n "
+              "backward", tape.ri_to_memory_read_backward, 61, words=60),
+    Operation("5n", "write", "m ... m+59 through rO to tape n", tape.write, 61, words=60),
+    Operation("6n", "rewind", "rewind tape n (m ignored)", tape.rewind, 2, words=0),
+    Operation("7n", "write low density", "as 5n, at the Uniprinter's 20 characters an inch",
+              tape.write_low_density, 61, words=60),
+    Operation("8n", "rewind with interlock", "rewind tape n and lock it until remounted",
+              tape.rewind_interlock, 2, words=0),
 )
 
 BY_CODE: dict[str, Operation] = {op.code: op for op in OPERATIONS}
@@ -313,6 +329,17 @@ def _digit(ch: str) -> int:
 
 
 _DIGIT_GLYPHS = frozenset("0123456789")  # str.isdigit() would also take "⁴"
+_UNIT_GLYPHS = {**{str(n): n for n in range(1, 10)}, "-": 10}  # Uniservo 1-9, - the tenth
+
+
+def _tape_operand(op: Operation, unit: int, instruction: str) -> tuple[Operation, int]:
+    """A tape operation's operand: unit * 1000 + address (tape.split_operand)."""
+    if not op.uses_address:
+        return op, unit * 1000
+    hundreds, tens, units = (_digit(c) for c in instruction[3:6])
+    if hundreds < 0 or tens < 0 or units < 0:
+        return BAD_ADDRESS, 0
+    return op, unit * 1000 + hundreds * 100 + tens * 10 + units
 
 
 def decode(instruction: str) -> tuple[Operation, int]:
@@ -329,10 +356,10 @@ def decode(instruction: str) -> tuple[Operation, int]:
         two = first + variant
         if two in BY_CODE:
             op = BY_CODE[two]
-        elif first in "12345678" and (variant in _DIGIT_GLYPHS or variant == "-"):
-            op = BY_CODE["tape"]  # unit 1-9, or - for unit 10
+        elif first in "12345678" and variant in _UNIT_GLYPHS:
+            return _tape_operand(BY_CODE[first + "n"], _UNIT_GLYPHS[variant], instruction)
         else:
-            op = INVALID
+            op = INVALID  # 20, 60, 70, 80: unit 0 does not exist
     elif first == ",":
         op = BY_CODE[",0"] if variant == "0" else INVALID
     else:

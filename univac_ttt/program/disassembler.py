@@ -62,8 +62,9 @@ def instruction_text(instruction: str, program: Program | None = None) -> str:
     if not op.uses_address:
         return f"{code} {glyphs[3:]}" if op.code not in (".n", ";n", "-n", "0n") else \
             f"{code} (shift {operand})"
-    symbol = symbol_for(operand, program)
-    return f"{code} {operand:03d}" + (f" {symbol}" if symbol else "")
+    address = operand % 1000  # a tape operation's operand also names its unit
+    symbol = symbol_for(address, program)
+    return f"{code} {address:03d}" + (f" {symbol}" if symbol else "")
 
 
 def view(word: str, address: int | None = None, program: Program | None = None) -> WordView:
