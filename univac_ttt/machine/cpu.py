@@ -157,7 +157,7 @@ class Machine:
         skip_right = not self.options.right_half_after_transfer
         minor = timing.MINOR_CYCLE_PULSES
         average = self.options.timing == "average"
-        fetch_average = timing.AVERAGE_ACCESS_PULSES + minor
+        fetch_average = timing.AVERAGE_ACCESS_PULSES
         cc = self.cc
         half = self.half
         pair = cache.get(self.cr) or decode_pair(self.cr) if half else None
@@ -195,6 +195,7 @@ class Machine:
                 t += pulses
                 self.pulses = t  # devices may read the clock
                 outcome = ex(self, operand)
+                t = self.pulses  # a multiply's time depends on its digits
                 done += 1
                 if outcome is not None:
                     if outcome.__class__ is int:
@@ -222,6 +223,7 @@ class Machine:
             t += pulses2
             self.pulses = t
             outcome = ex2(self, operand2)
+            t = self.pulses
             done += 1
             half = 0
             if outcome is not None:
