@@ -139,3 +139,21 @@ def test_the_monitor_fault_command_and_saved_states(tmp_path):
     saved["faults"] = [{"location": "rQ", "position": 0, "bit": 0, "word": "0" * 12}]
     path.write_text(json.dumps(saved))
     assert mon.execute(f"restore {path}")[0].startswith("??")
+
+
+def test_the_lecture_exercise_runs_as_written():
+    from tests.test_monitor import game_monitor
+    mon = game_monitor()
+    mon.execute("go")
+    mon.execute("fault ELT 1 6")
+    mon.execute("type 5")
+    out = mon.execute("continue")
+    assert out[-1].startswith("next: 460 left") and "odd-even neon" in out[-1]
+    mon.execute("fault clear")
+    assert "KEY" in mon.execute("continue")[-1]
+    mon.execute("type 9")
+    assert "+3" in mon.execute("fault BRD+5 12 0")[-1]
+    out = mon.execute("continue")
+    assert "A0 405 BRD+5" in out[-1] and "odd-even" in out[-1]
+    mon.execute("deposit BRD+5 4")
+    assert "KEY" in mon.execute("continue")[-1]
