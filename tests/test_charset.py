@@ -21,9 +21,19 @@ def test_letters_follow_the_reference_chart():
 
 def test_symbols_placed_as_in_the_reference():
     expected = {"-": 0o02, "(": 0o17, ",": 0o21, ".": 0o22, ";": 0o23, "#": 0o35, ")": 0o43,
-                "$": 0o55, "+": 0o63, "/": 0o64, "%": 0o75, "=": 0o76, "?": 0o57}
+                "$": 0o55, "+": 0o63, "/": 0o64, "%": 0o75, "=": 0o62, "?": 0o57}
     for glyph, code in expected.items():
         assert BY_GLYPH[glyph].code == code
+
+
+def test_the_high_speed_printer_split_51_printable_and_13_not():
+    """S-HSP: 63 characters, 51 printable; the printer controls and ignore, space, the
+    typewriter codes and the unused one make the other 13 (57 is fast feed III, written ?)."""
+    printable = [c for c in CHARACTERS if c.kind in (Kind.DIGIT, Kind.LETTER, Kind.SYMBOL)
+                 and c.code != 0o36]  # the cent sign: typed, but the HSP shows a stand-in
+    assert len(printable) == 51
+    assert BY_GLYPH["?"].kind is Kind.PRINTER and BY_GLYPH["?"].typed == ""
+    assert CHARACTERS[0o76].name == "fast feed IV" and CHARACTERS[0o62].kind is Kind.SYMBOL
 
 
 def test_ignore_space_and_unused():

@@ -260,7 +260,8 @@ def _invalid(m: Machine, a: int) -> Outcome:
 
 
 def _bad_address(m: Machine, a: int) -> Outcome:
-    return error("bad address character: an address digit is not 0-9 (or S-Z)")
+    return error("bad address character: its low four bits are not a digit's (0-9; the "
+                 "letters and signs sharing them, ;A-I )J-R +/S-Z, also count)")
 
 
 # ---- the table -------------------------------------------------------------------------
@@ -328,7 +329,8 @@ _GLYPH = [c.glyph for c in CHARACTERS]
 
 
 def _digit(ch: str) -> int:
-    """An address or variant digit: the low four bits less three (S-Z work as 2-9)."""
+    """An address or variant digit: the low four bits less three. The zone bits are not
+    looked at, so S-Z work as 2-9 (S-PV) and so do ;A-I, )J-R and +/ (decision)."""
     value = (ord(ch) & 0x0F) - 3
     return value if 0 <= value <= 9 else -1
 
