@@ -66,3 +66,22 @@ def test_keyboard_keys_exclude_controls():
     assert charset.KEYBOARD_KEYS["a"] == charset.KEYBOARD_KEYS["A"]
     assert charset.KEYBOARD_KEYS[" "] == charset.SPACE
     assert "!" not in charset.KEYBOARD_KEYS and ":" not in charset.KEYBOARD_KEYS
+
+
+def test_the_table_in_the_fidelity_page_is_this_table():
+    """docs/fidelity.md lists all 64 codes; each row must say what charset.py says."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "fidelity.md").read_text()
+    section = text.split("## Character code", 1)[1].split("\n## ", 1)[0]
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in section.splitlines()
+            if line.startswith("| ") and line[2:4].isdigit()]
+    assert len(rows) == 64
+    typed_names = {"": "nothing", "\n": "a new line", "\t": "a tab", " ": "a space"}
+    for row, c in zip(rows, CHARACTERS, strict=True):
+        octal, glyph, name, kind, typed, basis = row
+        assert octal == c.octal and glyph == f"`{c.glyph}`", row
+        assert name == c.name and kind == c.kind.value, row
+        assert typed == typed_names.get(c.typed, f"`{c.typed}`"), row
+        assert basis.startswith("[A]") == c.assumed, row
