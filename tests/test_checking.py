@@ -157,3 +157,15 @@ def test_the_lecture_exercise_runs_as_written():
     assert "A0 405 BRD+5" in out[-1] and "odd-even" in out[-1]
     mon.execute("deposit BRD+5 4")
     assert "KEY" in mon.execute("continue")[-1]
+
+
+def test_a_keyboard_word_mends_a_fault_only_once_it_is_typed():
+    from univac_ttt.machine.devices import QueueKeyboard
+    m = _program(_pair(("10", 100), ("B", 100)), STOP, data={100: from_int(5)})
+    m.keyboard = QueueKeyboard()
+    m.inject_fault(100, 11, 0)
+    assert m.run().kind is StopKind.KEYBOARD
+    assert 100 in m.faults  # still faulted while the keyboard waits
+    m.keyboard.type_line("7")
+    assert m.run().kind is StopKind.HALT
+    assert not m.faults and to_int(m.a) == 7
