@@ -1,6 +1,9 @@
 """The multiplier as Bell and Newell ch. 8 p. 158 describes it: 3 x the multiplicand is built
 and left in rF, and each multiplier digit costs its adder passes."""
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from univac_ttt.machine import arithmetic as ar
 from univac_ttt.machine.cpu import Machine
 from univac_ttt.machine.timing import MINOR_CYCLE_PULSES
@@ -63,3 +66,15 @@ def test_a_faulty_multiply_leaves_rf_alone():
     m.mem[0] = instruction("M", 100) + instruction("90", 0)
     assert m.run().is_error
     assert to_text(m.f) == "ABCDEFGHIJKL"
+
+
+ELEVEN_DIGITS = st.integers(-(10**11) + 1, 10**11 - 1)
+
+
+@given(ELEVEN_DIGITS, ELEVEN_DIGITS)
+def test_any_multiply_leaves_three_times_the_multiplicand_and_charges_its_passes(l, x):
+    base = _multiply("M", l, 0)
+    m = _multiply("M", l, x)
+    assert int(to_text(m.f)) == 3 * abs(l)
+    passes = sum(d // 3 + d % 3 for d in map(int, f"{abs(x):011d}"))
+    assert m.pulses - base.pulses == passes * MINOR_CYCLE_PULSES
