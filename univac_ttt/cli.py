@@ -105,6 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="plain text console (the only one for images so far)")
     run.add_argument("--max-steps", type=_positive_int, metavar="N",
                      help="stop after N instructions (guards against runaway programs)")
+    run.add_argument("--start-after-stop", action="store_true",
+                     help="at a normal stop (90), or a ,0 stop with --breakpoint-switch, "
+                          "press START at once: note the stop on stderr and go on with the "
+                          "next instruction, as the operator did")
     _add_machine_options(run)
 
     monitor = sub.add_parser("monitor", help="step through memory: the lecture monitor",
@@ -226,7 +230,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"univac-ttt: {stop.reason} (mount a program tape with "
                              "--tape 1=FILE, or name a memory image)\n")
             return EXIT_USAGE
-    console = PlainConsole(machine, sys.stdin, sys.stdout, sys.stderr, args.max_steps)
+    console = PlainConsole(machine, sys.stdin, sys.stdout, sys.stderr, args.max_steps,
+                           start_after_stop=args.start_after_stop)
     try:
         result = console.run()
     finally:

@@ -40,8 +40,10 @@ class PlainConsole:
     """Runs a machine against text streams."""
 
     def __init__(self, machine: Machine, stdin: TextIO, stdout: TextIO, stderr: TextIO,
-                 max_steps: int | None = None) -> None:
+                 max_steps: int | None = None, start_after_stop: bool = False) -> None:
         self.machine = machine
+        # The operator presses START at a normal or breakpoint stop (run --start-after-stop).
+        self.start_after_stop = start_after_stop
         self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
         self.max_steps = max_steps
         self.keyboard = QueueKeyboard()
@@ -74,6 +76,11 @@ class PlainConsole:
             if stop.kind is StopKind.KEYBOARD:
                 if not self._read_word():
                     return self._finish(0, None)
+                continue
+            if self.start_after_stop and stop.kind in (StopKind.HALT, StopKind.BREAKPOINT):
+                self.stdout.flush()
+                self.stderr.write(f"univac-ttt: {stop.describe()}; START pressed\n")
+                self.stderr.flush()
                 continue
             return self._finish(1 if stop.is_error else 0, stop)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import timing
+from . import checking, timing
 from .devices import Keyboard, Printer
 from .ops import decode
 from .options import MachineOptions
@@ -50,6 +50,7 @@ class MachineState:
     printed_words: int
     overflows: int
     breakpoint_switch: bool
+    faults: tuple[checking.Fault, ...] = ()  # words whose check bits are wrong
 
 
 class Machine:
@@ -67,6 +68,8 @@ class Machine:
         # Monitor breakpoints: pair addresses, and executors of operations to stop before.
         self.break_addresses: set[int] = set()
         self.break_executors: set[object] = set()
+        # Injected faults by location; empty on a sound machine (see checking.py).
+        self.faults: dict[checking.Location, checking.Fault] = {}
         self.clear()
 
     # ---- setting up ------------------------------------------------------------------
@@ -89,6 +92,8 @@ class Machine:
         self.printed_words = 0
         self.overflows = 0
         self.last_stop: Stop | None = None
+        for name in checking.REGISTERS:  # cleared registers have sound check bits
+            self.faults.pop(name, None)
         self._resuming = False  # the next instruction ignores monitor breakpoints once
         self.tapes.reset_clock()
 
@@ -106,6 +111,17 @@ class Machine:
         self.options = options
         self.breakpoint_switch = options.breakpoint_switch
         self._cache.clear()
+
+    def inject_fault(self, location: checking.Location, position: int,
+                     bit: int) -> checking.Fault:
+        """Flip one bit (0-5 of the code, 6 the check bit) of character ``position`` (0-11)
+        of a memory word or of rA, rX, rL, rF; the next instruction that uses the word
+        stops with the odd-even neon. ValueError, nothing changed, for a bad request."""
+        return checking.inject(self, location, position, bit)
+
+    def clear_faults(self) -> None:
+        """Mend every injected fault (the words keep the characters they now hold)."""
+        self.faults.clear()
 
     # ---- what the console shows ------------------------------------------------------
 
@@ -163,7 +179,7 @@ class Machine:
         skip_right = not self.options.right_half_after_transfer
         minor = timing.MINOR_CYCLE_PULSES
         average = self.options.timing == "average"
-        fetch_average = timing.AVERAGE_ACCESS_PULSES + minor
+        fetch_average = timing.AVERAGE_ACCESS_PULSES
         cc = self.cc
         half = self.half
         pair = cache.get(self.cr) or decode_pair(self.cr) if half else None
@@ -173,13 +189,17 @@ class Machine:
         stop_half = 0
         breaks = self.break_addresses
         break_ops = self.break_executors
-        monitored = bool(breaks or break_ops)
+        monitored = bool(breaks or break_ops or self.faults)
+        faults = self.faults
         resuming = self._resuming
         self._resuming = False
         while done < max_steps:
             if half == 0:
                 if monitored and not resuming and cc in breaks:
                     return self._monitor_stop(cc, 0, t, done, f"breakpoint at {cc:03d}")
+                if monitored and cc in faults and mem[cc] == faults[cc].word:
+                    return self._monitor_stop(cc, 0, t, done, checking.odd_even_reason(
+                        faults[cc]), StopKind.ERROR)  # the pair fails on its way to CR
                 word = mem[cc]
                 pair = cache.get(word) or decode_pair(word)
                 ex, operand, pulses, position, ex2, operand2, pulses2, position2 = pair
@@ -187,6 +207,8 @@ class Machine:
                     if not resuming and ex in break_ops:
                         return self._monitor_stop(cc, 0, t, done, "operation break")
                     resuming = False
+                    if faults and (reason := checking.failing_use(self, ex, operand)):
+                        return self._monitor_stop(cc, 0, t, done, reason, StopKind.ERROR)
                 t0, previous_cr, previous_address = t, self.cr, self.cr_address
                 self.cr = word
                 self.cr_address = cc
@@ -201,7 +223,7 @@ class Machine:
                 t += pulses
                 self.pulses = t  # devices may read the clock
                 outcome = ex(self, operand)
-                t = self.pulses  # a tape interlock may have stalled the computer
+                t = self.pulses  # a tape interlock or a multiply's digits move the clock
                 done += 1
                 if outcome is not None:
                     if outcome.__class__ is int:
@@ -224,6 +246,9 @@ class Machine:
                 if not resuming and ex2 in break_ops:
                     return self._monitor_stop(self.cr_address, 1, t, done, "operation break")
                 resuming = False
+                if faults and (reason := checking.failing_use(self, ex2, operand2)):
+                    return self._monitor_stop(self.cr_address, 1, t, done, reason,
+                                              StopKind.ERROR)
             if position2 >= 0:
                 t += ((position2 - t // minor) % 10) * minor
             t += pulses2
@@ -256,12 +281,14 @@ class Machine:
         """Let the next instruction run even if a monitor breakpoint names it."""
         self._resuming = True
 
-    def _monitor_stop(self, address: int, half: int, t: int, done: int, reason: str) -> Stop:
-        """Stop before an instruction because the monitor asked; nothing of it has run."""
+    def _monitor_stop(self, address: int, half: int, t: int, done: int, reason: str,
+                      kind: StopKind = StopKind.MONITOR) -> Stop:
+        """Stop before an instruction (the monitor asked, or a check failed); nothing of it
+        has run, so Start runs it again."""
         self.pulses = t
         self.half = half
         self.instructions += done
-        stop = Stop(StopKind.MONITOR, address, "left" if half == 0 else "right", reason)
+        stop = Stop(kind, address, "left" if half == 0 else "right", reason)
         self.last_stop = stop
         return stop
 
@@ -291,7 +318,7 @@ class Machine:
             tuple(self.mem), self.a, self.x, self.l, self.f, tuple(self.v), tuple(self.y),
             tuple(self.ri), tuple(self.ro), self.cc, self.cr, self.half, self.instructions,
             self.cr_address, self.pulses, self.keyboard_words, self.printed_words,
-            self.overflows, self.breakpoint_switch)
+            self.overflows, self.breakpoint_switch, tuple(self.faults.values()))
 
     def restore(self, state: MachineState) -> None:
         self.mem[:] = state.mem
@@ -304,3 +331,4 @@ class Machine:
         self.keyboard_words, self.printed_words = state.keyboard_words, state.printed_words
         self.overflows = state.overflows
         self.breakpoint_switch = state.breakpoint_switch
+        self.faults = {fault.location: fault for fault in state.faults}

@@ -65,6 +65,9 @@ COMMANDS: tuple[Command, ...] = (
             "store a word: 12 characters, a number, or OP ADDR OP ADDR", "do_deposit"),
     Command("watch", ("w",), "watch addr", "stop when that word changes", "do_watch"),
     Command("nowatch", (), "nowatch [addr | all]", "stop watching", "do_nowatch"),
+    Command("fault", (), "fault [addr|rA|rX|rL|rF char bit | clear]",
+            "flip a bit (char 1-12, bit 0-5, 6 = check bit): the odd-even check stops the "
+            "machine at the word's next use", "do_fault"),
     Command("trace", ("t",), "trace on|off", "print each instruction as it executes",
             "do_trace"),
     Command("history", ("hi",), "history [n]", "the last n instructions executed",
@@ -478,6 +481,30 @@ class Monitor:
         if self.watches.pop(address, None) is None:
             raise MonitorError(f"not watching {address:03d}")
         return [f"stopped watching {address:03d}"]
+
+    def do_fault(self, rest: str) -> list[str]:
+        machine = self.machine
+        words = rest.split()
+        if not words:
+            return [f"fault: {f.describe()}" for f in machine.faults.values()] or ["no faults"]
+        if words == ["clear"]:
+            machine.clear_faults()
+            self.timeline.forget()
+            return ["no faults: every check bit is right again"]
+        if len(words) != 3 or not all(w.isascii() and w.isdigit() for w in words[1:]):
+            raise MonitorError("fault ADDR|REGISTER CHAR BIT, e.g. fault 400 12 0 or "
+                               "fault rA 1 6 (bit 6 is the check bit); fault clear")
+        registers = {"RA": "rA", "RX": "rX", "RL": "rL", "RF": "rF"}
+        where = registers.get(words[0].upper()) or self.address(words[0])
+        try:
+            fault = machine.inject_fault(where, int(words[1]) - 1, int(words[2]))
+        except ValueError as exc:
+            raise MonitorError(str(exc)) from None
+        self.timeline.forget()
+        shown = (self.register_lines((where,)) if isinstance(where, str)
+                 else [view(machine.mem[where], where, self.program).line()])
+        return [f"fault: {fault.describe()} flipped; the next instruction that uses it "
+                "stops with the odd-even neon", *shown]
 
     def do_trace(self, rest: str) -> list[str]:
         if rest not in ("on", "off"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..machine import MachineState
+from ..machine.checking import CHECK_BIT, Fault, parse_location
 from ..machine.cpu import MEMORY_WORDS
 from ..machine.word import from_text, to_text
 
@@ -35,6 +36,8 @@ def save_state(monitor: Monitor) -> dict[str, object]:
                      "keyboard_words": s.keyboard_words, "printed_words": s.printed_words,
                      "overflows": s.overflows},
         "breakpoint_switch": s.breakpoint_switch,
+        "faults": [{"location": f.location, "position": f.position, "bit": f.bit,
+                    "word": to_text(f.word)} for f in s.faults],
         "keyboard_pending": [to_text(w) for w in monitor.keyboard.pending_words],
         "paper": monitor.printer.paper,
     }
@@ -75,6 +78,21 @@ def restore_state(monitor: Monitor, data: object) -> None:
     ri, ro = registers.get("rI", blank_buffer), registers.get("rO", blank_buffer)
     if not isinstance(ri, list) or len(ri) != 60 or not isinstance(ro, list) or len(ro) != 60:
         raise fail("rI and rO must hold 60 words each")
+    faults = data.get("faults", [])
+    if not isinstance(faults, list) or not all(isinstance(f, dict) for f in faults):
+        raise fail("faults must be a list of objects")
+
+    def fault(entry: dict[str, object]) -> Fault:
+        where = entry.get("location")
+        try:
+            numeric = isinstance(where, int) and not isinstance(where, bool)
+            location = parse_location(f"{where:03d}" if numeric else str(where))
+        except ValueError as exc:
+            raise fail(f"fault location: {exc}") from None
+        return Fault(location, number(entry.get("position"), "fault position", 0, 11),
+                     number(entry.get("bit"), "fault bit", 0, CHECK_BIT),
+                     word(entry.get("word"), "fault word"))
+
     big = 10**15
     state = MachineState(
         tuple(word(w, f"memory word {i:03d}") for i, w in enumerate(memory)),
@@ -92,6 +110,7 @@ def restore_state(monitor: Monitor, data: object) -> None:
         number(counters.get("printed_words"), "printed_words", 0, big),
         number(counters.get("overflows"), "overflows", 0, big),
         bool(data.get("breakpoint_switch", False)),
+        tuple(fault(f) for f in faults),
     )
     pending = data.get("keyboard_pending", [])
     paper = data.get("paper", "")
