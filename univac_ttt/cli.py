@@ -126,7 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     kiosk.add_argument("--data", metavar="DIR", type=_path,
                        help="folder for printouts/, tally.json and kiosk.log (default "
                             "$UNIVAC_TTT_DATA or ~/.local/share/univac-ttt)")
-    kiosk.add_argument("--printouts", metavar="DIR", type=_path, help="folder for the game printouts")
+    kiosk.add_argument("--printouts", metavar="DIR", type=_path,
+                       help="folder for the game printouts")
     kiosk.add_argument("--stats", metavar="FILE", type=_path, help="the daily tally file")
     kiosk.add_argument("--log", metavar="FILE", type=_path, help="the kiosk's log file")
 
@@ -409,7 +410,7 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     data = _data_folder(args)
     try:
-        setup_logging(Path(args.log) if args.log else data / "kiosk.log")
+        setup_logging(Path(args.log) if args.log is not None else data / "kiosk.log")
     except OSError as exc:
         sys.stderr.write(f"univac-ttt: cannot write the kiosk log: {exc}\n")
         return EXIT_USAGE
