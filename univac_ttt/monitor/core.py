@@ -337,7 +337,8 @@ class Monitor:
         if not rest:
             return default
         if not re.fullmatch(r"\d{1,9}", rest) or int(rest) < 1:
-            raise MonitorError(f"'{rest}' is not a count (1 or more)")
+            shown = rest if len(rest) <= 20 else rest[:20] + "..."
+            raise MonitorError(f"'{shown}' is not a count (1 to 999999999)")
         return int(rest)
 
     # ---- the commands ----------------------------------------------------------------
