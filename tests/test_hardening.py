@@ -550,3 +550,24 @@ def test_escape_sequences_in_a_saved_paper_are_shown_as_text(monitor, tmp_path):
     assert b"\x1b" not in result.stdout and b"\x07" not in result.stdout
     assert b"HELLO\\x1b[2J\\x1b]0;owned\\x07\\u202eTXT" in result.stdout
     assert visible("a\tb\x9bc") == "a\tb\\x9bc"
+
+
+def test_a_full_screen_transcript_that_fills_the_disk_is_reported_at_exit(tmp_path):
+    from support.terminal import Terminal
+
+    transcript = tmp_path / "paper.txt"
+    shell = (f"trap '' XFSZ; ulimit -f 1; exec {sys.executable} -m univac_ttt "
+             f"play --transcript {transcript}")
+    terminal = Terminal(["/bin/bash", "-c", shell])
+    terminal.wait_for("INPUT READY")
+    for _ in range(40):  # each refused code prints a warning on the paper
+        terminal.send("0\r")
+        terminal.pump(0.05)
+    terminal.send("\x11")
+    terminal.wait_for("again to quit")
+    terminal.send("\x11")
+    terminal.pump(1.0)
+    code = terminal.close()
+    assert code == 74
+    assert b"the transcript stopped" in terminal.raw
+    assert 0 < transcript.stat().st_size <= 1024

@@ -91,7 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="load a memory image and run it",
                          description="Load a memory image (docs/image-format.md) into a fresh "
                                      "machine and run it from 000. Exit status: 0 normal "
-                                     "stop, 1 error stop, 2 bad image or option.")
+                                     "stop, 1 error stop, 2 bad image or option, 74 the "
+                                     "output could not be written.")
     run.add_argument("image", type=_path, help="memory image file")
     run.add_argument("--plain", action="store_true",
                      help="plain text console (the only one for images so far)")
@@ -331,7 +332,12 @@ def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
     except TranscriptError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
-    return console.run()
+    code = console.run()
+    transcript = console.transcript
+    if transcript is not None and transcript.error:  # shown once the screen is restored
+        sys.stderr.write(f"univac-ttt: {transcript.error} ({transcript.path})\n")
+        return code or EXIT_OUTPUT
+    return code
 
 
 def _cmd_monitor(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TextIO
 
-from ..lineinput import Refused
+from ..lineinput import COMMAND_LINE, Refused
 from ..safetext import visible
 from .core import Monitor
 
@@ -29,6 +29,11 @@ def run_script(monitor: Monitor, lines: Iterable[str | Refused], out: TextIO) ->
             out.write(f"?? {raw}; the line was not run\n")
             continue
         line = raw.rstrip("\r\n")
+        if len(line) > COMMAND_LINE:
+            failures += 1
+            out.write(f"?? the line is longer than {COMMAND_LINE:,} characters; "
+                      "it was not run\n")
+            continue
         if not line.strip():
             continue
         if line.lstrip().startswith("#"):
