@@ -596,7 +596,7 @@ class Monitor:
         if not rest:
             raise MonitorError("restore FILE")
         try:
-            data = load_json(read_text_file(rest, FILE_LIMIT), rest, FILE_LIMIT)
+            data = load_json(read_text_file(rest, FILE_LIMIT), rest, FILE_LIMIT, max_digits=19)
         except TextFileError as exc:
             raise MonitorError(f"{rest!r} {exc.reason}") from None
         except JsonError as exc:
