@@ -400,6 +400,17 @@ def test_special_files_get_a_clear_message_and_never_block(tmp_path, fifo):
         assert result.returncode == 2 and "FIFO" in no_traceback(result), args
 
 
+def test_files_to_write_must_be_regular_files_not_fifos(tmp_path, fifo):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "tally.json").symlink_to(fifo)
+    for args in (["play", "--plain", "--transcript", str(fifo)],
+                 ["kiosk", "--pin", "12", "--log", str(fifo)],
+                 ["kiosk", "--pin", "12", "--stats", str(fifo)],
+                 ["kiosk", "--pin", "12", "--data", str(tmp_path / "data")]):
+        result = univac(*args, timeout=30)
+        assert result.returncode == 2 and "FIFO" in no_traceback(result), args
+
+
 def test_monitor_file_commands_refuse_fifos_nul_and_directories(monitor, fifo, tmp_path):
     for command in (f"restore {fifo}", f"do {fifo}", "save a\0b", "restore a\0b", "do a\0b",
                     f"do {tmp_path}", f"save {tmp_path}"):

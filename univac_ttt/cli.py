@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from . import __version__
 from .limits import count_option
 from .machine import Machine, MachineOptions
-from .textfile import TextFileError, check_path
+from .textfile import TextFileError, check_path, check_write_target
 
 if TYPE_CHECKING:
     from .console.transcript import Transcript
@@ -281,6 +281,8 @@ def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
     from .console.plain import PlainConsole
     from .console.transcript import Transcript, TranscriptError
 
+    if args.transcript is not None and not _writable("the transcript", args.transcript):
+        return EXIT_USAGE
     transcript = None
     if args.transcript is not None:
         try:
@@ -305,6 +307,16 @@ def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
     return result.exit_code
 
 
+def _writable(what: str, path: str) -> bool:
+    """False, after a message, if ``path`` exists and is not a regular file (a FIFO)."""
+    try:
+        check_write_target(path)
+    except TextFileError as exc:
+        sys.stderr.write(f"univac-ttt: {what} {path} {exc.reason}\n")
+        return False
+    return True
+
+
 def _reporting(transcript: Transcript) -> Callable[[str], None]:
     """Write to the transcript and say on stderr, once, if it stops (a full disk)."""
     said = []
@@ -324,6 +336,8 @@ def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
     from .console.session import GameSession
     from .console.transcript import TranscriptError
 
+    if args.transcript is not None and not _writable("the transcript", args.transcript):
+        return EXIT_USAGE
     options = _machine_options(args)
     settings = ConsoleSettings(authentic=args.speed == "authentic",
                                transcript=Path(args.transcript) if args.transcript else None)
@@ -406,6 +420,12 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
         sys.stderr.write("univac-ttt: the staff PIN must be printable characters, not only "
                          "spaces (docs/museum.md)\n")
         return EXIT_USAGE
+    data = _data_folder(args)
+    log_path = Path(args.log) if args.log is not None else data / "kiosk.log"
+    stats_path = Path(args.stats) if args.stats is not None else data / "tally.json"
+    for what, path in (("the log", log_path), ("the tally", stats_path)):
+        if not _writable(what, str(path)):
+            return EXIT_USAGE
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         sys.stderr.write("univac-ttt: the kiosk needs a terminal\n")
         return EXIT_USAGE
@@ -414,16 +434,15 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     except ProgramError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
-    data = _data_folder(args)
     try:
-        setup_logging(Path(args.log) if args.log is not None else data / "kiosk.log")
+        setup_logging(log_path)
     except OSError as exc:
         sys.stderr.write(f"univac-ttt: cannot write the kiosk log: {exc}\n")
         return EXIT_USAGE
     settings = KioskSettings(
         pin=pin, idle_seconds=float(args.idle), authentic=args.speed == "authentic",
         printouts=Path(args.printouts) if args.printouts is not None else data / "printouts",
-        stats=Path(args.stats) if args.stats is not None else data / "tally.json")
+        stats=stats_path)
     lock_signals()
     return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings)),
                      report=lambda message: sys.stderr.write(f"univac-ttt: {message}\n"))

@@ -29,6 +29,20 @@ def check_path(path: str | Path) -> None:
         raise TextFileError("contains a NUL character, which no file name can hold")
 
 
+def check_write_target(path: str | Path) -> None:
+    """TextFileError unless ``path`` is a regular file or does not exist yet: writing to a
+    FIFO would block, to a device or directory would fail or surprise."""
+    check_path(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise TextFileError(f"cannot be used ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(mode):
+        raise TextFileError(_kind(mode))
+
+
 def _kind(mode: int) -> str:
     if stat.S_ISDIR(mode):
         return "is a directory, not a file"

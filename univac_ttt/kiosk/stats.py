@@ -103,7 +103,10 @@ class TallyFile:
         return keep
 
     def load(self) -> None:
-        with contextlib.suppress(OSError), self._locked():
+        try:
+            with self._locked():
+                self.days = self._read()
+        except OSError:  # no lock possible (a read-only folder): read what is there
             self.days = self._read()
         self._saved = {day: DayTally(**asdict(t)) for day, t in self.days.items()}
 
