@@ -167,6 +167,7 @@ def test_a_second_damaged_tally_does_not_overwrite_the_first_kept_aside(tmp_path
 
 FULL_DISK_KIOSK = textwrap.dedent("""
     import logging, sys
+    from datetime import date, timedelta
     from pathlib import Path
     from univac_ttt.kiosk.stats import TallyFile
     from univac_ttt.kiosk.supervisor import setup_logging
@@ -175,7 +176,8 @@ FULL_DISK_KIOSK = textwrap.dedent("""
     log = logging.getLogger("univac_ttt.kiosk")
     tally = TallyFile(folder / "tally.json")
     for day in range(200):
-        tally.days[f"2026-01-{day:02d}"] = type(tally.today())(games=day)
+        when = date(2025, 1, 1) + timedelta(days=day)
+        tally.days[when.isoformat()] = type(tally.today())(games=day)
         try:
             tally.save()
         except OSError as exc:
@@ -192,9 +194,11 @@ def test_a_full_disk_keeps_the_tally_whole_and_logging_quiet(tmp_path):
                             preexec_fn=small_files(3000))
     assert result.stdout.strip() == "finished"
     assert "Logging error" not in result.stderr and "Traceback" not in result.stderr
-    tally = json.loads((tmp_path / "tally.json").read_text())
-    assert tally["2026-11-30"]["games"] == 5 or len(tally) > 1  # old or new, never cut
-    assert not list(tmp_path.glob(".*.tmp"))
+    tally = json.loads((tmp_path / "tally.json").read_text())  # whole, never cut
+    assert tally["2026-11-30"]["games"] == 5
+    assert 1 < len(tally) < 201  # some saves worked, then the disk was full
+    assert not list(tmp_path.glob(".*.tmp")) and not list(tmp_path.glob("*.damaged*"))
+    assert (tmp_path / "kiosk.log").stat().st_size <= 3000
 
 
 def test_a_full_disk_never_destroys_the_previous_monitor_save(tmp_path):
@@ -208,8 +212,7 @@ def test_a_full_disk_never_destroys_the_previous_monitor_save(tmp_path):
     out = result.stdout.decode()
     assert "?? cannot write" in out and result.returncode == 1
     assert save.read_text() == before
-    assert [p.name for p in tmp_path.iterdir()] == sorted(["machine.json", "lecture.txt"]) \
-        or sorted(p.name for p in tmp_path.iterdir()) == ["lecture.txt", "machine.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["lecture.txt", "machine.json"]
 
 
 def test_atomic_write_replaces_whole_or_not_at_all(tmp_path):
@@ -217,9 +220,13 @@ def test_atomic_write_replaces_whole_or_not_at_all(tmp_path):
     atomic_write(target, "old")
     atomic_write(target, b"new")
     assert target.read_text() == "new"
+    target.chmod(0o640)
+    atomic_write(target, "newer")
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert create_new(tmp_path, "p", ".txt", "x").stat().st_mode & 0o777 == 0o644
     with pytest.raises(IsADirectoryError):
         atomic_write(tmp_path, "x")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "p.txt"]
 
 
 def test_the_same_fault_at_start_up_stops_the_supervisor_with_a_message(caplog):

@@ -25,10 +25,15 @@ def _fsync_folder(folder: Path) -> None:
             os.close(handle)
 
 
-def _write_temporary(folder: Path, name: str, data: bytes) -> str:
-    """A new temporary file beside ``name`` holding ``data``, flushed to disk; its path."""
+def _write_temporary(folder: Path, name: str, data: bytes, mode: int = 0o644) -> str:
+    """A new temporary file beside ``name`` holding ``data``, flushed to disk; its path.
+
+    mkstemp makes it private (0600); it gets ``mode`` (the old file's, or 0644) before it
+    takes the real name, so a replaced tally or a printout stays readable as before."""
     handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     try:
+        with contextlib.suppress(OSError):
+            os.fchmod(handle, mode)
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
@@ -47,7 +52,11 @@ def atomic_write(path: str | Path, data: str | bytes) -> None:
         raise IsADirectoryError(21, "Is a directory", str(target))
     raw = data.encode("utf-8") if isinstance(data, str) else data
     folder = target.parent
-    temporary = _write_temporary(folder, target.name, raw)
+    try:
+        mode = os.stat(target).st_mode & 0o777
+    except OSError:
+        mode = 0o644
+    temporary = _write_temporary(folder, target.name, raw, mode)
     try:
         os.replace(temporary, target)
     except BaseException:
