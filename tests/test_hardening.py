@@ -17,6 +17,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from univac_ttt.kiosk.controller import Kiosk, KioskSettings
 from univac_ttt.kiosk.printouts import save_printout
@@ -613,3 +615,20 @@ def test_the_referee_survives_deleting_any_line_of_the_sheet(long_run):
             run_verification(MachineOptions(), io.StringIO(), program)
         judged += 1
     assert judged > 0
+
+
+@given(st.lists(st.binary(max_size=300) | st.sampled_from([b"5", b"1", b"\xff", b"\r"]),
+                max_size=20))
+def test_any_bytes_on_the_plain_consoles_stdin_end_cleanly(pieces):
+    import io
+
+    from univac_ttt.console.plain import PlainConsole
+    from univac_ttt.machine import Machine
+
+    machine = Machine()
+    machine.load(SHIPPED.image.words)
+    stdin = io.TextIOWrapper(io.BytesIO(b"\n".join(pieces)), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    result = PlainConsole(machine, stdin, out, err).run()
+    assert result.exit_code in (0, 1)
+    assert all(line.startswith("refused: ") for line in err.getvalue().splitlines())

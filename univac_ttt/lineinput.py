@@ -90,7 +90,7 @@ class _EncodedText:
         self.stream = stream
 
     def readline(self, size: int = -1) -> bytes:
-        return self.stream.readline(size).encode("utf-8", "surrogateescape")
+        return self.stream.readline(size).encode("utf-8", "surrogatepass")
 
 
 def line_reader(stream: TextIO | BinaryIO, limit: int) -> LineReader:
