@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -632,3 +633,25 @@ def test_any_bytes_on_the_plain_consoles_stdin_end_cleanly(pieces):
     result = PlainConsole(machine, stdin, out, err).run()
     assert result.exit_code in (0, 1)
     assert all(line.startswith("refused: ") for line in err.getvalue().splitlines())
+
+
+def test_an_unreadable_tally_is_not_moved_aside_and_counts_are_kept_for_later(
+        tmp_path, monkeypatch):
+    import univac_ttt.kiosk.stats as stats
+
+    path = tmp_path / "tally.json"
+    path.write_text('{"2026-11-30": {"games": 5}}')
+    day = date(2026, 11, 30)
+
+    def failing(*args):
+        raise TextFileError("cannot be read (Input/output error)")
+
+    monkeypatch.setattr(stats, "read_text_file", failing)
+    tally = TallyFile(path)  # starts counting from zero, logs, moves nothing
+    tally.today(day).games += 1
+    with pytest.raises(OSError):
+        tally.save()
+    monkeypatch.undo()
+    tally.save()  # the read works again: the file's 5 and this kiosk's 1
+    assert not list(tmp_path.glob("*.damaged*"))
+    assert json.loads(path.read_text())["2026-11-30"]["games"] == 6

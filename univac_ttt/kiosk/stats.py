@@ -85,6 +85,8 @@ class TallyFile:
         except TextFileError as exc:
             if exc.reason == "no such file":
                 return {}
+            if exc.reason.startswith("cannot be read"):  # not damaged: do not move it
+                raise OSError(f"tally {self.path} {exc.reason}") from None
             why = exc.reason
         except TallyDamaged as exc:
             why = str(exc)
@@ -107,7 +109,10 @@ class TallyFile:
             with self._locked():
                 self.days = self._read()
         except OSError:  # no lock possible (a read-only folder): read what is there
-            self.days = self._read()
+            try:
+                self.days = self._read()
+            except OSError as exc:  # count in memory; each save tries again and merges
+                log.error("%s; counting from zero until the tally can be saved", exc)
         self._saved = {day: DayTally(**asdict(t)) for day, t in self.days.items()}
 
     def today(self, today: date | None = None) -> DayTally:
