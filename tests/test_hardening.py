@@ -423,10 +423,11 @@ def test_files_to_write_must_be_regular_files_not_fifos(tmp_path, fifo):
 
 def test_monitor_file_commands_refuse_fifos_nul_and_directories(monitor, fifo, tmp_path):
     for command in (f"restore {fifo}", f"do {fifo}", "save a\0b", "restore a\0b", "do a\0b",
-                    f"do {tmp_path}", f"save {tmp_path}"):
+                    f"do {tmp_path}", f"save {tmp_path}", f"save {fifo}"):
         out = monitor.execute(command)
         assert len(out) == 1 and out[0].startswith("??"), command
     assert "NUL" in monitor.execute("save a\0b")[0]
+    assert "FIFO" in monitor.execute(f"save {fifo}")[0] and fifo.is_fifo()
 
 
 @pytest.mark.parametrize("args", [

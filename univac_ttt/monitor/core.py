@@ -23,7 +23,7 @@ from ..machine.word import from_int, from_text, is_numeric, to_int, to_text
 from ..program.assembler import EXPRESSION_RE, AssemblyError, Program, encode_instruction
 from ..program.disassembler import instruction_text, symbol_for, view
 from ..safefile import atomic_write
-from ..textfile import TextFileError, check_path, read_text_file
+from ..textfile import TextFileError, check_write_target, read_text_file
 from .statefile import StateFileError, restore_state, save_state
 from .timeline import CHECKPOINT_EVERY, RecordingKeyboard, Timeline
 
@@ -582,7 +582,7 @@ class Monitor:
         if not rest:
             raise MonitorError("save FILE")
         try:
-            check_path(rest)
+            check_write_target(rest)
         except TextFileError as exc:
             raise MonitorError(f"cannot write {rest!r}: it {exc.reason}") from None
         data = save_state(self)
