@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import __version__
+from .limits import count_option
 from .machine import Machine, MachineOptions
+from .textfile import TextFileError, check_path, check_write_target
 
-EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+if TYPE_CHECKING:
+    from .console.transcript import Transcript
+
+EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL, EXIT_OUTPUT = 0, 1, 2, 70, 74
+MAX_STEPS_LIMIT = 10**15  # --max-steps: more than a year of UNIVAC time
+IDLE_LIMIT = 86_400  # --idle: one day
 COMMANDS = ("play", "run", "verify", "monitor", "kiosk", "tape")
 SCRIPT_LIMIT = 1_000_000  # bytes of a monitor script
 
@@ -23,14 +32,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"univac-ttt: {message}\n")
 
 
-def _positive_int(text: str) -> int:
+def _path(text: str) -> str:
+    """An argparse type: a file name that can exist (not empty, no NUL)."""
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
+        check_path(text)
+    except TextFileError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} {exc.reason}") from None
+    return text
 
 
 def _add_machine_options(parser: argparse.ArgumentParser) -> None:
@@ -82,9 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--speed", choices=["fast", "authentic"], default="fast",
                       help="how the typewriter types: at once (default) or at about 10 "
                            "characters a second, as the SC printer did (F3 toggles)")
-    play.add_argument("--transcript", metavar="FILE",
+    play.add_argument("--transcript", metavar="FILE", type=_path,
                       help="append the printer paper of the whole session to FILE")
-    play.add_argument("--image", metavar="FILE",
+    play.add_argument("--image", metavar="FILE", type=_path,
                       help="run this memory image instead of the tic-tac-toe program")
     _add_machine_options(play)
 
@@ -93,8 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
                                      "machine and run it from 000; with no IMAGE, press "
                                      "CLEAR C and INITIAL READ: block 1 of the reel on "
                                      "Uniservo 1 goes to 000-059 and runs. Exit status: 0 "
-                                     "normal stop, 1 error stop, 2 bad image, reel or option.")
-    run.add_argument("image", nargs="?",
+                                     "normal stop, 1 error stop, 2 bad image, reel or option, "
+                                     "74 the output could not be written.")
+    run.add_argument("image", nargs="?", type=_path,
                      help="memory image file (none: boot from the tape on Uniservo 1)")
     run.add_argument("--tape", action="append", default=[], metavar="N=FILE[:rw]",
                      help="mount the reel FILE (docs/tape-format.md) on Uniservo N (1-9, or "
@@ -103,8 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "starts blank); may be given for several units")
     run.add_argument("--plain", action="store_true",
                      help="plain text console (the only one for images so far)")
-    run.add_argument("--max-steps", type=_positive_int, metavar="N",
-                     help="stop after N instructions (guards against runaway programs)")
+    run.add_argument("--max-steps", type=count_option(MAX_STEPS_LIMIT), metavar="N",
+                     help="stop after N instructions, 1 to 10^15 (guards against runaway "
+                          "programs)")
     run.add_argument("--start-after-stop", action="store_true",
                      help="at a normal stop (90), or a ,0 stop with --breakpoint-switch, "
                           "press START at once: note the stop on stderr and go on with the "
@@ -116,9 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
                                          "back through a program in memory, in SIMH's "
                                          "command language (type help inside). With no "
                                          "IMAGE, the tic-tac-toe program.")
-    monitor.add_argument("image", nargs="?",
+    monitor.add_argument("image", nargs="?", type=_path,
                          help="a memory image, or a coding sheet (.ucs) for labels and remarks")
-    monitor.add_argument("--script", metavar="FILE",
+    monitor.add_argument("--script", metavar="FILE", type=_path,
                          help="run the monitor commands in FILE as plain text and exit "
                               "(also done with commands on stdin when it is not a terminal)")
     _add_machine_options(monitor)
@@ -129,17 +139,18 @@ def build_parser() -> argparse.ArgumentParser:
                                        "a printout file per game and a daily tally. Staff "
                                        "leave with F12 and the PIN.")
     kiosk.add_argument("--pin", help="staff PIN (or set UNIVAC_TTT_STAFF_PIN)")
-    kiosk.add_argument("--idle", type=_positive_int, default=60, metavar="SECONDS",
+    kiosk.add_argument("--idle", type=count_option(IDLE_LIMIT), default=60, metavar="SECONDS",
                        help="seconds without a key before demonstrations start and an "
-                            "unfinished game is abandoned (default 60)")
+                            "unfinished game is abandoned (default 60, at most 86400)")
     kiosk.add_argument("--speed", choices=["fast", "authentic"], default="authentic",
                        help="typewriter speed (default authentic)")
-    kiosk.add_argument("--data", metavar="DIR",
+    kiosk.add_argument("--data", metavar="DIR", type=_path,
                        help="folder for printouts/, tally.json and kiosk.log (default "
                             "$UNIVAC_TTT_DATA or ~/.local/share/univac-ttt)")
-    kiosk.add_argument("--printouts", metavar="DIR", help="folder for the game printouts")
-    kiosk.add_argument("--stats", metavar="FILE", help="the daily tally file")
-    kiosk.add_argument("--log", metavar="FILE", help="the kiosk's log file")
+    kiosk.add_argument("--printouts", metavar="DIR", type=_path,
+                       help="folder for the game printouts")
+    kiosk.add_argument("--stats", metavar="FILE", type=_path, help="the daily tally file")
+    kiosk.add_argument("--log", metavar="FILE", type=_path, help="the kiosk's log file")
 
     verify = sub.add_parser("verify", help="prove the program plays perfectly",
                             description="Play every opponent strategy against the program "
@@ -149,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also report the game's size and the nodes that minimax and "
                              "alpha-beta (plain, ordered, with a table, iterative deepening) "
                              "visit from the empty board (about two seconds more)")
-    verify.add_argument("sheet", nargs="?",
+    verify.add_argument("sheet", nargs="?", type=_path,
                         help="a coding sheet (.ucs) to judge instead of the shipped program, "
                              "e.g. one with the element table reordered")
     _add_machine_options(verify)
@@ -164,14 +175,14 @@ def build_parser() -> argparse.ArgumentParser:
                                description="Write a program tape for a memory image or a "
                                            "coding sheet (.ucs): block 1 is the loader "
                                            "(loader.ucs), blocks 2-18 the whole memory.")
-    make.add_argument("source", help="memory image, or coding sheet ending in .ucs")
+    make.add_argument("source", type=_path, help="memory image, or coding sheet ending in .ucs")
     make.add_argument("-o", "--output", required=True, metavar="FILE",
                       help="the reel file to write (replaced atomically)")
     listing = tape_sub.add_parser("list", help="one line a block of a reel")
-    listing.add_argument("reel", help="reel file")
+    listing.add_argument("reel", type=_path, help="reel file")
     compare = tape_sub.add_parser("compare", help="compare two reels word for word")
-    compare.add_argument("first", help="reel file")
-    compare.add_argument("second", help="reel file")
+    compare.add_argument("first", type=_path, help="reel file")
+    compare.add_argument("second", type=_path, help="reel file")
     return parser
 
 
@@ -180,32 +191,83 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if not words or (words[0] not in COMMANDS and words[0] not in ("-h", "--help", "--version")):
         words.insert(0, "play")  # no command: start a game
+    _prepare_streams()
     args = parser.parse_args(words)
     command = args.command
+    closed = _closed_stream(args)
+    if closed:
+        sys.stderr.write(f"univac-ttt: {closed} is closed; {command} needs it\n")
+        return EXIT_USAGE
     try:
-        if command == "run":
-            return _cmd_run(args)
-        if command == "play":
-            return _cmd_play(args)
-        if command == "verify":
-            return _cmd_verify(args)
-        if command == "monitor":
-            return _cmd_monitor(args)
-        if command == "kiosk":
-            return _cmd_kiosk(args)
-        if command == "tape":
-            return _cmd_tape(args)
+        code = _dispatch(args)
+        if code is not None:
+            sys.stdout.flush()
+            return code
     except KeyboardInterrupt:
         sys.stderr.write("\nunivac-ttt: interrupted\n")
         return 130
     except BrokenPipeError:
+        _silence_stdout()
         return EXIT_OK
+    except OSError as exc:  # stdout on a full disk or /dev/full, a broken terminal
+        _silence_stdout()
+        sys.stderr.write(f"univac-ttt: input/output failed ({exc.strerror or exc})\n")
+        return EXIT_OUTPUT
     except Exception as exc:  # noqa: BLE001 - the last guard: no traceback reaches a user
         sys.stderr.write(f"univac-ttt: internal error ({type(exc).__name__}: {exc}); "
                          "please report it\n")
         return EXIT_INTERNAL
     parser.error(f"unknown command {command!r}")
     return EXIT_USAGE
+
+
+def _dispatch(args: argparse.Namespace) -> int | None:
+    command = args.command
+    if command == "run":
+        return _cmd_run(args)
+    if command == "play":
+        return _cmd_play(args)
+    if command == "verify":
+        return _cmd_verify(args)
+    if command == "monitor":
+        return _cmd_monitor(args)
+    if command == "kiosk":
+        return _cmd_kiosk(args)
+    if command == "tape":
+        return _cmd_tape(args)
+    return None
+
+
+def _prepare_streams() -> None:
+    """Output that the terminal's encoding cannot show becomes escapes, not an exception
+    (a Latin-1 terminal shows Δ as \\u0394); a closed stderr becomes a silent one."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the run
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def _closed_stream(args: argparse.Namespace) -> str:
+    """'standard output' or 'standard input' if the command needs one that is closed."""
+    if sys.stdout is None:
+        return "standard output"
+    reads_stdin = args.command in ("play", "run", "kiosk") or (
+        args.command == "monitor" and args.script is None)
+    if reads_stdin and sys.stdin is None:
+        return "standard input"
+    return ""
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so Python's own flush at exit cannot fail again."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -307,7 +369,7 @@ def _program_words(args: argparse.Namespace) -> dict[int, str] | None:
     from .program.shipped import ProgramError, load_tictactoe
 
     try:
-        if args.image:
+        if args.image is not None:
             return read_image(args.image).words
         return load_tictactoe().image.words
     except (ImageError, ProgramError) as exc:
@@ -336,8 +398,10 @@ def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
     from .console.plain import PlainConsole
     from .console.transcript import Transcript, TranscriptError
 
+    if args.transcript is not None and not _writable("the transcript", args.transcript):
+        return EXIT_USAGE
     transcript = None
-    if args.transcript:
+    if args.transcript is not None:
         try:
             transcript = Transcript(Path(args.transcript))
         except TranscriptError as exc:
@@ -347,7 +411,7 @@ def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
     machine.load(words)
     console = PlainConsole(machine, sys.stdin, sys.stdout, sys.stderr)
     if transcript is not None:
-        console.also_print_to(transcript.write)
+        console.also_print_to(_reporting(transcript))
     try:
         result = console.run()
     finally:
@@ -355,7 +419,33 @@ def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
             transcript.close()
     if result.stop is not None:
         sys.stderr.write(f"univac-ttt: the program stopped: {result.summary}\n")
+    if transcript is not None and transcript.error:
+        return EXIT_OUTPUT
     return result.exit_code
+
+
+def _writable(what: str, path: str) -> bool:
+    """False, after a message, if ``path`` exists and is not a regular file (a FIFO)."""
+    try:
+        check_write_target(path)
+    except TextFileError as exc:
+        sys.stderr.write(f"univac-ttt: {what} {path} {exc.reason}\n")
+        return False
+    return True
+
+
+def _reporting(transcript: Transcript) -> Callable[[str], None]:
+    """Write to the transcript and say on stderr, once, if it stops (a full disk)."""
+    said = []
+
+    def write(text: str) -> None:
+        transcript.write(text)
+        if transcript.error and not said:
+            said.append(True)
+            sys.stderr.write(f"univac-ttt: {transcript.error} ({transcript.path}); the "
+                             "game goes on without it\n")
+            sys.stderr.flush()
+    return write
 
 
 def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
@@ -363,6 +453,8 @@ def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
     from .console.session import GameSession
     from .console.transcript import TranscriptError
 
+    if args.transcript is not None and not _writable("the transcript", args.transcript):
+        return EXIT_USAGE
     options = _machine_options(args)
     settings = ConsoleSettings(authentic=args.speed == "authentic",
                                transcript=Path(args.transcript) if args.transcript else None)
@@ -371,7 +463,12 @@ def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
     except TranscriptError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
-    return console.run()
+    code = console.run()
+    transcript = console.transcript
+    if transcript is not None and transcript.error:  # shown once the screen is restored
+        sys.stderr.write(f"univac-ttt: {transcript.error} ({transcript.path})\n")
+        return code or EXIT_OUTPUT
+    return code
 
 
 def _cmd_monitor(args: argparse.Namespace) -> int:
@@ -394,8 +491,8 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
     monitor = Monitor(words, program, _machine_options(args))
-    if args.script:
-        from .textfile import TextFileError, read_text_file
+    if args.script is not None:
+        from .textfile import read_text_file
 
         try:
             lines = read_text_file(args.script, SCRIPT_LIMIT).split("\n")
@@ -404,7 +501,9 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         return run_script(monitor, lines, sys.stdout)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return run_script(monitor, sys.stdin, sys.stdout)
+        from .lineinput import COMMAND_LINE, line_reader
+
+        return run_script(monitor, line_reader(sys.stdin, COMMAND_LINE), sys.stdout)
     from .monitor.app import MonitorApp
 
     return MonitorApp(monitor).run()
@@ -413,7 +512,7 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
 def _data_folder(args: argparse.Namespace) -> Path:
     import os
 
-    if args.data:
+    if args.data is not None:
         return Path(args.data)
     if os.environ.get("UNIVAC_TTT_DATA"):
         return Path(os.environ["UNIVAC_TTT_DATA"])
@@ -434,6 +533,16 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
         sys.stderr.write("univac-ttt: the kiosk needs a staff PIN: --pin PIN or "
                          "UNIVAC_TTT_STAFF_PIN (docs/museum.md)\n")
         return EXIT_USAGE
+    if not pin.strip() or not pin.isprintable():
+        sys.stderr.write("univac-ttt: the staff PIN must be printable characters, not only "
+                         "spaces (docs/museum.md)\n")
+        return EXIT_USAGE
+    data = _data_folder(args)
+    log_path = Path(args.log) if args.log is not None else data / "kiosk.log"
+    stats_path = Path(args.stats) if args.stats is not None else data / "tally.json"
+    for what, path in (("the log", log_path), ("the tally", stats_path)):
+        if not _writable(what, str(path)):
+            return EXIT_USAGE
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         sys.stderr.write("univac-ttt: the kiosk needs a terminal\n")
         return EXIT_USAGE
@@ -442,18 +551,18 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     except ProgramError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
-    data = _data_folder(args)
     try:
-        setup_logging(Path(args.log) if args.log else data / "kiosk.log")
+        setup_logging(log_path)
     except OSError as exc:
         sys.stderr.write(f"univac-ttt: cannot write the kiosk log: {exc}\n")
         return EXIT_USAGE
     settings = KioskSettings(
         pin=pin, idle_seconds=float(args.idle), authentic=args.speed == "authentic",
-        printouts=Path(args.printouts) if args.printouts else data / "printouts",
-        stats=Path(args.stats) if args.stats else data / "tally.json")
+        printouts=Path(args.printouts) if args.printouts is not None else data / "printouts",
+        stats=stats_path)
     lock_signals()
-    return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings)))
+    return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings)),
+                     report=lambda message: sys.stderr.write(f"univac-ttt: {message}\n"))
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -461,7 +570,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from .verify.referee import RefereeError, run_verification
 
     program = None
-    if args.sheet:
+    if args.sheet is not None:
         try:
             program = assemble_file(args.sheet)
         except AssemblyError as exc:

@@ -40,6 +40,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 from ..machine.charset import KEYBOARD_KEYS
+from ..safefile import create_new
 from .guard import run_guarded
 from .pacing import TypewriterPacer
 from .panels import PANEL_WIDTH, render_panel
@@ -189,9 +190,9 @@ class ConsoleApp:
 
     def save_paper(self) -> Path | None:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = self.settings.save_directory / f"univac-paper-{stamp}.txt"
-        try:
-            path.write_text(self.session.paper, encoding="utf-8")
+        try:  # whole, and never over an earlier save from the same second
+            path = create_new(self.settings.save_directory, f"univac-paper-{stamp}", ".txt",
+                              self.session.paper)
         except OSError as exc:
             self.say(f"Could not save the paper: {exc.strerror or exc}.", True)
             return None

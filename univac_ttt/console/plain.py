@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
+from ..lineinput import KEYBOARD_LINE, Refused, line_reader
 from ..machine import KeyboardEntryError, Machine, QueueKeyboard, Stop, StopKind, Typewriter
 from ..machine.timing import format_time
 
@@ -45,6 +46,7 @@ class PlainConsole:
         # The operator presses START at a normal or breakpoint stop (run --start-after-stop).
         self.start_after_stop = start_after_stop
         self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
+        self._lines = line_reader(stdin, KEYBOARD_LINE)
         self.max_steps = max_steps
         self.keyboard = QueueKeyboard()
         machine.keyboard = self.keyboard
@@ -89,10 +91,13 @@ class PlainConsole:
         while True:
             self.stdout.write(PROMPT)
             self.stdout.flush()
-            line = self.stdin.readline()
-            if not line:
+            text = self._lines.read_line()
+            if text is None:
                 return False
-            text = line.rstrip("\r\n")
+            if isinstance(text, Refused):
+                self.stderr.write(f"refused: {text}; nothing was sent to the UNIVAC\n")
+                self.stderr.flush()
+                continue
             try:
                 self.keyboard.type_line(text)
                 return True

@@ -11,8 +11,8 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
+from ..limits import JsonError, NumberError, load_json, parse_number
 from ..machine import Machine, MachineOptions, PaperPrinter, StopKind
 from ..machine.charset import BY_GLYPH
 from ..machine.cpu import MEMORY_WORDS
@@ -22,7 +22,8 @@ from ..machine.timing import format_time, pulses_to_us
 from ..machine.word import from_int, from_text, is_numeric, to_int, to_text
 from ..program.assembler import EXPRESSION_RE, AssemblyError, Program, encode_instruction
 from ..program.disassembler import instruction_text, symbol_for, view
-from ..textfile import TextFileError, read_text_file
+from ..safefile import atomic_write
+from ..textfile import TextFileError, check_write_target, read_text_file
 from .statefile import StateFileError, restore_state, save_state
 from .timeline import CHECKPOINT_EVERY, RecordingKeyboard, Timeline
 
@@ -172,12 +173,20 @@ class Monitor:
                 raise MonitorError(f"no label {name} in this program")
             base = self.program.symbols[name]
         else:
-            base = int(digits)
+            base = self._digits(digits, text)
         if offset is not None:
-            base = base + int(offset) if op == "+" else base - int(offset)
+            step = self._digits(offset, text)
+            base = base + step if op == "+" else base - step
         if not 0 <= base < MEMORY_WORDS:
             raise MonitorError(f"address {text} is outside 000-999")
         return base
+
+    @staticmethod
+    def _digits(digits: str, text: str) -> int:
+        try:
+            return parse_number(digits, f"the address {text[:20]}", max_digits=6)
+        except NumberError as exc:
+            raise MonitorError(str(exc)) from None
 
     def address_range(self, text: str) -> range:
         """``a``, ``a-b`` or ``a:b``; a minus between two labels' forms is a range too."""
@@ -331,7 +340,8 @@ class Monitor:
         if not rest:
             return default
         if not re.fullmatch(r"\d{1,9}", rest) or int(rest) < 1:
-            raise MonitorError(f"'{rest}' is not a count (1 or more)")
+            shown = rest if len(rest) <= 20 else rest[:20] + "..."
+            raise MonitorError(f"'{shown}' is not a count (1 to 999999999)")
         return int(rest)
 
     # ---- the commands ----------------------------------------------------------------
@@ -598,10 +608,13 @@ class Monitor:
     def do_save(self, rest: str) -> list[str]:
         if not rest:
             raise MonitorError("save FILE")
+        try:
+            check_write_target(rest)
+        except TextFileError as exc:
+            raise MonitorError(f"cannot write {rest!r}: it {exc.reason}") from None
         data = save_state(self)
         try:
-            Path(rest).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
-                                  encoding="utf-8")
+            atomic_write(rest, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
         except OSError as exc:
             raise MonitorError(f"cannot write {rest}: {exc.strerror or exc}") from None
         return [f"saved the machine to {rest}"]
@@ -610,11 +623,11 @@ class Monitor:
         if not rest:
             raise MonitorError("restore FILE")
         try:
-            data = json.loads(read_text_file(rest, FILE_LIMIT))
+            data = load_json(read_text_file(rest, FILE_LIMIT), rest, FILE_LIMIT, max_digits=19)
         except TextFileError as exc:
-            raise MonitorError(f"{rest} {exc.reason}") from None
-        except json.JSONDecodeError:
-            raise MonitorError(f"{rest} is not a saved machine (not JSON)") from None
+            raise MonitorError(f"{rest!r} {exc.reason}") from None
+        except JsonError as exc:
+            raise MonitorError(f"not a saved machine: {exc}") from None
         try:
             restore_state(self, data)
         except StateFileError as exc:
@@ -630,7 +643,7 @@ class Monitor:
         try:
             lines = read_text_file(rest, FILE_LIMIT).split("\n")
         except TextFileError as exc:
-            raise MonitorError(f"{rest} {exc.reason}") from None
+            raise MonitorError(f"{rest!r} {exc.reason}") from None
         out: list[str] = []
         self._do_depth += 1
         try:

@@ -64,6 +64,11 @@ def restore_state(monitor: Monitor, data: object) -> None:
             raise fail(f"{what} must be a whole number from {low} to {high}")
         return value
 
+    def switch(value: object) -> bool:
+        if not isinstance(value, bool):
+            raise fail("breakpoint_switch must be true or false")
+        return value
+
     memory = data.get("memory")
     if not isinstance(memory, list) or len(memory) != MEMORY_WORDS:
         raise fail("memory must list 1000 words")
@@ -109,7 +114,7 @@ def restore_state(monitor: Monitor, data: object) -> None:
         number(counters.get("keyboard_words"), "keyboard_words", 0, big),
         number(counters.get("printed_words"), "printed_words", 0, big),
         number(counters.get("overflows"), "overflows", 0, big),
-        bool(data.get("breakpoint_switch", False)),
+        switch(data.get("breakpoint_switch", False)),
         tuple(fault(f) for f in faults),
     )
     pending = data.get("keyboard_pending", [])

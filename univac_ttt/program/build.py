@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..safefile import atomic_write
 from .assembler import AssemblyError, assemble
 from .image import format_image
 from .shipped import IMAGE_HEADER, IMAGE_NAME, SHEET_NAME
@@ -24,7 +25,7 @@ def main() -> int:
         sys.stderr.write(f"{exc}\n")
         return 2
     target = Path(__file__).parent / IMAGE_NAME
-    target.write_text(text, encoding="utf-8")
+    atomic_write(target, text)  # a build stopped halfway never leaves half an image
     print(f"wrote {target}")
     from . import shipped
     from .boottape import TAPE_NAME, build_tape_text

@@ -7,12 +7,11 @@ the target and renames it over, so a reel on disk is always whole.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from ..machine.tape import BLOCK_WORDS, Reel
 from ..machine.word import ZERO, to_text
+from ..safefile import atomic_write
 from ..textfile import TextFileError, read_text_file
 from .image import parse_word_text
 
@@ -99,21 +98,7 @@ def format_reel(reel: Reel, header: str = "",
 
 def save_reel(reel: Reel, path: str | Path, header: str = "") -> None:
     """Write the reel atomically (temporary file, then rename); OSError if it cannot be."""
-    write_text_atomic(Path(path), format_reel(reel, header))
-
-
-def write_text_atomic(target: Path, text: str) -> None:
-    """Write text to a temporary file beside target, then rename it over target."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    atomic_write(path, format_reel(reel, header))
 
 
 class TapeSpec:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from ..machine.tape import Reel
 from ..machine.word import ZERO, to_text
+from ..safefile import atomic_write
 from .assembler import assemble_file
 from .boottape import boot_tape_text
 from .image import read_image
-from .reel import write_text_atomic
 
 MAX_DIFFERENCES = 10
 
@@ -28,7 +28,7 @@ def make_tape(source: str, output: str) -> str:
         words, remarks = image.words, image.remarks
     header = (f"program tape for Uniservo 1, made from {Path(source).name} by "
               "`univac-ttt tape make`\nMount on Uniservo 1, press CLEAR C and INITIAL READ.")
-    write_text_atomic(Path(output), boot_tape_text(words, remarks, header))
+    atomic_write(output, boot_tape_text(words, remarks, header))
     return f"wrote {output}: the loader and 17 blocks of memory, 18 blocks in all"
 
 

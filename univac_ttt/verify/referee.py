@@ -94,6 +94,8 @@ class Report:
 
 
 def show(board: tuple[int, ...] | list[int]) -> str:
+    if len(board) != 9:  # memory that does not hold a board: say so, do not crash
+        return "no readable board"
     return "/".join("".join(SHOWN.get(board[r * 3 + c], "·") for c in range(3))
                     for r in range(3))
 
