@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import all_kinds_machine, loop_machine, measure, measure_program  # noqa: E402
 
 from univac_ttt.console.plain import PlainConsole  # noqa: E402
-from univac_ttt.machine import Machine  # noqa: E402
+from univac_ttt.desk import Desk  # noqa: E402
 from univac_ttt.machine.timing import format_time, pulses_to_us  # noqa: E402
 from univac_ttt.program.shipped import load_tictactoe  # noqa: E402
 from univac_ttt.verify.referee import Referee  # noqa: E402
@@ -88,15 +88,14 @@ def keystroke_latency(replies: int = 300) -> tuple[float, float]:
     words = load_tictactoe().image.words
     moves = ["5", "9", "7", "2", "6", "1", "3", "8", "4"]
     out = io.StringIO()
-    machine = Machine()
-    machine.load(words)
-    console = PlainConsole(machine, io.StringIO(), out, io.StringIO())
-    console.machine.run(1_000_000)
+    desk = Desk(words)
+    PlainConsole(desk, io.StringIO(), out, io.StringIO())  # the paper goes to ``out``
+    desk.run()
     timings = []
     for i in range(replies):
         start = time.perf_counter()
-        console.keyboard.type_line(moves[i % len(moves)])
-        machine.run(1_000_000)
+        desk.release(moves[i % len(moves)])
+        desk.run()
         timings.append((time.perf_counter() - start) * 1000)
         out.seek(0)
         out.truncate()

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
-from .machine import Machine, MachineOptions
+from .machine import MachineOptions
 
-EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+EXIT_OK, EXIT_USAGE, EXIT_INTERNAL = 0, 2, 70
 COMMANDS = ("play", "run", "verify", "monitor", "kiosk")
 SCRIPT_LIMIT = 1_000_000  # bytes of a monitor script
 
@@ -169,6 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from .console.plain import PlainConsole
+    from .desk import Desk, Limits
     from .program.image import ImageError, read_image
 
     try:
@@ -176,9 +177,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     except ImageError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
-    machine = Machine(_machine_options(args))
-    machine.load(image.words)
-    console = PlainConsole(machine, sys.stdin, sys.stdout, sys.stderr, args.max_steps)
+    # run has no cap of its own: --max-steps is the guard (Ctrl-C ends it too).
+    desk = Desk(image.words, _machine_options(args), Limits(cap=10**15))
+    console = PlainConsole(desk, sys.stdin, sys.stdout, sys.stderr, args.max_steps)
     result = console.run()
     sys.stderr.write(f"univac-ttt: {result.summary}\n")
     return result.exit_code
@@ -217,7 +218,8 @@ def _full_screen_possible() -> bool:
 
 def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
     from .console.plain import PlainConsole
-    from .console.transcript import Transcript, TranscriptError
+    from .desk import Desk
+    from .desk.transcript import Transcript, TranscriptError
 
     transcript = None
     if args.transcript:
@@ -226,9 +228,8 @@ def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
         except TranscriptError as exc:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE
-    machine = Machine(_machine_options(args))
-    machine.load(words)
-    console = PlainConsole(machine, sys.stdin, sys.stdout, sys.stderr)
+    console = PlainConsole(Desk(words, _machine_options(args)), sys.stdin, sys.stdout,
+                           sys.stderr)
     if transcript is not None:
         console.also_print_to(transcript.write)
     try:
@@ -243,8 +244,8 @@ def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
 
 def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
     from .console.app import ConsoleApp, ConsoleSettings
-    from .console.session import GameSession
-    from .console.transcript import TranscriptError
+    from .desk.session import GameSession
+    from .desk.transcript import TranscriptError
 
     options = _machine_options(args)
     settings = ConsoleSettings(authentic=args.speed == "authentic",

@@ -17,7 +17,6 @@ from pathlib import Path
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import ANSI, FormattedText
 from prompt_toolkit.history import InMemoryHistory
@@ -39,31 +38,17 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
+from ..desk.pacing import TypewriterPacer
+from ..desk.paper import PrintedChunk
+from ..desk.session import GameSession
+from ..desk.transcript import Transcript
 from ..machine.charset import KEYBOARD_KEYS
-from .guard import run_guarded
-from .pacing import TypewriterPacer
+from ..program.tictactoe import GAME_HELP
+from ..tui.guard import run_guarded
+from ..tui.paper import sync_paper
 from .panels import PANEL_WIDTH, render_panel
-from .session import GameSession, PrintedChunk
-from .transcript import Transcript
 
-HELP_TEXT = """\
-TIC-TAC-TOE ON THE UNIVAC I
-
-You are X and you move first. Type the code of a square and press Enter:
-
-      1 | 2 | 3
-      4 | 5 | 6
-      7 | 8 | 9
-
-The UNIVAC (O) answers by typing the whole board. It keeps the board, warns you
-politely about a wrong code or a taken square, and declares wins and draws.
-The best you can do is draw; one mistake and it wins.
-
-In the early 1950s Tom Gildersleeve of Remington Rand programmed the UNIVAC I to
-play tic-tac-toe through its Supervisory Control keyboard and typewriter. Rather
-than a table of games, the program judges the eight rows, columns and diagonals
-by priority: win, block, then force. Here that program runs, word for word, in
-an emulated 1000-word mercury memory.
+HELP_TEXT = GAME_HELP + """
 
 Keys: F1 this help   F2 new game   F3 typing speed   F4 save the paper
       Ctrl-Q or Ctrl-D quit (press twice)          Esc close this help"""
@@ -116,12 +101,10 @@ class ConsoleApp:
     def _printed(self, chunk: PrintedChunk) -> None:
         if self.transcript is not None:
             self.transcript.write(chunk.text)
-        self.pacer.add_printed(chunk.text, chunk.pulses)
+        self.pacer.add_printed(chunk)
 
     def _sync_paper(self) -> None:
-        text = self.pacer.text
-        if text != self.paper_buffer.text:
-            self.paper_buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+        sync_paper(self.paper_buffer, self.pacer.text)
 
     @property
     def typing(self) -> bool:
@@ -142,7 +125,7 @@ class ConsoleApp:
         if self.session.error:
             self.say("The UNIVAC has stopped on an error. Press F2 for a new game.", True)
             return
-        self.pacer.start_reply(self.session.machine.pulses)
+        self.pacer.start_reply()
         result = self.session.submit(text)
         if result.accepted:
             self.keyboard_buffer.append_to_history()
@@ -150,6 +133,9 @@ class ConsoleApp:
             self.say("")
         else:
             self.say(result.message, True)
+        if self.transcript is not None and self.transcript.error:
+            self.say(f"{self.transcript.error.capitalize()}; the game goes on.", True)
+            self.transcript = None
         self._sync_paper()
 
     def type_key(self, data: str) -> None:
@@ -176,7 +162,7 @@ class ConsoleApp:
 
     def new_game(self) -> None:
         self.pacer.finish()
-        self.pacer.start_reply(0)  # the machine's clock restarts with the program
+        self.pacer.start_reply()
         self.session.new_game()
         self.say("A new game has started.")
         self._sync_paper()

@@ -13,8 +13,8 @@ from rich.console import Console, Group
 from rich.panel import Panel
 from rich.text import Text
 
+from ..desk.session import GameSession
 from ..machine.timing import format_time
-from .session import GameSession
 
 PANEL_WIDTH = 30
 

@@ -1,7 +1,8 @@
 """The plain console: printer output on stdout, one line of stdin per keyboard word.
 
 For pipes, scripts, screen readers and logs; its output is byte-stable. At each keyboard
-wait it shows the input-ready lamp as the prompt ``> ``.
+wait it shows the input-ready lamp as the prompt ``> ``. The machine runs at a desk, under
+the desk's limits, so a runaway program ends with a message instead of running forever.
 """
 
 from __future__ import annotations
@@ -10,11 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from ..machine import KeyboardEntryError, Machine, QueueKeyboard, Stop, StopKind, Typewriter
+from ..desk import Desk, PrintedChunk
+from ..machine import KeyboardEntryError, Stop, StopKind
 from ..machine.timing import format_time
 
 PROMPT = "> "
-CHUNK = 1_000_000  # instructions run between checks of the step budget
 
 
 @dataclass
@@ -24,11 +25,13 @@ class PlainResult:
     summary: str
 
 
-def summarize(machine: Machine, stop: Stop | None, note: str = "") -> str:
+def summarize(desk: Desk, stop: Stop | None, note: str = "") -> str:
+    machine = desk.machine
     if stop is None:
         where = "end of input while waiting for the keyboard"
     elif stop.kind is StopKind.STEP_LIMIT:
-        where = f"step limit reached at {stop.address:03d} ({stop.half})"
+        where = (f"step limit reached at {stop.address:03d} ({stop.half}): {stop.reason}; "
+                 "the program may be in an endless loop")
     else:
         where = stop.describe()
     text = (f"{where}; {machine.instructions:,} instructions, "
@@ -37,45 +40,41 @@ def summarize(machine: Machine, stop: Stop | None, note: str = "") -> str:
 
 
 class PlainConsole:
-    """Runs a machine against text streams."""
+    """Runs a desk's machine against text streams.
 
-    def __init__(self, machine: Machine, stdin: TextIO, stdout: TextIO, stderr: TextIO,
+    ``max_steps`` caps the whole session; without it each run between keyboard words is
+    capped by the desk's limits."""
+
+    def __init__(self, desk: Desk, stdin: TextIO, stdout: TextIO, stderr: TextIO,
                  max_steps: int | None = None) -> None:
-        self.machine = machine
+        self.desk = desk
         self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
         self.max_steps = max_steps
-        self.keyboard = QueueKeyboard()
-        machine.keyboard = self.keyboard
-        self._sinks = [self.stdout.write]
-        machine.printer = Typewriter(self._type)
+        self._sinks: list[Callable[[str], None]] = [self.stdout.write]
+        desk.paper.listeners.append(self._type)
 
-    def _type(self, text: str) -> None:
+    def _type(self, chunk: PrintedChunk) -> None:
         for sink in self._sinks:
-            sink(text)
+            sink(chunk.text)
 
     def also_print_to(self, sink: Callable[[str], None]) -> None:
         """Send the paper to another sink as well (a transcript file)."""
         self._sinks.append(sink)
 
     def run(self) -> PlainResult:
-        machine = self.machine
-        start = machine.instructions
+        desk = self.desk
+        start = desk.machine.instructions
         while True:
-            budget = CHUNK
+            cap = desk.limits.cap
             if self.max_steps is not None:
-                left = self.max_steps - (machine.instructions - start)
-                if left <= 0:
-                    stop = machine.last_stop
-                    return self._finish(1, stop)
-                budget = min(budget, left)
-            stop = machine.run(budget)
-            if stop.kind is StopKind.STEP_LIMIT:
-                continue
+                cap = min(cap, self.max_steps - (desk.machine.instructions - start))
+            stop = desk.run(max(cap, 0))
             if stop.kind is StopKind.KEYBOARD:
                 if not self._read_word():
                     return self._finish(0, None)
                 continue
-            return self._finish(1 if stop.is_error else 0, stop)
+            normal = stop.kind in (StopKind.HALT, StopKind.BREAKPOINT)
+            return self._finish(0 if normal else 1, stop)
 
     def _read_word(self) -> bool:
         """Prompt until a typable line arrives; False at end of input."""
@@ -87,7 +86,7 @@ class PlainConsole:
                 return False
             text = line.rstrip("\r\n")
             try:
-                self.keyboard.type_line(text)
+                self.desk.release(text)
                 return True
             except KeyboardEntryError as exc:
                 self.stderr.write(f"refused: {exc}; nothing was sent to the UNIVAC\n")
@@ -95,4 +94,4 @@ class PlainConsole:
 
     def _finish(self, code: int, stop: Stop | None) -> PlainResult:
         self.stdout.flush()
-        return PlainResult(code, stop, summarize(self.machine, stop))
+        return PlainResult(code, stop, summarize(self.desk, stop))

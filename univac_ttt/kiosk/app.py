@@ -10,7 +10,6 @@ import asyncio
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.input import Input
@@ -31,9 +30,10 @@ from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
-from ..console.app import HELP_TEXT
-from ..console.guard import run_guarded
 from ..machine.charset import KEYBOARD_KEYS
+from ..program.tictactoe import GAME_HELP
+from ..tui.guard import run_guarded
+from ..tui.paper import sync_paper
 from .bigboard import big_board
 from .controller import Kiosk, Mode
 
@@ -64,9 +64,7 @@ class KioskApp:
         self._sync()
 
     def _sync(self) -> None:
-        text = self.kiosk.pacer.text
-        if text != self.paper_buffer.text:
-            self.paper_buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+        sync_paper(self.paper_buffer, self.kiosk.pacer.text)
 
     # ---- drawing ---------------------------------------------------------------------
 
@@ -118,7 +116,7 @@ class KioskApp:
             Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
         ])
         help_window = ConditionalContainer(
-            Window(FormattedTextControl(HELP_TEXT.split("\n\nKeys:")[0]), style="class:help",
+            Window(FormattedTextControl(GAME_HELP), style="class:help",
                    wrap_lines=True, width=Dimension(preferred=84, max=84),
                    height=Dimension(preferred=22, max=22)),
             filter=Condition(lambda: self.show_help))

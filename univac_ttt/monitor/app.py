@@ -25,9 +25,9 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
-from ..console.guard import run_guarded
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
+from ..tui.guard import run_guarded
 from .core import COMMANDS, Monitor
 
 STYLE = Style.from_dict({
@@ -143,7 +143,7 @@ class MonitorApp:
             parts.append(("class:heading", "\n BOARD (from memory)\n"))
             parts += [("", line + "\n") for line in monitor.do_board("")]
         parts.append(("class:heading", "\n PAPER\n"))
-        paper = monitor.printer.paper.split("\n")[-7:]
+        paper = monitor.desk.paper.text.split("\n")[-7:]
         parts += [("class:paper", f" {line:<40}\n") for line in paper]
         return FormattedText(parts)
 

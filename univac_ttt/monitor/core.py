@@ -13,18 +13,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..machine import Machine, MachineOptions, PaperPrinter, StopKind
+from ..desk import Desk, Limits
+from ..machine import KeyboardEntryError, MachineOptions, StopKind
 from ..machine.charset import BY_GLYPH
 from ..machine.cpu import MEMORY_WORDS
-from ..machine.devices import KeyboardEntryError
 from ..machine.ops import OPERATIONS, decode
 from ..machine.timing import format_time, pulses_to_us
 from ..machine.word import from_int, from_text, is_numeric, to_int, to_text
 from ..program.assembler import EXPRESSION_RE, AssemblyError, Program, encode_instruction
 from ..program.disassembler import instruction_text, symbol_for, view
+from ..program.tictactoe import board_lines, has_board
 from ..textfile import TextFileError, read_text_file
 from .statefile import StateFileError, restore_state, save_state
-from .timeline import CHECKPOINT_EVERY, RecordingKeyboard, Timeline
+from .timeline import CHECKPOINT_EVERY, Timeline
 
 REGISTERS = ("rA", "rX", "rL", "rF", "rV", "rY", "CC", "CR", "SR")
 BUFFERS = ("rI", "rO")  # the 60-word tape buffers: shown by examine, not by registers
@@ -119,16 +120,15 @@ def _operation_key(spelling: str) -> str:
 
 
 class Monitor:
-    """A machine, its program's coding sheet, and the monitor's own settings."""
+    """A desk with a program loaded, its coding sheet, and the monitor's own settings."""
 
     def __init__(self, words: dict[int, str], program: Program | None = None,
-                 options: MachineOptions | None = None) -> None:
+                 options: MachineOptions | None = None, limits: Limits | None = None) -> None:
         self.program = program
-        self.keyboard = RecordingKeyboard()
-        self.printer = PaperPrinter()
-        self.machine = Machine(options, self.keyboard, self.printer)
-        self.machine.load(words)
-        self.timeline = Timeline(self.machine, self.keyboard, self.printer)
+        self.desk = Desk(words, options, limits, record_keys=True)
+        self.keyboard = self.desk.keyboard
+        self.machine = self.desk.machine
+        self.timeline = Timeline(self.desk)
         self.watches: dict[int, str] = {}
         self.tracing = False
         self.finished = False  # quit was given
@@ -154,8 +154,7 @@ class Monitor:
 
     @property
     def waiting_for_keyboard(self) -> bool:
-        stop = self.machine.last_stop
-        return stop is not None and stop.kind is StopKind.KEYBOARD
+        return self.desk.waiting_for_keyboard
 
     # ---- addresses and words ---------------------------------------------------------
 
@@ -272,38 +271,39 @@ class Monitor:
     # ---- running the machine ---------------------------------------------------------
 
     def _run(self, count: int | None, until: Callable[[], bool] | None = None) -> list[str]:
-        """Run up to count instructions (None: until a stop); fast unless trace/watch."""
+        """Run up to count instructions (None: until a stop, or the desk's limit) at the
+        desk; fast unless trace/watch. STOP at the desk (Ctrl-C) ends any run."""
         self.timeline.checkpoint()
-        machine = self.machine
+        desk, machine = self.desk, self.machine
         machine.resume_past_breakpoint()  # a run never stops on the instruction it starts at
         out: list[str] = []
+        cap = count if count is not None else desk.limits.cap
         if self.tracing or self.watches or until is not None:
-            limit = count if count is not None else SLOW_STEP_LIMIT
-            for _ in range(limit):
-                address, half = machine.next_instruction_address()
-                instruction = machine.sr
-                stop = machine.run(1)
-                if self.tracing and stop.kind is StopKind.STEP_LIMIT:
+            if count is None:
+                cap = min(cap, SLOW_STEP_LIMIT)
+
+            def after_each(address: int, half: str, instruction: str) -> bool:
+                if self.tracing:
                     out.append(self._trace_line(address, half, instruction))
-                if stop.kind is not StopKind.STEP_LIMIT:
-                    break
-                if self._watch_fired(out) or (until is not None and until()):
-                    break
-            else:
-                if count is None:
-                    out.append(f"(stopped after {limit:,} instructions of tracing)")
+                return self._watch_fired(out) or (until is not None and until())
+
+            start = machine.instructions
+            stop = desk.run(cap, after_each)
+            if count is None and stop.kind is StopKind.STEP_LIMIT \
+                    and machine.instructions - start >= cap:
+                out.append(f"(stopped after {cap:,} instructions of tracing)")
         else:
-            remaining = count
-            while remaining is None or remaining > 0:
-                chunk = CHECKPOINT_EVERY if remaining is None else min(remaining,
-                                                                        CHECKPOINT_EVERY)
+            done = 0
+            while True:
                 before = machine.instructions
-                stop = machine.run(chunk)
-                if remaining is not None:
-                    remaining -= machine.instructions - before
-                if stop.kind is not StopKind.STEP_LIMIT:
+                stop = desk.run(min(cap - done, CHECKPOINT_EVERY))
+                done += machine.instructions - before
+                if stop.kind is not StopKind.STEP_LIMIT or done >= cap:
                     break
                 self.timeline.checkpoint()
+            if count is None and stop.kind is StopKind.STEP_LIMIT:
+                out.append(f"?? the program ran {cap:,} instructions without stopping, the "
+                           "desk's limit (an endless loop?); continue runs on")
         out.append(self.describe_stop())
         return out
 
@@ -496,18 +496,16 @@ class Monitor:
         present = machine.snapshot()
         pending = self.keyboard.pending_words
         last_stop = machine.last_stop
-        lines = []
+        lines: list[str] = []
         self.timeline.go_to(start)
-        breaks, ops = machine.break_addresses, machine.break_executors
-        machine.break_addresses, machine.break_executors = set(), set()
+
+        def note(address: int, half: str, instruction: str) -> bool:
+            lines.append(self._trace_line(address, half, instruction))
+            return False
+
         try:
-            while machine.instructions < now:
-                address, half = machine.next_instruction_address()
-                instruction = machine.sr
-                machine.run(1)
-                lines.append(self._trace_line(address, half, instruction))
+            self.desk.replay(now, note)
         finally:
-            machine.break_addresses, machine.break_executors = breaks, ops
             machine.last_stop = last_stop
         if machine.snapshot() != present or self.keyboard.pending_words != pending:
             raise MonitorError("history replay disagreed with the present (please report)")
@@ -546,24 +544,13 @@ class Monitor:
 
     def do_paper(self, rest: str) -> list[str]:
         count = self._count(rest, 12)
-        lines = self.printer.paper.split("\n")
+        lines = self.desk.paper.text.split("\n")
         return [f"| {line}" for line in lines[-count:]]
 
     def do_board(self, rest: str) -> list[str]:
-        if self.program is None or "BRD" not in self.program.symbols:
+        if self.program is None or not has_board(self.program):
             raise MonitorError("this program has no board (no label BRD)")
-        base = self.program.symbols["BRD"]
-        shown = {0: None, 1: "O", 4: "X"}
-        rows = []
-        for r in range(3):
-            cells = []
-            for c in range(3):
-                square = r * 3 + c + 1
-                value = to_int(self.machine.mem[base + square])
-                mark = shown.get(value, "?") if value in shown else "?"
-                cells.append(mark or str(square))
-            rows.append("   " + "   ".join(cells))
-        return rows
+        return board_lines(self.machine.mem, self.program)
 
     def do_registers(self, rest: str) -> list[str]:
         return self.register_lines()
@@ -571,7 +558,7 @@ class Monitor:
     def do_save(self, rest: str) -> list[str]:
         if not rest:
             raise MonitorError("save FILE")
-        data = save_state(self)
+        data = save_state(self.desk)
         try:
             Path(rest).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
                                   encoding="utf-8")
@@ -589,7 +576,7 @@ class Monitor:
         except json.JSONDecodeError:
             raise MonitorError(f"{rest} is not a saved machine (not JSON)") from None
         try:
-            restore_state(self, data)
+            restore_state(self.desk, data)
         except StateFileError as exc:
             raise MonitorError(str(exc)) from None
         self.timeline.forget()

@@ -5,14 +5,10 @@ Restoring checks everything first: the machine changes only if the whole file is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..desk import Desk
 from ..machine import MachineState
 from ..machine.cpu import MEMORY_WORDS
 from ..machine.word import from_text, to_text
-
-if TYPE_CHECKING:
-    from .core import Monitor
 
 
 class StateFileError(ValueError):
@@ -21,8 +17,8 @@ class StateFileError(ValueError):
 STATE_FORMAT = "univac-ttt machine state 1"
 
 
-def save_state(monitor: Monitor) -> dict[str, object]:
-    s = monitor.machine.snapshot()
+def save_state(desk: Desk) -> dict[str, object]:
+    s = desk.machine.snapshot()
     return {
         "format": STATE_FORMAT,
         "memory": [to_text(w) for w in s.mem],
@@ -35,12 +31,12 @@ def save_state(monitor: Monitor) -> dict[str, object]:
                      "keyboard_words": s.keyboard_words, "printed_words": s.printed_words,
                      "overflows": s.overflows},
         "breakpoint_switch": s.breakpoint_switch,
-        "keyboard_pending": [to_text(w) for w in monitor.keyboard.pending_words],
-        "paper": monitor.printer.paper,
+        "keyboard_pending": [to_text(w) for w in desk.keyboard.pending_words],
+        "paper": desk.paper.text,
     }
 
 
-def restore_state(monitor: Monitor, data: object) -> None:
+def restore_state(desk: Desk, data: object) -> None:
     """Check everything first; the machine changes only if the whole state is good."""
     def fail(why: str) -> StateFileError:
         return StateFileError(f"not a saved machine: {why}")
@@ -98,6 +94,6 @@ def restore_state(monitor: Monitor, data: object) -> None:
     if not isinstance(pending, list) or not isinstance(paper, str):
         raise fail("keyboard_pending must be a list and paper text")
     pending_words = [word(w, "a keyboard word") for w in pending]
-    monitor.machine.restore(state)
-    monitor.keyboard.replace_pending(pending_words)
-    monitor.printer.pieces[:] = [paper] if paper else []
+    desk.restore(state)
+    desk.keyboard.replace_pending(pending_words)
+    desk.paper.replace(paper)
