@@ -13,6 +13,7 @@ from .machine import MachineOptions
 EXIT_OK, EXIT_USAGE, EXIT_INTERNAL = 0, 2, 70
 COMMANDS = ("play", "run", "verify", "monitor", "kiosk")
 SCRIPT_LIMIT = 1_000_000  # bytes of a monitor script
+INTERACTIVE_CAP = 1_000_000_000  # instructions a full-screen monitor run may take
 
 
 class _Parser(argparse.ArgumentParser):
@@ -277,7 +278,12 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
     except (AssemblyError, ImageError, ProgramError) as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
-    monitor = Monitor(words, program, _machine_options(args))
+    from .desk import Limits
+
+    full_screen = not args.script and sys.stdin.isatty() and sys.stdout.isatty()
+    # On the full screen Ctrl-C stops a run, so the cap is only a last resort.
+    limits = Limits(cap=INTERACTIVE_CAP) if full_screen else Limits()
+    monitor = Monitor(words, program, _machine_options(args), limits)
     if args.script:
         from .textfile import TextFileError, read_text_file
 
@@ -287,7 +293,7 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
             sys.stderr.write(f"univac-ttt: the script {args.script} {exc.reason}\n")
             return EXIT_USAGE
         return run_script(monitor, lines, sys.stdout)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not full_screen:
         return run_script(monitor, sys.stdin, sys.stdout)
     from .monitor.app import MonitorApp
 

@@ -4,10 +4,15 @@ Everything it does goes through ``Monitor.execute``; this module only draws. Whe
 UNIVAC waits for its keyboard, the command line says so and a line typed there goes to the
 UNIVAC (then the machine runs on); a line starting with ':' or with a full command name
 (``step``, ``examine`` ...) is still a monitor command.
+
+Commands run on a worker thread, one at a time in the order typed, so the screen stays
+live: Ctrl-C during a run presses the desk's STOP key and the run ends within a fraction
+of a second, leaving the machine where it was, ready for ``continue``.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 
 from prompt_toolkit.application import Application
@@ -72,6 +77,10 @@ class MonitorApp:
                                      completer=CommandCompleter(monitor),
                                      complete_while_typing=False)
         self.quit_armed = False
+        self.pending: deque[str | None] = deque()  # typed lines; None: a quit key
+        self.busy = False  # a command is running on the worker thread
+        self._frozen = (FormattedText([]), FormattedText([]))
+        self._wake = asyncio.Event()
         self.app = self._build(input, output)
         self._sync_output()
 
@@ -83,7 +92,58 @@ class MonitorApp:
         first = line.strip().split(" ", 1)[0].lower()
         return line.startswith(":") or first in COMMAND_NAMES
 
-    def enter(self, line: str) -> None:
+    def enter(self, line: str | None) -> None:
+        """Queue a typed line (None: a quit key) behind any command still running."""
+        self.pending.append(line)
+        self._wake.set()
+
+    def interrupt(self) -> bool:
+        """Ctrl-C: press STOP if a command is running (True), else do nothing (False)."""
+        if not self.busy:
+            return False
+        self.monitor.desk.limits.stop()
+        self.pending.clear()  # what was typed ahead is dropped with the run
+        return True
+
+    async def _worker(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self.pending:
+                    line = self.pending.popleft()
+                    if line is None:
+                        self._quit_key()
+                        continue
+                    self.quit_armed = False
+                    # While the worker runs the machine, the panes show it as it was.
+                    self._frozen = (self._memory(), self._registers())
+                    self.busy = True
+                    self.app.invalidate()
+                    try:
+                        await loop.run_in_executor(None, self._execute, line)
+                    finally:
+                        self.busy = False
+                        self.monitor.desk.limits.interrupt.clear()  # a late Ctrl-C
+                    if self.monitor.finished:
+                        self.app.exit(result=0)
+                        return
+                    self._sync_output()
+                    self.app.invalidate()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - end the app cleanly, never a traceback
+            self.app.exit(exception=exc)
+
+    def _quit_key(self) -> None:
+        if self.quit_armed:
+            self.app.exit(result=0)
+        self.quit_armed = True
+        self.app.invalidate()
+
+    def _execute(self, line: str) -> None:
+        """Run one typed line (on the worker thread)."""
         monitor = self.monitor
         if monitor.waiting_for_keyboard and not self.is_command(line):
             self.lines.append(f"UNIVAC KEYBOARD ▸ {line}")
@@ -95,9 +155,6 @@ class MonitorApp:
             command = line[1:] if line.startswith(":") else line
             self.lines.append(f"monitor> {command}")
             self.lines.extend(monitor.execute(command))
-        if monitor.finished:
-            self.app.exit(result=0)
-        self._sync_output()
 
     def _sync_output(self) -> None:
         text = "\n".join(self.lines)
@@ -106,6 +163,8 @@ class MonitorApp:
     # ---- drawing ---------------------------------------------------------------------
 
     def _memory(self) -> FormattedText:
+        if self.busy:
+            return self._frozen[0]
         monitor = self.monitor
         machine = monitor.machine
         current, half = machine.next_instruction_address()
@@ -127,6 +186,8 @@ class MonitorApp:
         return FormattedText(parts)
 
     def _registers(self) -> FormattedText:
+        if self.busy:
+            return self._frozen[1]
         monitor = self.monitor
         machine = monitor.machine
         lines = self._compact_registers()
@@ -166,6 +227,8 @@ class MonitorApp:
         return lines
 
     def _prompt(self) -> FormattedText:
+        if self.busy:
+            return FormattedText([("class:prompt.keyboard", " RUNNING ▸ "), ("", " ")])
         if self.monitor.waiting_for_keyboard:
             return FormattedText([("class:prompt.keyboard", " UNIVAC KEYBOARD ▸ "),
                                   ("", " ")])
@@ -175,6 +238,9 @@ class MonitorApp:
         hint = ("type a word for the UNIVAC, or :command" if self.monitor.waiting_for_keyboard
                 else "help  step  next  go  break  examine  back  where")
         quit_text = "press Ctrl-Q again to quit" if self.quit_armed else "Ctrl-Q quit"
+        if self.busy:
+            return FormattedText([("class:bar", " the UNIVAC is running: Ctrl-C stops it "
+                                                "(STOP at the desk)")])
         return FormattedText([("class:bar", f" F10 step  F5 continue  {quit_text}   |  {hint}")])
 
     def _build(self, input: Input | None, output: Output | None) -> Application[int]:
@@ -220,14 +286,23 @@ class MonitorApp:
         def _(event: KeyPressEvent) -> None:
             self.enter(":continue" if self.monitor.waiting_for_keyboard else "continue")
 
-        for key in ("c-q", "c-d", "c-c"):
+        @kb.add("c-c")
+        def _(event: KeyPressEvent) -> None:
+            if not self.interrupt():
+                self.enter(None)
+
+        for key in ("c-q", "c-d"):
             @kb.add(key)
             def _(event: KeyPressEvent) -> None:
-                if self.quit_armed:
-                    self.app.exit(result=0)
-                self.quit_armed = True
+                self.enter(None)
 
         return kb
 
     def run(self) -> int:
-        return int(run_guarded(self.app) or 0)
+        def start() -> None:
+            self.app.create_background_task(self._worker())
+
+        try:
+            return int(run_guarded(self.app, start) or 0)
+        finally:
+            self.monitor.desk.limits.stop()  # a run still going on the worker ends now

@@ -1,0 +1,199 @@
+"""The Supervisory Control desk: limits, STOP, observers, stamped and bounded paper, and
+the rules that keep every way of running the UNIVAC going through it."""
+
+import ast
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from support.terminal import Terminal
+
+from univac_ttt.desk import Desk, Limits
+from univac_ttt.desk.paper import Paper
+from univac_ttt.machine import StopKind
+from univac_ttt.machine.word import from_text
+from univac_ttt.program.shipped import load_tictactoe
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip install '.[test]'"
+LOOP = {0: from_text("000000U00000")}  # a transfer to itself: a runaway program
+SHIPPED = load_tictactoe()
+
+
+def test_a_runaway_program_stops_at_the_cap_and_can_go_on():
+    desk = Desk(LOOP, limits=Limits(cap=30_000, check_every=7_000))
+    stop = desk.run()
+    assert stop.kind is StopKind.STEP_LIMIT and "30,000" in stop.reason
+    assert desk.machine.instructions == 30_000 and desk.stop is stop
+    assert desk.run().kind is StopKind.STEP_LIMIT and desk.machine.instructions == 60_000
+
+
+def test_stop_from_another_thread_ends_a_run_quickly_and_leaves_it_resumable():
+    desk = Desk(LOOP, limits=Limits(cap=10**12))
+    timer = threading.Timer(0.2, desk.limits.stop)
+    timer.start()
+    started = time.perf_counter()
+    stop = desk.run()
+    took = time.perf_counter() - started
+    assert stop.kind is StopKind.INTERRUPT and took < 0.2 + 0.5, took
+    state = desk.snapshot()
+    assert desk.run(1).kind is StopKind.STEP_LIMIT  # the flag was used up: START runs on
+    assert desk.machine.instructions == state.instructions + 1
+
+
+def test_observers_notice_without_stopping_and_leave_breakpoints_alone():
+    program = SHIPPED.program
+    desk = Desk(SHIPPED.image.words)
+    opening = program.address_of("OPENING")
+    desk.observe = {opening: "opening"}
+    desk.machine.break_addresses.add(program.address_of("RULEA"))
+    assert desk.run().kind is StopKind.KEYBOARD
+    desk.release("5")
+    assert desk.run().kind is StopKind.KEYBOARD and desk.noticed == ["opening"]
+    desk.release("9")
+    stop = desk.run()
+    assert stop.kind is StopKind.MONITOR and stop.address == program.address_of("RULEA")
+    assert desk.machine.break_addresses == {program.address_of("RULEA")}
+
+
+def test_paper_is_stamped_with_the_decision_time_and_bounded():
+    desk = Desk(SHIPPED.image.words, paper_limit=2_000)
+    desk.run()
+    for move in "5973" * 30:
+        mark = desk.paper.end
+        desk.release(move)
+        desk.run()
+        pieces = desk.paper.pieces_since(mark)
+        assert pieces and pieces[0].since_release > 0
+        assert all(p.pulses - p.since_release == desk.paper.released for p in pieces)
+    assert desk.paper.characters <= 2_000 and len(desk.paper.text) == desk.paper.characters
+
+
+def test_paper_positions_survive_trimming():
+    paper = Paper(limit=10)
+    for text in ("abcd", "efgh", "ijkl", "mnop"):
+        paper.add(text, 0)
+    assert paper.text == "ijklmnop" and paper.end == 4 and paper.since(3) == "mnop"
+    assert paper.since(0) == "ijklmnop"
+    paper.truncate(3)
+    assert paper.text == "ijkl" and paper.end == 3
+
+
+def test_initial_read_reports_that_no_tape_is_attached():
+    desk = Desk(LOOP)
+    before = desk.snapshot()
+    assert "no Uniservo" in desk.initial_read() and desk.snapshot() == before
+
+
+def loop_image(tmp_path):
+    path = tmp_path / "loop.img"
+    path.write_text("000 000000U00000\n")
+    return path
+
+
+def test_monitor_script_stops_a_runaway_at_the_cap(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "univac_ttt", "monitor",
+                             str(loop_image(tmp_path))], input="go\n",
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, result.stdout
+    assert "?? the program ran 5,000,000 instructions without stopping" in result.stdout
+
+
+def test_play_plain_ends_a_runaway_with_a_message(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "univac_ttt", "play", "--plain", "--image",
+                             str(loop_image(tmp_path))], input="",
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert "endless loop" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_ctrl_c_stops_a_runaway_in_the_full_screen_monitor(tmp_path):
+    terminal = Terminal([COMMAND, "monitor", str(loop_image(tmp_path))], columns=100, rows=30)
+    terminal.wait_for("monitor>")
+    terminal.send("go 0\r")
+    terminal.wait_for("Ctrl-C stops it")
+    time.sleep(0.5)
+    started = time.monotonic()
+    terminal.send("\x03")
+    screen = terminal.wait_for("operator stop", timeout=5)
+    assert time.monotonic() - started < 1.0 + 0.5  # pty round trips on a busy machine
+    assert "?? " not in screen
+    terminal.send("step\r")  # the machine goes on from where it stopped
+    terminal.wait_for("monitor> step")
+    terminal.send("\x11\x11")
+    assert terminal.close() == 0
+
+
+# ---- the rules: who may run a Machine, and who may import whom ------------------------
+
+FRONT_ENDS = ("console", "monitor", "kiosk", "serve")
+MACHINE_TESTS = {"test_cpu.py", "test_instructions.py", "test_arithmetic.py", "conftest.py"}
+
+
+def _python_files():
+    yield from (ROOT / "univac_ttt").rglob("*.py")
+    yield from (ROOT / "tests").glob("*.py")
+
+
+def _package(path: Path) -> str:
+    parts = path.relative_to(ROOT).parts
+    return parts[1] if parts[0] == "univac_ttt" and len(parts) > 2 else ""
+
+
+def _imports(tree: ast.AST, path: Path) -> set[str]:
+    """The univac_ttt packages a module imports."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = path.relative_to(ROOT).parts[:-node.level]
+                name = ".".join(base[1:]) + ("." + node.module if node.module else "")
+                names = [f"{name}.{alias.name}".strip(".") for alias in node.names]
+            else:
+                names = [(node.module or "").removeprefix("univac_ttt").strip(".")] \
+                    if (node.module or "").startswith("univac_ttt") else []
+            found.update(n.split(".")[0] for n in names if n)
+        elif isinstance(node, ast.Import):
+            found.update(a.name.split(".")[1] for a in node.names
+                         if a.name.startswith("univac_ttt."))
+    return found
+
+
+def test_only_the_desk_builds_or_runs_a_machine():
+    offenders = []
+    for path in _python_files():
+        package = _package(path)
+        if package in ("machine", "desk") or path.name in MACHINE_TESTS:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else (
+                    func.attr if isinstance(func, ast.Attribute) else "")
+                if name == "Machine" or (name in ("run", "step") and isinstance(
+                        func, ast.Attribute) and getattr(func.value, "attr", getattr(
+                            func.value, "id", "")) == "machine"):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not offenders, offenders
+
+
+def test_front_ends_never_import_each_other():
+    offenders = []
+    for path in (ROOT / "univac_ttt").rglob("*.py"):
+        package = _package(path)
+        if package not in FRONT_ENDS:
+            continue
+        others = _imports(ast.parse(path.read_text(encoding="utf-8")), path)
+        crossing = others & set(FRONT_ENDS) - {package}
+        offenders += [f"{path.relative_to(ROOT)} imports {name}" for name in crossing]
+    assert not offenders, offenders
+
+
+def test_the_desk_draws_nothing():
+    for path in (ROOT / "univac_ttt" / "desk").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "prompt_toolkit" not in text and "rich" not in text.split("import"), path
