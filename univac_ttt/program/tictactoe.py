@@ -28,6 +28,7 @@ RESULT_PHRASES: dict[Result, str] = {
 BAD_CODE_PHRASE = "NOT A SQUARE CODE"
 TAKEN_PHRASE = "IS ALREADY TAKEN"  # after "SQUARE n"
 NEW_GAME_PHRASE = "NEW GAME"
+CONGRATULATIONS_PHRASE = "CONGRATULATIONS"  # typed after a draw (and a win of X's)
 RESULT_PATTERN = re.compile(r"(THE UNIVAC WINS)|(IS A DRAW)|(YOU WIN\b)")
 
 CAPTIONS: dict[str, str] = {

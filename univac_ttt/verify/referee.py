@@ -19,7 +19,15 @@ from ..machine.timing import format_time, pulses_to_us
 from ..program.assembler import Program
 from ..program.board import printed_board
 from ..program.shipped import load_tictactoe
-from ..program.tictactoe import BOARD_LABEL, board_in_memory
+from ..program.tictactoe import (
+    BAD_CODE_PHRASE,
+    BOARD_LABEL,
+    CONGRATULATIONS_PHRASE,
+    NEW_GAME_PHRASE,
+    TAKEN_PHRASE,
+    board_in_memory,
+    results_in,
+)
 from .solver import BLANK, O, Oracle, X, winner
 
 REPLY_STEP_LIMIT = 200_000  # instructions one reply may take before it counts as a hang
@@ -149,9 +157,9 @@ class Referee:
                         history: list[int]) -> None:
         """A taken square and a wrong code each get a warning and change nothing."""
         taken = next((sq for sq in range(9) if board[sq] != BLANK), None)
-        trials = [("0", "NOT A SQUARE CODE")]
+        trials = [("0", BAD_CODE_PHRASE)]
         if taken is not None:
-            trials.append((str(taken + 1), f"SQUARE {taken + 1} IS ALREADY TAKEN"))
+            trials.append((str(taken + 1), f"SQUARE {taken + 1} {TAKEN_PHRASE}"))
         for typed, expected in trials:
             self.machine.restore(state)
             paper, back = self._reply(typed)
@@ -206,14 +214,8 @@ class Referee:
                where: str) -> None:
         report = self.report
         shown = printed_board(paper)
-        if "THE UNIVAC WINS" in paper:
-            ending = "univac"
-        elif "DRAW" in paper:
-            ending = "draw"
-        elif "YOU WIN" in paper:
-            ending = "opponent"
-        else:
-            ending = None
+        results = results_in(paper)
+        ending = results[0] if results else None
         if shown is None:
             report.fail("mismatches", f"{where}: no board was typed ({paper!r})")
             return
@@ -230,13 +232,13 @@ class Referee:
                                           "no result was typed")
                 self._game_over(shown, "unannounced", o_win, where)
                 return
-            if "NEW GAME" in paper:
+            if NEW_GAME_PHRASE in paper:
                 report.fail("mismatches", f"{where}: a new game started with no result")
                 return
             self._explore(self.machine.snapshot(), shown, moves, o_win)
             return
         # The game has ended: the next game must already be set up in memory.
-        if "NEW GAME" not in paper or self.memory_board() != (BLANK,) * 9:
+        if NEW_GAME_PHRASE not in paper or self.memory_board() != (BLANK,) * 9:
             report.fail("mismatches", f"{where}: after the result no new game was set up")
         result = winner(shown)
         if ending == "univac" and result != O:
@@ -247,7 +249,7 @@ class Referee:
             if result != BLANK or self.oracle.value(shown) != BLANK:
                 report.fail("bad_draws", f"{where}: draw declared at {show(shown)}, which the "
                                          "solver does not score as a draw")
-            elif "CONGRATULATIONS" not in paper:
+            elif CONGRATULATIONS_PHRASE not in paper:
                 report.fail("mismatches", f"{where}: a draw without congratulations")
         self._game_over(shown, ending, o_win, where)
 
