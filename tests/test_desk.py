@@ -197,3 +197,34 @@ def test_the_desk_draws_nothing():
     for path in (ROOT / "univac_ttt" / "desk").glob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert "prompt_toolkit" not in text and "rich" not in text.split("import"), path
+
+
+def test_desk_controls_and_neons():
+    bad = {0: from_text("O00000000000")}  # no such operation
+    desk = Desk(bad)
+    stop = desk.run()
+    assert stop.kind is StopKind.ERROR and desk.neons.lit() == ["INVALID INSTRUCTION"]
+    desk = Desk(SHIPPED.image.words)
+    desk.run()
+    assert desk.neons.lit() == ["INPUT READY"]
+    desk.operation = "one pair"
+    desk.general_clear()
+    stop = desk.start()
+    assert desk.machine.half == 0 and desk.machine.instructions == 2 and desk.neons.lit() == []
+    desk.breakpoint_switch = True
+    assert desk.machine.breakpoint_switch
+
+
+def test_the_monitor_has_the_desk_controls():
+    from univac_ttt.monitor.core import Monitor
+
+    m = Monitor(SHIPPED.image.words, SHIPPED.program)
+    m.execute("go")
+    assert m.execute("desk")[0] == "neons: INPUT READY"
+    assert "no Uniservo" in m.execute("desk initial-read")[0]
+    assert m.execute("desk switch on") == ["breakpoint switch on"] and m.desk.breakpoint_switch
+    assert m.execute("desk general-clear")[0].startswith("GENERAL CLEAR")
+    before = m.machine.instructions
+    m.execute("desk pair")
+    assert m.machine.instructions == before + 2 and m.machine.half == 0
+    assert m.execute("desk wobble")[0].startswith("??")

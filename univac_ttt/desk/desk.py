@@ -15,6 +15,7 @@ from ..machine.cpu import MEMORY_WORDS
 from ..machine.word import ZERO
 from .keyboard import DeskKeyboard
 from .limits import Limits
+from .neons import Neons, neons_for
 from .paper import PAPER_LIMIT, Paper, StampedTypewriter
 
 # Called after each instruction of a watched run with the address, half and instruction
@@ -22,6 +23,7 @@ from .paper import PAPER_LIMIT, Paper, StampedTypewriter
 AfterEach = Callable[[int, str, str], bool]
 
 NO_TAPE = "INITIAL READ: no Uniservo is attached to this UNIVAC, so nothing was read"
+CONTINUOUS, ONE_INSTRUCTION, ONE_PAIR = "continuous", "one instruction", "one pair"
 
 
 class Desk:
@@ -39,6 +41,7 @@ class Desk:
         # captions): address -> note. Kept apart from the monitor's breakpoints.
         self.observe: dict[int, str] = {}
         self.noticed: list[str] = []  # what ``observe`` saw during the last run, in order
+        self.operation = CONTINUOUS  # the operation switch: how far START runs
         if words is not None:
             self.machine.load(words)
 
@@ -77,6 +80,34 @@ class Desk:
 
         No tape unit is attached yet, so this reports so and changes nothing."""
         return NO_TAPE
+
+    # ---- the desk's switches and lamps -----------------------------------------------
+
+    @property
+    def breakpoint_switch(self) -> bool:
+        """The breakpoint switch: when set, a ,0 instruction stops the machine."""
+        return self.machine.breakpoint_switch
+
+    @breakpoint_switch.setter
+    def breakpoint_switch(self, on: bool) -> None:
+        self.machine.breakpoint_switch = on
+
+    @property
+    def neons(self) -> Neons:
+        """The error neons and the input-ready lamp, from why the machine last stopped."""
+        return neons_for(self.machine.last_stop)
+
+    def start(self) -> Stop:
+        """START: run as the operation switch says (continuous, one instruction, one pair)."""
+        if self.operation == ONE_INSTRUCTION:
+            return self.step()
+        if self.operation == ONE_PAIR:
+            return self.step_pair()
+        return self.run()
+
+    def stop_key(self) -> None:
+        """STOP: end the run in progress at the desk's next look (safe from any thread)."""
+        self.limits.stop()
 
     # ---- running ---------------------------------------------------------------------
 

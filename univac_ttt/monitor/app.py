@@ -30,6 +30,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
+from ..machine import StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
 from ..tui.guard import run_guarded
@@ -193,11 +194,14 @@ class MonitorApp:
         lines = self._compact_registers()
         stop = machine.last_stop
         state = "running" if stop is None else stop.kind.value
-        if stop is not None and stop.reason and stop.kind.value != "step limit":
+        if stop is not None and stop.reason and stop.kind is not StopKind.STEP_LIMIT:
             state += f": {stop.reason}"
         parts: list[tuple[str, str]] = [("class:heading", " REGISTERS\n")]
         parts += [("", line[:REGISTER_WIDTH] + "\n") for line in lines]
         parts.append(("", f"state: {state}\n"))
+        neons = monitor.desk.neons.lit()
+        parts.append(("class:changed" if neons and neons != ["INPUT READY"] else "",
+                      f"neons: {', '.join(neons) or 'none lit'}\n"))
         parts.append(("", f"{machine.instructions:,} instructions, "
                           f"{format_time(pulses_to_us(machine.pulses))} UNIVAC time\n"))
         if monitor.program is not None and "BRD" in monitor.program.symbols:

@@ -81,6 +81,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("board", ("bo",), "board", "the tic-tac-toe board decoded from memory",
             "do_board"),
     Command("registers", ("r", "reg"), "registers", "all registers", "do_registers"),
+    Command("desk", (), "desk [pair | clear-c | general-clear | initial-read | switch on|off]",
+            "the Supervisory Control desk: neons, one-pair step, clears, INITIAL READ, "
+            "the ,0 breakpoint switch", "do_desk"),
     Command("save", (), "save FILE", "save the whole machine state as JSON", "do_save"),
     Command("restore", (), "restore FILE", "restore a state saved with save", "do_restore"),
     Command("do", (), "do FILE", "run the monitor commands in FILE", "do_do"),
@@ -554,6 +557,35 @@ class Monitor:
 
     def do_registers(self, rest: str) -> list[str]:
         return self.register_lines()
+
+    def do_desk(self, rest: str) -> list[str]:
+        desk = self.desk
+        words = rest.lower().split()
+        if not words:
+            lit = desk.neons.lit()
+            return [f"neons: {', '.join(lit) or 'none lit'}",
+                    f"breakpoint switch (,0 stops): {'on' if desk.breakpoint_switch else 'off'}"]
+        if words == ["pair"]:
+            self.timeline.checkpoint()
+            self.machine.resume_past_breakpoint()
+            desk.step_pair()
+            return [self.describe_stop()]
+        if words == ["clear-c"]:
+            desk.clear_c()
+            self.timeline.forget()
+            return ["CLEAR C: the control register is cleared", self.describe_stop()]
+        if words == ["general-clear"]:
+            desk.general_clear()
+            self.timeline.forget()
+            return ["GENERAL CLEAR: registers cleared, CC 000; memory kept",
+                    self.describe_stop()]
+        if words == ["initial-read"]:
+            return [desk.initial_read()]
+        if len(words) == 2 and words[0] == "switch" and words[1] in ("on", "off"):
+            desk.breakpoint_switch = words[1] == "on"
+            return [f"breakpoint switch {words[1]}"]
+        raise MonitorError("desk, desk pair, desk clear-c, desk general-clear, "
+                           "desk initial-read, desk switch on|off")
 
     def do_save(self, rest: str) -> list[str]:
         if not rest:
