@@ -228,3 +228,18 @@ def test_the_monitor_has_the_desk_controls():
     m.execute("desk pair")
     assert m.machine.instructions == before + 2 and m.machine.half == 0
     assert m.execute("desk wobble")[0].startswith("??")
+
+
+def test_every_operation_row_reaches_help_and_break():
+    from univac_ttt.machine.ops import OPERATIONS, find_operation
+    from univac_ttt.monitor.core import Monitor
+
+    m = Monitor(LOOP)
+    listed = m.execute("help ops")
+    assert len(listed) == len(OPERATIONS)
+    for op, line in zip(OPERATIONS, listed, strict=True):
+        assert line.startswith(op.code) and op.name in line and op.action in line
+        assert find_operation(op.code) is op
+        assert not m.execute(f"break -op {op.code}")[0].startswith("??")
+    for spelling, code in (("b0", "B"), (".3", ".n"), ("03", "0n"), ("00", "00"), ("50", "50")):
+        assert find_operation(spelling).code == code

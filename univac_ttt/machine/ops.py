@@ -1,5 +1,5 @@
 """The C-10 instruction code: one table feeding the executor, disassembler, assembler,
-timing model and monitor help (py65 style).
+timing model, the monitor's ``break -op`` and its ``help ops`` (py65 style).
 
 Each executor takes the machine and the operand (an address, or the shift count for the
 shifts) and returns None to go on, an ``int`` to transfer control there, or a
@@ -37,6 +37,11 @@ class Operation:
     @property
     def uses_address(self) -> bool:
         return self.words > 0
+
+    @property
+    def takes_count(self) -> bool:
+        """The second character is a count n (the shifts ".n" ... "0n"), not a variant."""
+        return self.code.endswith("n")
 
 
 # ---- executors -------------------------------------------------------------------------
@@ -313,6 +318,18 @@ def _digit(ch: str) -> int:
 
 
 _DIGIT_GLYPHS = frozenset("0123456789")  # str.isdigit() would also take "⁴"
+
+
+def find_operation(spelling: str) -> Operation | None:
+    """An operation as a coding sheet may write it: its code ("B", "50", ".n", ",0"), a
+    letter with its variant digit ("B0"), or a shift with its count (".3", "03")."""
+    code = spelling.strip()
+    if len(code) == 2 and code[0].isalpha() and code[1] == "0":
+        code = code[0]  # the variant digit of a letter operation
+    elif len(code) == 2 and code[0] in ".;-0" and code != "00" and (
+            code[1] in "nN" or code[1] in _DIGIT_GLYPHS):
+        code = code[0] + "n"  # a shift with its count
+    return BY_CODE.get(code) or BY_CODE.get(code.upper()) or BY_CODE.get(code + "n")
 
 
 def decode(instruction: str) -> tuple[Operation, int]:

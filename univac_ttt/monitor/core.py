@@ -17,7 +17,7 @@ from ..desk import Desk, Limits
 from ..machine import KeyboardEntryError, MachineOptions, StopKind
 from ..machine.charset import BY_GLYPH
 from ..machine.cpu import MEMORY_WORDS
-from ..machine.ops import OPERATIONS, decode
+from ..machine.ops import OPERATIONS, decode, find_operation
 from ..machine.timing import format_time, pulses_to_us
 from ..machine.word import from_int, from_text, is_numeric, to_int, to_text
 from ..program.assembler import EXPRESSION_RE, AssemblyError, Program, encode_instruction
@@ -87,7 +87,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("save", (), "save FILE", "save the whole machine state as JSON", "do_save"),
     Command("restore", (), "restore FILE", "restore a state saved with save", "do_restore"),
     Command("do", (), "do FILE", "run the monitor commands in FILE", "do_do"),
-    Command("help", ("h", "?"), "help [command]", "list commands, or explain one", "do_help"),
+    Command("help", ("h", "?"), "help [command | ops]",
+            "list commands, explain one, or list the operations", "do_help"),
     Command("quit", ("q", "exit"), "quit", "leave the monitor", "do_quit"),
 )
 
@@ -109,17 +110,6 @@ def find_command(word: str) -> Command:
     if matches:
         raise MonitorError(f"'{word}' could be {', '.join(sorted(matches))}")
     raise MonitorError(f"no command '{word}'; type help for the list")
-
-
-def _operation_key(spelling: str) -> str:
-    """An operation as written on a coding sheet ("B", "B0", "50", ".n", ".3", "03") reduced
-    to what the operation table's code starts with ("B", "50", ".", "0")."""
-    code = spelling.upper()
-    if len(code) != 2:
-        return code
-    letter_variant = code[0].isalpha() and code[1] == "0"
-    shift_count = code[0] in ".;-0" and (code[1] == "N" or code[1].isdigit()) and code != "00"
-    return code[0] if letter_variant or shift_count else code
 
 
 class Monitor:
@@ -370,8 +360,7 @@ class Monitor:
         elif words[0] == "-printer":
             op = next(o for o in OPERATIONS if o.code == "50")
         elif words[0] == "-op" and len(words) == 2:
-            code = _operation_key(words[1])
-            op = next((o for o in OPERATIONS if o.code.upper() in (code, code + "N")), None)
+            op = find_operation(words[1])
             if op is None:
                 raise MonitorError(f"no operation '{words[1]}' (e.g. -op B, -op 50, -op .n)")
         else:
@@ -637,6 +626,9 @@ class Monitor:
         return out
 
     def do_help(self, rest: str) -> list[str]:
+        if rest.lower() in ("ops", "operations"):
+            return [f"{op.code:<5} {op.name:<22} {op.action}"
+                    + ("  (may transfer)" if op.transfers else "") for op in OPERATIONS]
         if rest:
             command = find_command(rest.split()[0])
             aliases = f" (also {', '.join(command.aliases)})" if command.aliases else ""

@@ -60,8 +60,7 @@ def instruction_text(instruction: str, program: Program | None = None) -> str:
     if op is BAD_ADDRESS:
         return f"{code} {glyphs[3:]} ?addr"
     if not op.uses_address:
-        return f"{code} {glyphs[3:]}" if op.code not in (".n", ";n", "-n", "0n") else \
-            f"{code} (shift {operand})"
+        return f"{code} (shift {operand})" if op.takes_count else f"{code} {glyphs[3:]}"
     symbol = symbol_for(operand, program)
     return f"{code} {operand:03d}" + (f" {symbol}" if symbol else "")
 
