@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind
-from ..machine.cpu import MEMORY_WORDS
-from ..machine.word import ZERO
+from ..machine.word import MEMORY_WORDS, ZERO
 from .keyboard import DeskKeyboard
 from .limits import Limits
 from .neons import Neons, neons_for

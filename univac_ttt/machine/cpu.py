@@ -14,10 +14,9 @@ from .devices import Keyboard, Printer
 from .ops import decode
 from .options import MachineOptions
 from .stops import Stop, StopKind, StopRequest
-from .word import ZERO, instruction
+from .word import LAST_ADDRESS, MEMORY_WORDS, TAPE_BLOCK_WORDS, ZERO, instruction
 
-MEMORY_WORDS = 1000
-TAPE_BLOCK_WORDS = 60
+__all__ = ["MEMORY_WORDS", "TAPE_BLOCK_WORDS", "Machine", "MachineState"]
 _RETURN_LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(MEMORY_WORDS))
 _CACHE_LIMIT = 200_000  # decoded pairs kept before the cache is emptied
 
@@ -188,7 +187,7 @@ class Machine:
                     t += fetch_average
                 else:
                     t += ((cc - t // minor) % 10 + 1) * minor
-                cc = cc + 1 if cc < 999 else 0
+                cc = cc + 1 if cc < LAST_ADDRESS else 0
                 self.cc = cc
                 if position >= 0:
                     t += ((position - t // minor) % 10) * minor

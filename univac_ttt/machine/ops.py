@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from . import arithmetic as ar
 from .charset import CHARACTERS
 from .stops import BREAKPOINT, HALT, KEYBOARD_WAIT, StopRequest, error
-from .word import ZERO
+from .word import MEMORY_WORDS, ZERO
 
 if TYPE_CHECKING:
     from .cpu import Machine
@@ -154,25 +154,25 @@ def _extract(m: Machine, a: int) -> Outcome:
 
 def _to_v(m: Machine, a: int) -> Outcome:
     mem = m.mem
-    m.v = [mem[a], mem[(a + 1) % 1000]]
+    m.v = [mem[a], mem[(a + 1) % MEMORY_WORDS]]
     return None
 
 
 def _from_v(m: Machine, a: int) -> Outcome:
-    m.mem[a], m.mem[(a + 1) % 1000] = m.v
+    m.mem[a], m.mem[(a + 1) % MEMORY_WORDS] = m.v
     return None
 
 
 def _to_y(m: Machine, a: int) -> Outcome:
     mem = m.mem
-    m.y = [mem[(a + i) % 1000] for i in range(10)]
+    m.y = [mem[(a + i) % MEMORY_WORDS] for i in range(10)]
     return None
 
 
 def _from_y(m: Machine, a: int) -> Outcome:
     mem = m.mem
     for i, word in enumerate(m.y):
-        mem[(a + i) % 1000] = word
+        mem[(a + i) % MEMORY_WORDS] = word
     return None
 
 

@@ -30,7 +30,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
-from ..machine import StopKind
+from ..machine import MEMORY_WORDS, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
 from ..tui.guard import run_guarded
@@ -173,7 +173,7 @@ class MonitorApp:
         before = max(1, min(MEMORY_BEFORE, (rows - 12) // 3))  # keep the current line in view
         parts: list[tuple[str, str]] = [("class:heading", " MEMORY\n")]
         for address in range(current - before, current + MEMORY_AFTER):
-            if not 0 <= address < 1000:
+            if not 0 <= address < MEMORY_WORDS:
                 continue
             v = view(machine.mem[address], address, monitor.program)
             mark = "▶" if address == current else ("*" if address in monitor.changed else " ")

@@ -16,10 +16,9 @@ from pathlib import Path
 from ..desk import Desk, Limits
 from ..machine import KeyboardEntryError, MachineOptions, StopKind
 from ..machine.charset import BY_GLYPH
-from ..machine.cpu import MEMORY_WORDS
 from ..machine.ops import OPERATIONS, decode, find_operation
 from ..machine.timing import format_time, pulses_to_us
-from ..machine.word import from_int, from_text, is_numeric, to_int, to_text
+from ..machine.word import MEMORY_WORDS, from_int, from_text, is_numeric, to_int, to_text
 from ..program.assembler import EXPRESSION_RE, AssemblyError, Program, encode_instruction
 from ..program.disassembler import instruction_text, symbol_for, view
 from ..program.tictactoe import board_lines, has_board

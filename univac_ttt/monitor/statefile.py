@@ -7,8 +7,14 @@ from __future__ import annotations
 
 from ..desk import Desk
 from ..machine import MachineState
-from ..machine.cpu import MEMORY_WORDS
-from ..machine.word import from_text, to_text
+from ..machine.word import (
+    LAST_ADDRESS,
+    MEMORY_WORDS,
+    TAPE_BLOCK_WORDS,
+    ZERO,
+    from_text,
+    to_text,
+)
 
 
 class StateFileError(ValueError):
@@ -59,7 +65,7 @@ def restore_state(desk: Desk, data: object) -> None:
 
     memory = data.get("memory")
     if not isinstance(memory, list) or len(memory) != MEMORY_WORDS:
-        raise fail("memory must list 1000 words")
+        raise fail(f"memory must list {MEMORY_WORDS} words")
     registers = data.get("registers")
     counters = data.get("counters")
     if not isinstance(registers, dict) or not isinstance(counters, dict):
@@ -67,10 +73,11 @@ def restore_state(desk: Desk, data: object) -> None:
     rv, ry = registers.get("rV"), registers.get("rY")
     if not isinstance(rv, list) or len(rv) != 2 or not isinstance(ry, list) or len(ry) != 10:
         raise fail("rV must hold 2 words and rY 10")
-    blank_buffer = ["0" * 12] * 60
+    blank_buffer = [to_text(ZERO)] * TAPE_BLOCK_WORDS
     ri, ro = registers.get("rI", blank_buffer), registers.get("rO", blank_buffer)
-    if not isinstance(ri, list) or len(ri) != 60 or not isinstance(ro, list) or len(ro) != 60:
-        raise fail("rI and rO must hold 60 words each")
+    if not isinstance(ri, list) or len(ri) != TAPE_BLOCK_WORDS or not isinstance(ro, list) \
+            or len(ro) != TAPE_BLOCK_WORDS:
+        raise fail(f"rI and rO must hold {TAPE_BLOCK_WORDS} words each")
     big = 10**15
     state = MachineState(
         tuple(word(w, f"memory word {i:03d}") for i, w in enumerate(memory)),
@@ -78,11 +85,13 @@ def restore_state(desk: Desk, data: object) -> None:
         word(registers.get("rL"), "rL"), word(registers.get("rF"), "rF"),
         tuple(word(w, "rV") for w in rv), tuple(word(w, "rY") for w in ry),
         tuple(word(w, "rI") for w in ri), tuple(word(w, "rO") for w in ro),
-        number(data.get("CC"), "CC", 0, 999), word(registers.get("CR", "0" * 12), "CR"),
+        number(data.get("CC"), "CC", 0, LAST_ADDRESS),
+        word(registers.get("CR", to_text(ZERO)), "CR"),
         number(data.get("half"), "half", 0, 1),
         number(counters.get("instructions"), "instructions", 0, big),
-        number(data.get("CR_address", (data.get("CC", 1) - 1) % 1000
-                        if isinstance(data.get("CC"), int) else 0), "CR_address", 0, 999),
+        number(data.get("CR_address", (data.get("CC", 1) - 1) % MEMORY_WORDS
+                        if isinstance(data.get("CC"), int) else 0), "CR_address", 0,
+               LAST_ADDRESS),
         number(counters.get("pulses"), "pulses", 0, big * 1000),
         number(counters.get("keyboard_words"), "keyboard_words", 0, big),
         number(counters.get("printed_words"), "printed_words", 0, big),

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..machine.charset import BY_GLYPH, FROM_GLYPHS, IGNORE
-from ..machine.cpu import MEMORY_WORDS
 from ..machine.ops import BAD_ADDRESS, INVALID, decode
-from ..machine.word import MODULUS, WORD_LENGTH, from_int
+from ..machine.word import MEMORY_WORDS, MODULUS, WORD_LENGTH, from_int
 from ..textfile import TextFileError, read_text_file
 from .image import MemoryImage
 
