@@ -243,3 +243,21 @@ def test_every_operation_row_reaches_help_and_break():
         assert not m.execute(f"break -op {op.code}")[0].startswith("??")
     for spelling, code in (("b0", "B"), (".3", ".n"), ("03", "0n"), ("00", "00"), ("50", "50")):
         assert find_operation(spelling).code == code
+
+
+def test_one_address_parser_for_the_assembler_and_the_monitor():
+    from univac_ttt.monitor.core import Monitor
+    from univac_ttt.program.address import AddressError, evaluate
+
+    symbols = SHIPPED.program.symbols
+    assert evaluate("BRD+3", symbols) == symbols["BRD"] + 3 == evaluate("brd+3", symbols)
+    for bad in ("", "B+", "1234567890", "NOWHERE"):
+        try:
+            evaluate(bad, symbols)
+        except AddressError as exc:
+            assert exc.reason
+        else:
+            raise AssertionError(bad)
+    m = Monitor(SHIPPED.image.words, SHIPPED.program)
+    assert m.address("BRD+3") == symbols["BRD"] + 3
+    assert m.execute("examine NOWHERE") == ["?? label NOWHERE is not defined"]

@@ -19,7 +19,8 @@ from ..machine.charset import BY_GLYPH
 from ..machine.ops import OPERATIONS, decode, find_operation
 from ..machine.timing import format_time, pulses_to_us
 from ..machine.word import MEMORY_WORDS, from_int, from_text, is_numeric, to_int, to_text
-from ..program.assembler import EXPRESSION_RE, AssemblyError, Program, encode_instruction
+from ..program.address import AddressError, evaluate
+from ..program.assembler import AssemblyError, Program, encode_instruction
 from ..program.disassembler import instruction_text, symbol_for, view
 from ..program.tictactoe import board_lines, has_board
 from ..textfile import TextFileError, read_text_file
@@ -151,18 +152,10 @@ class Monitor:
     # ---- addresses and words ---------------------------------------------------------
 
     def address(self, text: str) -> int:
-        match = EXPRESSION_RE.match(text.upper())
-        if not match:
-            raise MonitorError(f"'{text}' is not an address (000-999, LABEL, LABEL+n)")
-        name, digits, op, offset = match.groups()
-        if name is not None:
-            if self.program is None or name not in self.program.symbols:
-                raise MonitorError(f"no label {name} in this program")
-            base = self.program.symbols[name]
-        else:
-            base = int(digits)
-        if offset is not None:
-            base = base + int(offset) if op == "+" else base - int(offset)
+        try:
+            base = evaluate(text, self.program.symbols if self.program else None)
+        except AddressError as exc:
+            raise MonitorError(exc.reason) from None
         if not 0 <= base < MEMORY_WORDS:
             raise MonitorError(f"address {text} is outside 000-999")
         return base

@@ -16,10 +16,10 @@ from ..machine.charset import BY_GLYPH, FROM_GLYPHS, IGNORE
 from ..machine.ops import BAD_ADDRESS, INVALID, decode
 from ..machine.word import MEMORY_WORDS, MODULUS, WORD_LENGTH, from_int
 from ..textfile import TextFileError, read_text_file
+from .address import AddressError, evaluate
 from .image import MemoryImage
 
 LABEL_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
-EXPRESSION_RE = re.compile(r"^(?:([A-Z][A-Z0-9_]*)|(\d+))(?:([+-])(\d+))?$")
 MAX_SHEET_BYTES = 2_000_000
 
 
@@ -179,20 +179,10 @@ def assemble(text: str, source: str = "coding sheet") -> Program:
     program = Program(MemoryImage(), symbols)
 
     def value(expr: str, line: int) -> int:
-        match = EXPRESSION_RE.match(expr)
-        if not match:
-            raise AssemblyError(f"{expr!r} is not an address (digits, LABEL, LABEL+n or "
-                                "LABEL-n)", line, source)
-        name, digits, op, offset = match.groups()
-        if name is not None:
-            if name not in symbols:
-                raise AssemblyError(f"label {name} is not defined", line, source)
-            base = symbols[name]
-        else:
-            base = int(digits)
-        if offset is not None:
-            base = base + int(offset) if op == "+" else base - int(offset)
-        return base
+        try:
+            return evaluate(expr, symbols)
+        except AddressError as exc:
+            raise AssemblyError(exc.reason, line, source) from None
 
     def address(expr: str, line: int) -> int:
         result = value(expr, line)
