@@ -95,11 +95,6 @@ class Machine:
         for address, word in items:
             self.mem[address] = word
 
-    def set_options(self, options: MachineOptions) -> None:
-        self.options = options
-        self.breakpoint_switch = options.breakpoint_switch
-        self._cache.clear()
-
     # ---- what the console shows ------------------------------------------------------
 
     @property
@@ -121,12 +116,6 @@ class Machine:
     def return_link(self) -> str:
         """What R stores: a skip, then U back to the address in CC."""
         return _RETURN_LINKS[self.cc]
-
-    def decode_pair(self, word: str) -> DecodedPair:
-        pair = self._cache.get(word)
-        if pair is None:
-            pair = self._decode_uncached(word)
-        return pair
 
     def _decode_uncached(self, word: str) -> DecodedPair:
         if len(self._cache) >= _CACHE_LIMIT:

@@ -29,10 +29,6 @@ def is_digit_char(ch: str) -> bool:
     return 3 <= ord(ch) <= 12
 
 
-def digit_value(ch: str) -> int:
-    return ord(ch) - 3
-
-
 def is_numeric(word: str) -> bool:
     """True for a number: sign ``-`` or a digit, then eleven digits (U3, U4)."""
     return (word[0] == MINUS or 3 <= ord(word[0]) <= 12) and \
