@@ -68,7 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play tic-tac-toe against the UNIVAC (the default)",
                           description="Play tic-tac-toe against the UNIVAC. You are X and "
                                       "move first: type a square code 1-9 (1 top left, "
-                                      "9 bottom right) and press Enter.")
+                                      "9 bottom right) and press Enter. A program that "
+                                      "runs 5,000,000 instructions without waiting for "
+                                      "the keyboard is stopped (exit status 1).")
     play.add_argument("--plain", action="store_true",
                       help="plain text on stdout, prompt '> ' at each keyboard wait (also "
                            "chosen when stdin or stdout is not a terminal)")
@@ -96,7 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
                              description="The lecture monitor: examine, step, break and go "
                                          "back through a program in memory, in SIMH's "
                                          "command language (type help inside). With no "
-                                         "IMAGE, the tic-tac-toe program.")
+                                         "IMAGE, the tic-tac-toe program. Ctrl-C stops a "
+                                         "run; under --script a run stops after 5,000,000 "
+                                         "instructions.")
     monitor.add_argument("image", nargs="?",
                          help="a memory image, or a coding sheet (.ucs) for labels and remarks")
     monitor.add_argument("--script", metavar="FILE",
