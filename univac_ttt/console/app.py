@@ -36,7 +36,6 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
-from prompt_toolkit.styles import Style
 
 from ..desk.pacing import TypewriterPacer
 from ..desk.paper import PrintedChunk
@@ -46,6 +45,7 @@ from ..machine.charset import KEYBOARD_KEYS
 from ..program.tictactoe import GAME_HELP
 from ..tui.guard import run_guarded
 from ..tui.paper import sync_paper
+from ..tui.theme import style
 from .panels import PANEL_WIDTH, render_panel
 
 HELP_TEXT = GAME_HELP + """
@@ -53,16 +53,12 @@ HELP_TEXT = GAME_HELP + """
 Keys: F1 this help   F2 new game   F3 typing speed   F4 save the paper
       Ctrl-Q or Ctrl-D quit (press twice)          Esc close this help"""
 
-STYLE = Style.from_dict({
-    "title": "bg:#1c3a5e #f0e6c8 bold",
-    "paper": "bg:#f4efe1 #202020",
+STYLE = style({
     "hint": "#c0c0c0 italic",
     "hint.warn": "#ff8080 bold",
     "prompt": "bold #f0b040",
     "keyboard": "bold",
-    "bar": "bg:#303030 #e0e0e0",
     "bar.key": "bg:#303030 #f0b040 bold",
-    "help": "bg:#1c3a5e #f0e6c8",
 })
 
 QUIT_KEYS = ("c-q", "c-d", "c-c")

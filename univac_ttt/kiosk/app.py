@@ -28,27 +28,23 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.output import Output
-from prompt_toolkit.styles import Style
 
 from ..machine.charset import KEYBOARD_KEYS
 from ..program.tictactoe import GAME_HELP
 from ..tui.guard import run_guarded
 from ..tui.paper import sync_paper
+from ..tui.theme import style
 from .bigboard import big_board
 from .controller import Kiosk, Mode
 
 STAFF_EXIT = 0
 LOCKED_KEYS = ("c-c", "c-z", "c-\\", "c-q", "c-d", "f3", "f4", "c-x", "c-l")
-STYLE = Style.from_dict({
-    "title": "bg:#1c3a5e #f0e6c8 bold",
+STYLE = style({
     "board": "#f0e6c8 bold",
     "caption": "#f0b040 bold",
-    "paper": "bg:#f4efe1 #202020",
     "prompt": "bold #f0b040",
     "prompt.staff": "bg:#a02020 #ffffff bold",
     "hint": "#ff8080 bold",
-    "bar": "bg:#303030 #e0e0e0",
-    "help": "bg:#1c3a5e #f0e6c8",
 })
 
 

@@ -28,23 +28,20 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, 
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
-from prompt_toolkit.styles import Style
 
 from ..machine import MEMORY_WORDS, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
 from ..tui.guard import run_guarded
+from ..tui.theme import style
 from .core import COMMANDS, Monitor
 
-STYLE = Style.from_dict({
-    "title": "bg:#1c3a5e #f0e6c8 bold",
+STYLE = style({
     "current": "bg:#f0b040 #000000 bold",
     "changed": "#ff8080 bold",
     "heading": "#80c0ff bold",
     "prompt": "#80c0ff bold",
     "prompt.keyboard": "bg:#f0b040 #000000 bold",
-    "bar": "bg:#303030 #e0e0e0",
-    "paper": "bg:#f4efe1 #202020",
 })
 MEMORY_BEFORE, MEMORY_AFTER = 6, 14
 REGISTER_WIDTH = 44
