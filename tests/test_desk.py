@@ -261,3 +261,16 @@ def test_one_address_parser_for_the_assembler_and_the_monitor():
     m = Monitor(SHIPPED.image.words, SHIPPED.program)
     assert m.address("BRD+3") == symbols["BRD"] + 3
     assert m.execute("examine NOWHERE") == ["?? label NOWHERE is not defined"]
+
+
+def test_ctrl_c_stops_a_runaway_image_under_run_with_a_message(tmp_path):
+    import signal
+
+    process = subprocess.Popen([sys.executable, "-m", "univac_ttt", "run",
+                                str(loop_image(tmp_path))], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)  # started and running the loop
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=10)
+    assert process.returncode == 1, err
+    assert "operator stop" in err and "Traceback" not in err

@@ -7,8 +7,11 @@ the desk's limits, so a runaway program ends with a message instead of running f
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import FrameType
 from typing import TextIO
 
 from ..desk import Desk, PrintedChunk
@@ -51,6 +54,7 @@ class PlainConsole:
         self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
         self.max_steps = max_steps
         self._sinks: list[Callable[[str], None]] = [self.stdout.write]
+        self._running = False  # the desk is running the machine (Ctrl-C is STOP then)
         desk.paper.listeners.append(self._type)
 
     def _type(self, chunk: PrintedChunk) -> None:
@@ -62,13 +66,33 @@ class PlainConsole:
         self._sinks.append(sink)
 
     def run(self) -> PlainResult:
+        """Run to the end of input or a stop. Ctrl-C while the UNIVAC runs presses the
+        desk's STOP (the run ends with a message); at the prompt it interrupts as usual."""
+        on_main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, self._interrupt) if on_main else None
+        try:
+            return self._run()
+        finally:
+            if on_main:
+                signal.signal(signal.SIGINT, previous)
+
+    def _interrupt(self, signum: int, frame: FrameType | None) -> None:
+        if not self._running:
+            raise KeyboardInterrupt
+        self.desk.stop_key()
+
+    def _run(self) -> PlainResult:
         desk = self.desk
         start = desk.machine.instructions
         while True:
             cap = desk.limits.cap
             if self.max_steps is not None:
                 cap = min(cap, self.max_steps - (desk.machine.instructions - start))
-            stop = desk.run(max(cap, 0))
+            self._running = True
+            try:
+                stop = desk.run(max(cap, 0))
+            finally:
+                self._running = False
             if stop.kind is StopKind.KEYBOARD:
                 if not self._read_word():
                     return self._finish(0, None)
