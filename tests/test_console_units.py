@@ -259,3 +259,20 @@ def test_pacer_waits_the_univac_time_since_the_word_release():
     clock.now += 0.02
     pacer.advance()
     assert pacer.text == "A"
+
+
+def test_a_transcript_that_fails_mid_game_is_reported_and_the_game_goes_on(tmp_path):
+    path = tmp_path / "paper.txt"
+    with create_pipe_input() as pipe:
+        console = ConsoleApp(lambda on_print: GameSession(WORDS, on_print=on_print),
+                             ConsoleSettings(transcript=path), input=pipe,
+                             output=DummyOutput())
+
+        def full(text):
+            raise OSError(28, "No space left on device")
+
+        console.transcript._file.write = full
+        pipe.send_text("5\r9\r" + CTRL_Q + CTRL_Q)
+        console.run()
+    assert any("transcript stopped: No space left" in said for said in console.hint_log)
+    assert console.session.words_typed == 2  # the game went on

@@ -130,7 +130,8 @@ class ConsoleApp:
         else:
             self.say(result.message, True)
         if self.transcript is not None and self.transcript.error:
-            self.say(f"{self.transcript.error.capitalize()}; the game goes on.", True)
+            error = self.transcript.error
+            self.say(f"{error[:1].upper()}{error[1:]}; the game goes on.", True)
             self.transcript = None
         self._sync_paper()
 
