@@ -26,7 +26,7 @@ SHIPPED = load_tictactoe()
 def test_a_runaway_program_stops_at_the_cap_and_can_go_on():
     desk = Desk(LOOP, limits=Limits(cap=30_000, check_every=7_000))
     stop = desk.run()
-    assert stop.kind is StopKind.STEP_LIMIT and "30,000" in stop.reason
+    assert stop.kind is StopKind.STEP_LIMIT and "limit of 30,000" in stop.reason
     assert desk.machine.instructions == 30_000 and desk.stop is stop
     assert desk.run().kind is StopKind.STEP_LIMIT and desk.machine.instructions == 60_000
 

@@ -125,6 +125,8 @@ class Desk:
         limits' cap) have run, or STOP is pressed. The machine stays resumable in every
         case. With ``after_each`` the run goes one instruction at a time (trace, watch)."""
         limits = self.limits
+        reason = (f"the desk's limit of {limits.cap:,} instructions was reached" if cap is None
+                  else f"{cap:,} instructions executed")
         cap = limits.cap if cap is None else cap
         machine = self.machine
         start = machine.instructions
@@ -139,8 +141,7 @@ class Desk:
                     return self._halt(StopKind.INTERRUPT, "STOP was pressed at the desk")
                 left = cap - (machine.instructions - start)
                 if left <= 0:
-                    return self._halt(StopKind.STEP_LIMIT,
-                                      f"the desk's limit of {cap:,} instructions was reached")
+                    return self._halt(StopKind.STEP_LIMIT, reason)
                 if after_each is None:
                     stop = machine.run(min(left, limits.check_every))
                 else:
