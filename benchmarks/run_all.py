@@ -102,6 +102,28 @@ def keystroke_latency(replies: int = 300) -> tuple[float, float]:
     return statistics.median(timings), max(timings)
 
 
+def stop_latency(presses: int = 10) -> float:
+    """Worst ms from STOP pressed on another thread to the end of a runaway run."""
+    import threading
+
+    from univac_ttt.desk import Limits
+    from univac_ttt.machine.word import from_text
+
+    desk = Desk({0: from_text("000000U00000")}, limits=Limits(cap=10**15))
+    worst = 0.0
+    pressed = [0.0]
+
+    def press() -> None:
+        pressed[0] = time.perf_counter()
+        desk.stop_key()
+
+    for _ in range(presses):
+        threading.Timer(0.1, press).start()
+        desk.run()
+        worst = max(worst, (time.perf_counter() - pressed[0]) * 1000)
+    return worst
+
+
 def startup_time(runs: int = 5) -> float:
     """Best ms from starting `univac-ttt play --plain` to its first prompt."""
     best = float("inf")
@@ -135,6 +157,7 @@ def main() -> None:
     proof = verify_time()
     median, worst = keystroke_latency()
     start = startup_time()
+    stop_ms = stop_latency()
     report = Referee().run()
     program = load_tictactoe().program
     mean_us = pulses_to_us(report.pulses_total) / report.moves
@@ -154,6 +177,7 @@ def main() -> None:
         ("keystroke to printed board, median", f"{median:.2f} ms", "20 ms"),
         ("keystroke to printed board, worst", f"{worst:.2f} ms", "20 ms"),
         ("start to first prompt (play --plain)", f"{start:.0f} ms", "300 ms"),
+        ("STOP to the end of a runaway run, worst of 10", f"{stop_ms:.1f} ms", "100 ms"),
         ("UNIVAC time per move, mean", format_time(mean_us), ""),
         ("UNIVAC time per move, worst", format_time(pulses_to_us(report.pulses_worst)), ""),
         ("program size", f"{program.size} words", "500"),
