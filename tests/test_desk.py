@@ -195,8 +195,17 @@ def test_front_ends_never_import_each_other():
 
 def test_the_desk_draws_nothing():
     for path in (ROOT / "univac_ttt" / "desk").glob("*.py"):
-        text = path.read_text(encoding="utf-8")
-        assert "prompt_toolkit" not in text and "rich" not in text.split("import"), path
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom) else
+                     [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            for name in names:
+                assert name.split(".")[0] not in ("prompt_toolkit", "rich"), (path, name)
+                assert _package_of_import(name) not in FRONT_ENDS + ("tui",), (path, name)
+
+
+def _package_of_import(name: str) -> str:
+    parts = name.removeprefix("univac_ttt.").split(".")
+    return parts[0]
 
 
 def test_desk_controls_and_neons():
