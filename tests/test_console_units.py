@@ -242,7 +242,7 @@ def test_an_internal_error_ends_the_app_instead_of_printing_a_traceback():
         def broken(text):
             raise ZeroDivisionError("injected")
 
-        console.session.submit = broken
+        console.session.release = broken
         pipe.send_text("5\r")
         with pytest.raises(ZeroDivisionError, match="injected"):
             console.run()
@@ -276,3 +276,16 @@ def test_a_transcript_that_fails_mid_game_is_reported_and_the_game_goes_on(tmp_p
         console.run()
     assert any("transcript stopped: No space left" in said for said in console.hint_log)
     assert console.session.words_typed == 2  # the game went on
+
+
+def test_esc_or_ctrl_c_stops_a_long_reply_and_keeps_the_keys_alive():
+    from univac_ttt.machine import StopKind
+
+    # 10 reads a word into 010, then the program loops for ever: a runaway reply
+    runaway = {0: from_text("100010U00001"), 1: from_text("000000U00001")}
+    for key in ("\x1b", "\x03"):
+        console, code = run_console("5\r" + key + CTRL_Q + CTRL_Q, words=runaway)
+        stop = console.session.stop
+        assert code == 0 and stop is not None and stop.kind is StopKind.INTERRUPT, stop
+        assert console.session.desk.machine.instructions < console.session.desk.limits.cap
+        assert console.session.error and not console.running

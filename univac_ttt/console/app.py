@@ -62,6 +62,7 @@ STYLE = style({
 })
 
 QUIT_KEYS = ("c-q", "c-d", "c-c")
+REPLY_CHUNK = 200_000  # instructions run at once in a key handler (a reply takes ~1,600)
 
 
 @dataclass
@@ -85,6 +86,7 @@ class ConsoleApp:
         self.hint = ""
         self.hint_is_warning = False
         self.hint_log: deque[str] = deque(maxlen=50)  # what the hint line said, newest last
+        self.running = False  # a reply longer than REPLY_CHUNK is running in the background
         self.quit_armed = False
         self.show_help = False
         self.paper_buffer = Buffer(read_only=True)
@@ -121,12 +123,17 @@ class ConsoleApp:
         if self.session.error:
             self.say("The UNIVAC has stopped on an error. Press F2 for a new game.", True)
             return
+        if self.running:
+            self.say("The UNIVAC is still running; Esc or Ctrl-C stops it (STOP).", True)
+            return
         self.pacer.start_reply()
-        result = self.session.submit(text)
+        result = self.session.release(text)
         if result.accepted:
             self.keyboard_buffer.append_to_history()
             self.keyboard_buffer.reset()
             self.say("")
+            if not self.session.run_reply(REPLY_CHUNK):
+                self._run_on()  # a long reply: finish it without freezing the keys
         else:
             self.say(result.message, True)
         if self.transcript is not None and self.transcript.error:
@@ -134,6 +141,31 @@ class ConsoleApp:
             self.say(f"{error[:1].upper()}{error[1:]}; the game goes on.", True)
             self.transcript = None
         self._sync_paper()
+
+    def _run_on(self) -> None:
+        self.running = True
+        self.say("The UNIVAC is running a long time; Esc or Ctrl-C stops it (STOP).")
+
+        async def finish() -> None:
+            try:
+                while not self.session.run_reply(REPLY_CHUNK):
+                    await asyncio.sleep(0)  # let Esc and Ctrl-C in between chunks
+            finally:
+                self.running = False
+            if self.session.error:
+                self.say(f"The UNIVAC stopped: {self.session.error}. F2 starts a new game.",
+                         True)
+            self._sync_paper()
+            self.app.invalidate()
+
+        self.app.create_background_task(finish())
+
+    def stop_run(self) -> bool:
+        """Esc or Ctrl-C during a long reply: the desk's STOP. False if nothing runs."""
+        if not self.running:
+            return False
+        self.session.desk.stop_key()
+        return True
 
     def type_key(self, data: str) -> None:
         if data in KEYBOARD_KEYS:
@@ -158,6 +190,9 @@ class ConsoleApp:
         self.say("; ".join(notes).capitalize() + "." if notes else "", bool(notes))
 
     def new_game(self) -> None:
+        if self.running:
+            self.say("The UNIVAC is still running; Esc stops it first.", True)
+            return
         self.pacer.finish()
         self.pacer.start_reply()
         self.session.new_game()
@@ -298,7 +333,8 @@ class ConsoleApp:
         @kb.add("escape", eager=True)
         def _(event: KeyPressEvent) -> None:
             disarm(event)
-            self.show_help = False
+            if not self.stop_run():
+                self.show_help = False
 
         @kb.add("f2")
         def _(event: KeyPressEvent) -> None:
@@ -320,7 +356,8 @@ class ConsoleApp:
 
             @kb.add(key)
             def _(event: KeyPressEvent, label: str = label) -> None:
-                self.request_quit(label)
+                if label != "Ctrl-C" or not self.stop_run():
+                    self.request_quit(label)
 
         return kb
 

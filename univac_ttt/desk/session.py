@@ -99,7 +99,8 @@ class GameSession:
     def _start(self) -> None:
         self.desk.load_program(self.words)
         self.game = MoveFigures()
-        self._run()
+        self._begin()
+        self.run_reply()
 
     def new_game(self) -> None:
         """Clear, reload the program and start it: what an operator does for a fresh game."""
@@ -107,6 +108,13 @@ class GameSession:
 
     def submit(self, text: str) -> Submission:
         """Type a line and press word release; the machine runs until it waits again."""
+        submission = self.release(text)
+        if submission.accepted:
+            self.run_reply()
+        return submission
+
+    def release(self, text: str) -> Submission:
+        """Type a line and press word release; ``run_reply`` then runs the reply."""
         if not self.waiting_for_keyboard:
             return Submission(False, "the UNIVAC is not waiting for the keyboard")
         try:
@@ -115,18 +123,33 @@ class GameSession:
             self.refusals += 1
             return Submission(False, f"{exc}; nothing was sent")
         self.words_typed += 1
-        mark = self.desk.paper.end
-        self._run()
-        for result in results_in(self.desk.paper.since(mark)):
-            self.score.record(result)
-            self.game = MoveFigures()  # the next game has begun
+        self._begin()
         return Submission(True)
 
-    def _run(self) -> None:
+    def run_reply(self, budget: int | None = None) -> bool:
+        """Run the reply on, at most ``budget`` more instructions (None: to its end).
+        True when it has ended: a keyboard wait, a stop, the desk's cap or STOP."""
         machine = self.desk.machine
-        instructions, pulses = machine.instructions, machine.pulses
-        self.desk.run()
+        left = self.desk.limits.cap - (machine.instructions - self._from[0])
+        if budget is not None and budget < left:
+            if self.desk.run(budget).kind is StopKind.STEP_LIMIT:
+                return False
+        else:
+            self.desk.run(max(left, 0))
+        self._end()
+        return True
+
+    def _begin(self) -> None:
+        machine = self.desk.machine
+        self._from = (machine.instructions, machine.pulses, self.desk.paper.end)
+
+    def _end(self) -> None:
+        machine = self.desk.machine
+        instructions, pulses, mark = self._from
         self.last_move = MoveFigures(machine.instructions - instructions,
                                      machine.pulses - pulses)
         self.game.instructions += self.last_move.instructions
         self.game.pulses += self.last_move.pulses
+        for result in results_in(self.desk.paper.since(mark)):
+            self.score.record(result)
+            self.game = MoveFigures()  # the next game has begun
