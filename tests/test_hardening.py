@@ -625,13 +625,11 @@ def test_any_bytes_on_the_plain_consoles_stdin_end_cleanly(pieces):
     import io
 
     from univac_ttt.console.plain import PlainConsole
-    from univac_ttt.machine import Machine
+    from univac_ttt.desk import Desk
 
-    machine = Machine()
-    machine.load(SHIPPED.image.words)
     stdin = io.TextIOWrapper(io.BytesIO(b"\n".join(pieces)), encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()
-    result = PlainConsole(machine, stdin, out, err).run()
+    result = PlainConsole(Desk(SHIPPED.image.words), stdin, out, err).run()
     assert result.exit_code in (0, 1)
     assert all(line.startswith("refused: ") for line in err.getvalue().splitlines())
 

@@ -11,17 +11,19 @@ from typing import TYPE_CHECKING
 
 from . import __version__
 from .limits import count_option
-from .machine import Machine, MachineOptions
+from .machine import MachineOptions
 from .textfile import TextFileError, check_path, check_write_target
 
 if TYPE_CHECKING:
-    from .console.transcript import Transcript
+    from .desk.transcript import Transcript
+    from .machine import Machine
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL, EXIT_OUTPUT = 0, 1, 2, 70, 74
 MAX_STEPS_LIMIT = 10**15  # --max-steps: more than a year of UNIVAC time
 IDLE_LIMIT = 86_400  # --idle: one day
 COMMANDS = ("play", "run", "verify", "monitor", "kiosk", "tape")
 SCRIPT_LIMIT = 1_000_000  # bytes of a monitor script
+INTERACTIVE_CAP = 1_000_000_000  # instructions a full-screen monitor run may take
 
 
 class _Parser(argparse.ArgumentParser):
@@ -83,7 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play tic-tac-toe against the UNIVAC (the default)",
                           description="Play tic-tac-toe against the UNIVAC. You are X and "
                                       "move first: type a square code 1-9 (1 top left, "
-                                      "9 bottom right) and press Enter.")
+                                      "9 bottom right) and press Enter. A program that "
+                                      "runs 5,000,000 instructions without waiting for "
+                                      "the keyboard is stopped (exit status 1).")
     play.add_argument("--plain", action="store_true",
                       help="plain text on stdout, prompt '> ' at each keyboard wait (also "
                            "chosen when stdin or stdout is not a terminal)")
@@ -125,7 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
                              description="The lecture monitor: examine, step, break and go "
                                          "back through a program in memory, in SIMH's "
                                          "command language (type help inside). With no "
-                                         "IMAGE, the tic-tac-toe program.")
+                                         "IMAGE, the tic-tac-toe program. Ctrl-C stops a "
+                                         "run; under --script a run stops after 5,000,000 "
+                                         "instructions.")
     monitor.add_argument("image", nargs="?", type=_path,
                          help="a memory image, or a coding sheet (.ucs) for labels and remarks")
     monitor.add_argument("--script", metavar="FILE", type=_path,
@@ -272,27 +278,29 @@ def _silence_stdout() -> None:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from .console.plain import PlainConsole
+    from .desk import Desk, Limits
     from .program.image import ImageError, read_image
 
-    machine = Machine(_machine_options(args))
+    desk_words = None
     if args.image:
         try:
-            image = read_image(args.image)
+            desk_words = read_image(args.image).words
         except ImageError as exc:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE
-        machine.load(image.words)
-    mounts = _mount_tapes(machine, args.tape)
+    # run has no cap of its own: --max-steps is the guard (Ctrl-C ends it too).
+    desk = Desk(desk_words, _machine_options(args), Limits(cap=10**15))
+    mounts = _mount_tapes(desk.machine, args.tape)
     if mounts is None:
         return EXIT_USAGE
     if not args.image:
-        machine.clear()  # CLEAR C
-        stop = machine.initial_read()
+        desk.clear_c()
+        stop = desk.initial_read()
         if stop is not None:
             sys.stderr.write(f"univac-ttt: {stop.reason} (mount a program tape with "
                              "--tape 1=FILE, or name a memory image)\n")
             return EXIT_USAGE
-    console = PlainConsole(machine, sys.stdin, sys.stdout, sys.stderr, args.max_steps,
+    console = PlainConsole(desk, sys.stdin, sys.stdout, sys.stderr, args.max_steps,
                            start_after_stop=args.start_after_stop)
     try:
         result = console.run()
@@ -396,7 +404,8 @@ def _full_screen_possible() -> bool:
 
 def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
     from .console.plain import PlainConsole
-    from .console.transcript import Transcript, TranscriptError
+    from .desk import Desk
+    from .desk.transcript import Transcript, TranscriptError
 
     if args.transcript is not None and not _writable("the transcript", args.transcript):
         return EXIT_USAGE
@@ -407,9 +416,8 @@ def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
         except TranscriptError as exc:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE
-    machine = Machine(_machine_options(args))
-    machine.load(words)
-    console = PlainConsole(machine, sys.stdin, sys.stdout, sys.stderr)
+    console = PlainConsole(Desk(words, _machine_options(args)), sys.stdin, sys.stdout,
+                           sys.stderr)
     if transcript is not None:
         console.also_print_to(_reporting(transcript))
     try:
@@ -450,8 +458,8 @@ def _reporting(transcript: Transcript) -> Callable[[str], None]:
 
 def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
     from .console.app import ConsoleApp, ConsoleSettings
-    from .console.session import GameSession
-    from .console.transcript import TranscriptError
+    from .desk.session import GameSession
+    from .desk.transcript import TranscriptError
 
     if args.transcript is not None and not _writable("the transcript", args.transcript):
         return EXIT_USAGE
@@ -490,9 +498,14 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
     except (AssemblyError, ImageError, ProgramError) as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
-    monitor = Monitor(words, program, _machine_options(args))
+    from .desk import Limits
+
+    full_screen = args.script is None and sys.stdin.isatty() and sys.stdout.isatty()
+    # On the full screen Ctrl-C stops a run, so the cap is only a last resort.
+    limits = Limits(cap=INTERACTIVE_CAP) if full_screen else Limits()
+    monitor = Monitor(words, program, _machine_options(args), limits)
     if args.script is not None:
-        from .textfile import read_text_file
+        from .textfile import TextFileError, read_text_file
 
         try:
             lines = read_text_file(args.script, SCRIPT_LIMIT).split("\n")
@@ -500,7 +513,7 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
             sys.stderr.write(f"univac-ttt: the script {args.script} {exc.reason}\n")
             return EXIT_USAGE
         return run_script(monitor, lines, sys.stdout)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if not full_screen:
         from .lineinput import COMMAND_LINE, line_reader
 
         return run_script(monitor, line_reader(sys.stdin, COMMAND_LINE), sys.stdout)

@@ -15,10 +15,9 @@ from .ops import decode
 from .options import MachineOptions
 from .stops import Stop, StopKind, StopRequest
 from .tape import TapeUnits, initial_read
-from .word import ZERO, instruction
+from .word import LAST_ADDRESS, MEMORY_WORDS, TAPE_BLOCK_WORDS, ZERO, instruction
 
-MEMORY_WORDS = 1000
-TAPE_BLOCK_WORDS = 60
+__all__ = ["MEMORY_WORDS", "TAPE_BLOCK_WORDS", "Machine", "MachineState"]
 _RETURN_LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(MEMORY_WORDS))
 _CACHE_LIMIT = 200_000  # decoded pairs kept before the cache is emptied
 
@@ -107,11 +106,6 @@ class Machine:
         """The desk's INITIAL READ: next block of Uniservo 1 to 000-059, CC to 000 (tape.py)."""
         return initial_read(self)
 
-    def set_options(self, options: MachineOptions) -> None:
-        self.options = options
-        self.breakpoint_switch = options.breakpoint_switch
-        self._cache.clear()
-
     def inject_fault(self, location: checking.Location, position: int,
                      bit: int) -> checking.Fault:
         """Flip one bit (0-5 of the code, 6 the check bit) of character ``position`` (0-11)
@@ -144,12 +138,6 @@ class Machine:
     def return_link(self) -> str:
         """What R stores: a skip, then U back to the address in CC."""
         return _RETURN_LINKS[self.cc]
-
-    def decode_pair(self, word: str) -> DecodedPair:
-        pair = self._cache.get(word)
-        if pair is None:
-            pair = self._decode_uncached(word)
-        return pair
 
     def _decode_uncached(self, word: str) -> DecodedPair:
         if len(self._cache) >= _CACHE_LIMIT:
@@ -216,7 +204,7 @@ class Machine:
                     t += fetch_average
                 else:
                     t += ((cc - t // minor) % 10 + 1) * minor
-                cc = cc + 1 if cc < 999 else 0
+                cc = cc + 1 if cc < LAST_ADDRESS else 0
                 self.cc = cc
                 if position >= 0:
                     t += ((position - t // minor) % 10) * minor

@@ -1,5 +1,5 @@
 """The C-10 instruction code: one table feeding the executor, disassembler, assembler,
-timing model and monitor help (py65 style).
+timing model, the monitor's ``break -op`` and its ``help ops`` (py65 style).
 
 Each executor takes the machine and the operand (an address, or the shift count for the
 shifts) and returns None to go on, an ``int`` to transfer control there, or a
@@ -17,7 +17,7 @@ from . import tape
 from .charset import CHARACTERS
 from .stops import BREAKPOINT, HALT, KEYBOARD_WAIT, StopRequest, error
 from .timing import MINOR_CYCLE_PULSES
-from .word import ZERO
+from .word import MEMORY_WORDS, ZERO
 
 if TYPE_CHECKING:
     from .cpu import Machine
@@ -39,6 +39,12 @@ class Operation:
     @property
     def uses_address(self) -> bool:
         return self.words > 0
+
+    @property
+    def takes_count(self) -> bool:
+        """The second character is a count n (the shifts ".n" ... "0n"), not a variant
+        (in the tape rows "1n" ... "8n" n names a Uniservo)."""
+        return self.code.endswith("n") and self.code[0] in ".;-0"
 
 
 # ---- executors -------------------------------------------------------------------------
@@ -165,25 +171,25 @@ def _extract(m: Machine, a: int) -> Outcome:
 
 def _to_v(m: Machine, a: int) -> Outcome:
     mem = m.mem
-    m.v = [mem[a], mem[(a + 1) % 1000]]
+    m.v = [mem[a], mem[(a + 1) % MEMORY_WORDS]]
     return None
 
 
 def _from_v(m: Machine, a: int) -> Outcome:
-    m.mem[a], m.mem[(a + 1) % 1000] = m.v
+    m.mem[a], m.mem[(a + 1) % MEMORY_WORDS] = m.v
     return None
 
 
 def _to_y(m: Machine, a: int) -> Outcome:
     mem = m.mem
-    m.y = [mem[(a + i) % 1000] for i in range(10)]
+    m.y = [mem[(a + i) % MEMORY_WORDS] for i in range(10)]
     return None
 
 
 def _from_y(m: Machine, a: int) -> Outcome:
     mem = m.mem
     for i, word in enumerate(m.y):
-        mem[(a + i) % 1000] = word
+        mem[(a + i) % MEMORY_WORDS] = word
     return None
 
 
@@ -363,6 +369,21 @@ def _tape_operand(op: Operation, unit: int, instruction: str) -> tuple[Operation
     if hundreds < 0 or tens < 0 or units < 0:
         return BAD_ADDRESS, 0
     return op, unit * 1000 + hundreds * 100 + tens * 10 + units
+
+
+def find_operation(spelling: str) -> Operation | None:
+    """An operation as a coding sheet may write it: its code ("B", "50", ".n", ",0"), a
+    letter with its variant digit ("B0"), or a shift with its count (".3", "03")."""
+    code = spelling.strip()
+    if len(code) == 2 and code[0].isalpha() and code[1] == "0":
+        code = code[0]  # the variant digit of a letter operation
+    elif len(code) == 2 and code[0] in ".;-0" and code != "00" and (
+            code[1] in "nN" or code[1] in _DIGIT_GLYPHS):
+        code = code[0] + "n"  # a shift with its count
+    found = BY_CODE.get(code) or BY_CODE.get(code.upper()) or BY_CODE.get(code + "n")
+    if found is None and len(code) == 2 and code[1] in _UNIT_GLYPHS:
+        found = BY_CODE.get(code[0] + "n")  # a tape operation with its unit ("31", "5-")
+    return found
 
 
 def decode(instruction: str) -> tuple[Operation, int]:

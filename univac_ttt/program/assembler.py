@@ -14,14 +14,13 @@ from pathlib import Path
 
 from ..limits import NumberError, parse_number
 from ..machine.charset import BY_GLYPH, FROM_GLYPHS, IGNORE
-from ..machine.cpu import MEMORY_WORDS
 from ..machine.ops import BAD_ADDRESS, INVALID, decode
-from ..machine.word import MODULUS, WORD_LENGTH, from_int
+from ..machine.word import MEMORY_WORDS, MODULUS, WORD_LENGTH, from_int
 from ..textfile import TextFileError, read_text_file
+from .address import AddressError, evaluate
 from .image import MemoryImage
 
 LABEL_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
-EXPRESSION_RE = re.compile(r"^(?:([A-Z][A-Z0-9_]*)|(\d+))(?:([+-])(\d+))?$")
 MAX_SHEET_BYTES = 2_000_000
 
 
@@ -191,21 +190,10 @@ def assemble(text: str, source: str = "coding sheet") -> Program:
     program = Program(MemoryImage(), symbols)
 
     def value(expr: str, line: int) -> int:
-        match = EXPRESSION_RE.match(expr)
-        if not match:
-            raise AssemblyError(f"{expr!r} is not an address (digits, LABEL, LABEL+n or "
-                                "LABEL-n)", line, source)
-        name, digits, op, offset = match.groups()
-        if name is not None:
-            if name not in symbols:
-                raise AssemblyError(f"label {name} is not defined", line, source)
-            base = symbols[name]
-        else:
-            base = _number(digits, f"the address {expr[:20]}", line, source, digits=6)
-        if offset is not None:
-            step = _number(offset, f"the offset in {expr[:20]}", line, source, digits=6)
-            base = base + step if op == "+" else base - step
-        return base
+        try:
+            return evaluate(expr, symbols)
+        except AddressError as exc:
+            raise AssemblyError(exc.reason, line, source) from None
 
     def address(expr: str, line: int) -> int:
         result = value(expr, line)

@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..machine.charset import BY_GLYPH, FROM_GLYPHS
-from ..machine.cpu import MEMORY_WORDS
-from ..machine.word import WORD_LENGTH, ZERO, to_text
+from ..machine.word import MEMORY_WORDS, WORD_LENGTH, ZERO, to_text
 from ..textfile import TextFileError, read_text_file
 
 MAX_IMAGE_BYTES = 1_000_000
