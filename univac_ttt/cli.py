@@ -13,6 +13,7 @@ from . import __version__
 from .limits import count_option
 from .machine import MachineOptions
 from .textfile import TextFileError, check_path, check_write_target
+from .tui.ending import SessionEnded
 
 if TYPE_CHECKING:
     from .desk.transcript import Transcript
@@ -212,6 +213,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("\nunivac-ttt: interrupted\n")
         return 130
+    except SessionEnded as ended:  # SIGTERM, SIGHUP, a closed terminal: screen restored
+        _say_quietly(f"univac-ttt: {ended}\n")
+        return ended.exit_code
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_OK
@@ -264,6 +268,15 @@ def _closed_stream(args: argparse.Namespace) -> str:
     if reads_stdin and sys.stdin is None:
         return "standard input"
     return ""
+
+
+def _say_quietly(text: str) -> None:
+    """One line on stderr if it can still be written (after SIGHUP it often cannot)."""
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _silence_stdout() -> None:

@@ -16,6 +16,8 @@ from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from typing import Protocol
 
+from ..tui.ending import SessionEnded, SignalEnded
+
 log = logging.getLogger("univac_ttt.kiosk")
 RESTART_DELAY = 1.0
 BACKOFF_DELAY = 5.0
@@ -64,6 +66,8 @@ def lock_signals() -> None:
         raise Terminated
 
     signal.signal(signal.SIGTERM, terminate)
+    if hasattr(signal, "SIGHUP"):  # the terminal hung up between two runs
+        signal.signal(signal.SIGHUP, terminate)
 
 
 def supervise(make_app: Callable[[], Runnable], sleep: Callable[[float], None] = time.sleep,
@@ -86,6 +90,9 @@ def supervise(make_app: Callable[[], Runnable], sleep: Callable[[float], None] =
         except Terminated:
             log.info("kiosk stopped by SIGTERM")
             return 0
+        except SessionEnded as ended:  # a signal or the end of the terminal, screen restored
+            log.info("kiosk %s", ended)
+            return 0 if isinstance(ended, SignalEnded) else ended.exit_code
         except Exception as exc:  # noqa: BLE001 - anything at all: log it, start a clean game
             log.exception("kiosk fault; restarting with a clean game")
             fault = f"{type(exc).__name__}: {exc}"[:300]
