@@ -32,6 +32,7 @@ from prompt_toolkit.output import Output
 from ..machine import MEMORY_WORDS, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
+from ..safetext import visible
 from ..tui.guard import run_guarded
 from ..tui.theme import style
 from .core import COMMANDS, Monitor
@@ -155,7 +156,7 @@ class MonitorApp:
             self.lines.extend(monitor.execute(command))
 
     def _sync_output(self) -> None:
-        text = "\n".join(self.lines)
+        text = "\n".join(visible(line) for line in self.lines)  # a file's escapes as text
         self.output_buffer.set_document(Document(text, len(text)), bypass_readonly=True)
 
     # ---- drawing ---------------------------------------------------------------------
