@@ -28,11 +28,12 @@ from univac_ttt.console.app import ConsoleApp, ConsoleSettings
 from univac_ttt.desk.session import GameSession
 from univac_ttt.kiosk.app import KioskApp
 from univac_ttt.kiosk.controller import Kiosk, KioskSettings
+from univac_ttt.kiosk.supervisor import supervise
 from univac_ttt.monitor.app import MonitorApp
 from univac_ttt.monitor.core import Monitor
 from univac_ttt.program.shipped import load_tictactoe
 from univac_ttt.tui import keyguard
-from univac_ttt.tui.ending import InputEnded, SignalEnded
+from univac_ttt.tui.ending import InputEnded, SignalEnded, TerminalLost
 from univac_ttt.tui.guard import run_guarded
 from univac_ttt.tui.keyguard import PASTE_LIMIT, GuardedParser, mouse_report_ok
 
@@ -270,3 +271,21 @@ def test_the_end_of_input_is_input_ended_not_a_fault(tmp_path):
     with pytest.raises(InputEnded):
         driven.front.run()  # type: ignore[attr-defined]
     driven.context.__exit__(None, None, None)
+
+
+@pytest.mark.parametrize(("ending", "code"), [
+    (SignalEnded(signal.SIGHUP), 0), (SignalEnded(signal.SIGTERM), 0), (InputEnded(), 74),
+    (TerminalLost(), 74)])
+def test_the_kiosk_supervisor_stops_rather_than_restarts_when_a_session_ends(ending, code):
+    made = []
+
+    class Ended:
+        def run(self) -> int:
+            raise ending
+
+    def make() -> Ended:
+        made.append(1)
+        return Ended()
+
+    assert supervise(make, sleep=lambda s: None) == code
+    assert len(made) == 1

@@ -221,7 +221,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except OSError as exc:  # stdout on a full disk or /dev/full, a broken terminal
         _silence_stdout()
-        sys.stderr.write(f"univac-ttt: input/output failed ({exc.strerror or exc})\n")
+        _say_quietly(f"univac-ttt: input/output failed ({exc.strerror or exc})\n")
         return EXIT_OUTPUT
     except Exception as exc:  # noqa: BLE001 - the last guard: no traceback reaches a user
         sys.stderr.write(f"univac-ttt: internal error ({type(exc).__name__}: {exc}); "

@@ -91,8 +91,11 @@ def supervise(make_app: Callable[[], Runnable], sleep: Callable[[float], None] =
             log.info("kiosk stopped by SIGTERM")
             return 0
         except SessionEnded as ended:  # a signal or the end of the terminal, screen restored
-            log.info("kiosk %s", ended)
-            return 0 if isinstance(ended, SignalEnded) else ended.exit_code
+            if isinstance(ended, SignalEnded):
+                log.info("kiosk %s", ended)
+                return 0
+            log.info("kiosk stopped: %s", ended)
+            return ended.exit_code
         except Exception as exc:  # noqa: BLE001 - anything at all: log it, start a clean game
             log.exception("kiosk fault; restarting with a clean game")
             fault = f"{type(exc).__name__}: {exc}"[:300]

@@ -34,3 +34,9 @@ class InputEnded(SessionEnded):
     """Standard input reached its end (the terminal closed) while the screen was up."""
 
     reason = "the terminal closed (standard input ended)"
+
+
+class TerminalLost(SessionEnded):
+    """Reading or writing the terminal failed with EIO: it has hung up, for good."""
+
+    reason = "the terminal went away (input/output error)"

@@ -6,12 +6,14 @@ and waits for Enter. Ours ends the application with the exception instead; the c
 (the CLI's last guard, or the kiosk's supervisor) then reports or recovers in one line.
 The input is guarded (tui/keyguard.py). SIGTERM and SIGHUP end the application through its
 normal exit, which leaves the alternate screen and raw mode, and then raise SignalEnded;
-the end of standard input raises InputEnded.
+the end of standard input raises InputEnded, and a terminal that has hung up (EIO)
+TerminalLost: the caller stops rather than restarts.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import signal
 import threading
 from collections.abc import Callable
@@ -19,7 +21,7 @@ from typing import Any, TypeVar
 
 from prompt_toolkit.application import Application
 
-from .ending import InputEnded, SignalEnded
+from .ending import InputEnded, SignalEnded, TerminalLost
 from .keyguard import guard_application
 
 T = TypeVar("T")
@@ -54,6 +56,10 @@ def run_guarded(app: Application[T], pre_run: Callable[[], None] | None = None) 
         return app.run(pre_run=install, handle_sigint=False, set_exception_handler=False)
     except EOFError:
         raise InputEnded from None
+    except OSError as exc:
+        if exc.errno == errno.EIO:
+            raise TerminalLost from exc
+        raise
     finally:
         for signum, previous in before.items():  # the loop's close set them to the default
             signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
