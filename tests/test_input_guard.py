@@ -132,6 +132,26 @@ def test_prefix_cache_stays_bounded():
         keyguard.PREFIX_CACHE_LIMIT + 10)
 
 
+@given(chunks=st.lists(st.tuples(st.text(max_size=30) | st.sampled_from(
+    ["\x1b[200~", "\x1b[201~", "\x1b[", "\x1b[<", "\x1b[M", "\x1b"] + MALFORMED[:-1]),
+    st.booleans(), st.booleans()), max_size=20))
+def test_any_text_any_pauses_then_a_pause_and_a_key_gives_that_key(chunks):
+    clock = Clock()
+    keys: list[KeyPress] = []
+    parser = GuardedParser(keys.append, lambda: True, clock)
+    for text, pause, late in chunks:
+        parser.feed(text)
+        clock.now += 3.0 if late else 0.0
+        if pause:
+            parser.flush()
+    parser.flush()
+    assert not parser.in_paste
+    parser.feed("5")
+    parser.flush()
+    assert keys[-1] == KeyPress("5", "5")
+    assert all(k.key != Keys.Vt100MouseEvent or mouse_report_ok(k.data) for k in keys)
+
+
 # ---- a small app with mouse support on: guarded, not disabled ----------------------------
 
 def test_mouse_support_on_still_survives_malformed_reports():
