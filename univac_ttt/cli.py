@@ -79,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="univac-ttt",
         description="A UNIVAC I (1951) emulator playing Tom Gildersleeve's tic-tac-toe. "
                     "With no command, starts a game.",
+        epilog="A full-screen session (play, monitor) ended from outside restores the "
+               "terminal first, then exits with status 143 (SIGTERM), 129 (SIGHUP) or 74 "
+               "(the terminal went away).",
     )
     parser.add_argument("--version", action="version", version=f"univac-ttt {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

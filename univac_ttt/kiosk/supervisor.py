@@ -32,7 +32,12 @@ class Runnable(Protocol):
 
 
 class Terminated(Exception):
-    """SIGTERM: the service manager wants the kiosk to stop."""
+    """SIGTERM (the service manager wants the kiosk to stop) or SIGHUP (the terminal hung
+    up) outside a running app; ``name`` says which."""
+
+    def __init__(self, name: str = "SIGTERM") -> None:
+        super().__init__(name)
+        self.name = name
 
 
 class QuietFileHandler(RotatingFileHandler):
@@ -63,7 +68,7 @@ def lock_signals() -> None:
             signal.signal(getattr(signal, name), signal.SIG_IGN)
 
     def terminate(signum: int, frame: object) -> None:
-        raise Terminated
+        raise Terminated(signal.Signals(signum).name)
 
     signal.signal(signal.SIGTERM, terminate)
     if hasattr(signal, "SIGHUP"):  # the terminal hung up between two runs
@@ -87,8 +92,8 @@ def supervise(make_app: Callable[[], Runnable], sleep: Callable[[float], None] =
             code = app.run()
             log.info("kiosk closed by staff")
             return code
-        except Terminated:
-            log.info("kiosk stopped by SIGTERM")
+        except Terminated as stop:
+            log.info("kiosk stopped by %s", stop.name)
             return 0
         except SessionEnded as ended:  # a signal or the end of the terminal, screen restored
             if isinstance(ended, SignalEnded):
@@ -117,6 +122,6 @@ def supervise(make_app: Callable[[], Runnable], sleep: Callable[[float], None] =
         faults = [t for t in faults if now - t < QUICK_WINDOW] + [now]
         try:
             sleep(BACKOFF_DELAY if len(faults) >= QUICK_FAULTS else RESTART_DELAY)
-        except Terminated:
-            log.info("kiosk stopped by SIGTERM (during the restart delay)")
+        except Terminated as stop:
+            log.info("kiosk stopped by %s (during the restart delay)", stop.name)
             return 0
