@@ -7,6 +7,7 @@ answer its quit keys afterwards.
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import subprocess
 import sys
@@ -37,7 +38,7 @@ from univac_ttt.monitor.core import Monitor
 from univac_ttt.program.shipped import load_tictactoe
 from univac_ttt.tui import keyguard
 from univac_ttt.tui.ending import InputEnded, SignalEnded, TerminalLost
-from univac_ttt.tui.guard import run_guarded
+from univac_ttt.tui.guard import run_guarded, run_guarded_async
 from univac_ttt.tui.keyguard import PASTE_LIMIT, GuardedParser, mouse_report_ok
 
 SHIPPED = load_tictactoe()
@@ -166,6 +167,17 @@ def test_mouse_support_on_still_survives_malformed_reports():
                                             input=pipe, output=DummyOutput())
         pipe.send_text("".join(MALFORMED) + "\x1b[<64;1;1M" + "q")
         assert run_guarded(app) == "quit"
+
+
+def test_an_app_on_a_server_loop_is_guarded_too():
+    kb = KeyBindings()
+    kb.add("q")(lambda event: event.app.exit(result="quit"))
+    with create_pipe_input() as pipe:
+        app: Application[str] = Application(layout=Layout(Window()), key_bindings=kb,
+                                            input=pipe, output=DummyOutput())
+        pipe.send_text("".join(MALFORMED) + "q")
+        # unguarded, the bad report raises inside the key processor and "q" is never seen
+        assert asyncio.run(asyncio.wait_for(run_guarded_async(app), 10)) == "quit"
 
 
 # ---- the three apps through a pipe -------------------------------------------------------

@@ -63,3 +63,14 @@ def run_guarded(app: Application[T], pre_run: Callable[[], None] | None = None) 
     finally:
         for signum, previous in before.items():  # the loop's close set them to the default
             signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
+
+
+async def run_guarded_async(app: Application[T], pre_run: Callable[[], None] | None = None) -> T:
+    """For an app on someone else's event loop (serve's connections): the key guard and the
+    end of input as InputEnded, but no signal or loop handlers, which belong to the server."""
+    guard_application(app)
+    try:
+        return await app.run_async(pre_run=pre_run, handle_sigint=False,
+                                   set_exception_handler=False)
+    except EOFError:
+        raise InputEnded from None
