@@ -65,6 +65,22 @@ def test_mouse_like_keys_and_a_slow_paste_start_leave_play_usable():
     assert terminal.close() == 0
 
 
+def test_mouse_like_keys_leave_the_monitor_usable():
+    terminal = Terminal([COMMAND, "monitor"], columns=100, rows=34)
+    terminal.wait_for("monitor>")
+    for sequence in MOUSE_LIKE:
+        terminal.send(sequence)
+        terminal.pump(0.1)
+    terminal.send("\x1b")
+    terminal.pump(0.6)
+    terminal.send("\x15where\r")  # Ctrl-U clears whatever the sequences left typed
+    terminal.wait_for("monitor> where")
+    terminal.send(CTRL_Q)
+    terminal.pump(0.3)
+    terminal.send(CTRL_Q)
+    assert terminal.close() == 0
+
+
 def test_staff_leave_the_kiosk_after_a_slowly_typed_paste_start(tmp_path):
     terminal = Terminal([COMMAND, *kiosk_args(tmp_path)], columns=100, rows=30)
     terminal.wait_for("TIC-TAC-TOE")
