@@ -25,6 +25,7 @@ from ..program.disassembler import instruction_text, symbol_for, view
 from ..program.tictactoe import board_lines, has_board
 from ..safefile import atomic_write
 from ..textfile import TextFileError, check_write_target, read_text_file
+from .panes import MEMORY_MODES, Panes
 from .sessionlog import SessionLog, SessionLogError
 from .statefile import StateFileError, restore_state, save_state
 from .timeline import CHECKPOINT_EVERY, Timeline
@@ -109,6 +110,8 @@ COMMANDS: tuple[Command, ...] = (
             "(memory, registers, keyboard and paper; breakpoints are kept)", "do_reset"),
     Command("log", (), "log [FILE | off]",
             "append every command and what it printed to FILE; off closes it", "do_log"),
+    Command("pane", (), "pane [memory wide|narrow|off | registers|board|paper on|off]",
+            "choose the full screen's panes (also F2, F3, F4, F6)", "do_pane"),
 )
 
 _BY_NAME: dict[str, Command] = {}
@@ -155,6 +158,7 @@ class Monitor:
         self._stopped = False  # STOP was pressed during this line
         self.recorded_future = False  # after back: pending keyboard words are the old future
         self.log: SessionLog | None = None
+        self.panes = Panes()  # what the full screen shows (the lecturer's choice)
 
     # ---- running a command line ------------------------------------------------------
 
@@ -888,6 +892,21 @@ class Monitor:
             self.log.close()
         self.log = log
         return [f"logging to {rest} (appending; log off closes it)"]
+
+    def do_pane(self, rest: str) -> list[str]:
+        words = rest.lower().split()
+        panes = self.panes
+        if not words:
+            return [panes.describe()]
+        if len(words) == 2 and words[0] == "memory" and words[1] in MEMORY_MODES:
+            panes.memory = words[1]
+        elif len(words) == 2 and words[0] in ("registers", "board", "paper") \
+                and words[1] in ("on", "off"):
+            setattr(panes, words[0], words[1] == "on")
+        else:
+            raise MonitorError("pane memory wide|narrow|off, or pane registers|board|paper "
+                               "on|off")
+        return [panes.describe()]
 
     def do_quit(self, rest: str) -> list[str]:
         self.finished = True
