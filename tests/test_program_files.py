@@ -81,7 +81,7 @@ def test_the_shipped_sheet_assembles_to_the_shipped_image(tmp_path):
 
 def test_assemble_reports_the_first_error_with_its_line(tmp_path):
     sheet = tmp_path / "bad.ucs"
-    sheet.write_text("000 START: 90 000 00 000\n001 QQ 000 00 000\n")
+    sheet.write_text("000 START: 90 000 00 000\n001 B0 NOWHERE 00 000\n")
     result = univac("assemble", str(sheet), "-o", str(tmp_path / "bad.img"))
     assert result.returncode == 2 and "line 2" in result.stderr
     assert "Traceback" not in result.stderr and not (tmp_path / "bad.img").exists()
