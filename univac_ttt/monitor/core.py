@@ -36,6 +36,7 @@ MAX_DO_DEPTH = 8
 FILE_LIMIT = 2_000_000  # bytes of a do script or a saved state
 SLOW_STEP_LIMIT = 2_000_000  # instructions a traced or watched run may take per command
 HISTORY_DEFAULT = 10
+HELP_COLUMN = 24  # usages up to this wide share a line with their summary
 # Bounds on the work and output of one command line (issue 16: a `do` that calls itself,
 # trace with a huge step, history 999999999, a thousand watches).
 HISTORY_LIMIT = 10_000  # instructions history lists at most
@@ -855,9 +856,16 @@ class Monitor:
             command = find_command(rest.split()[0])
             aliases = f" (also {', '.join(command.aliases)})" if command.aliases else ""
             return [f"{command.usage}{aliases}", f"  {command.summary}"]
-        width = max(len(c.usage) for c in COMMANDS)
-        return [f"{c.usage:<{width}}  {c.summary}" for c in COMMANDS] + [
-            "Addresses: 000-999, a label from the coding sheet, LABEL+n; ranges a-b or a:b."]
+        lines = []
+        for c in COMMANDS:  # a long usage gets a line of its own, not a wide column
+            if len(c.usage) <= HELP_COLUMN:
+                lines.append(f"{c.usage:<{HELP_COLUMN}}  {c.summary}")
+            else:
+                lines += [c.usage, f"{'':<{HELP_COLUMN}}  {c.summary}"]
+        return lines + [
+            "Addresses: 000-999, a label from the coding sheet, LABEL+n; ranges a-b or a:b.",
+            "Full screen: while the UNIVAC waits for its keyboard, a line goes to the UNIVAC; "
+            "start a command with ':' (e.g. :examine BRD)."]
 
     def do_reset(self, rest: str) -> list[str]:
         if rest:

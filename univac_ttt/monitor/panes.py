@@ -72,7 +72,9 @@ def plan(panes: Panes, columns: int, rows: int) -> Plan:
             registers = False
     memory_width = max(1, left) if panes.memory != "off" else 0
     wide = panes.memory == "wide" and memory_width >= MEMORY_WIDE
-    top_rows = max(4, min(26 if stacked else 22, rows - FIXED_ROWS - OUTPUT_MIN))
+    free = rows - FIXED_ROWS
+    output_rows = max(OUTPUT_MIN, free // 3)  # the command output keeps a third
+    top_rows = max(4, min(26 if stacked else 22, free - output_rows))
     return Plan(memory_width, wide, tuple(squeezed), registers, side, stacked,
                 board, paper, top_rows)
 
