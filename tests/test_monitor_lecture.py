@@ -3,7 +3,9 @@ commands, reset, the session log, back then a different move, bounds on do, trac
 history and watches, STOP in long commands, and the panes' plan."""
 
 import os
+import re
 import threading
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -259,3 +261,45 @@ def test_the_pane_command_sets_the_choice():
 @given(st.lists(st.text(max_size=40), min_size=1, max_size=6), st.integers(0, 200))
 def test_the_state_line_never_exceeds_its_width(parts, width):
     assert len(fit(parts, width, "  ·  ")) <= width
+
+
+# ---- docs/lecture.md says what works ------------------------------------------------------
+
+LECTURE = Path(__file__).resolve().parent.parent / "docs" / "lecture.md"
+
+
+def _table_rows(heading_cell: str) -> list[str]:
+    rows, inside = [], False
+    for line in LECTURE.read_text().splitlines():
+        if line.startswith(f"| {heading_cell} |"):
+            inside = True
+        elif inside and not line.startswith("|"):
+            break
+        elif inside and not line.startswith("|---"):
+            rows.append(line.split("|")[1])
+    return rows
+
+
+def test_every_command_in_the_lecture_guide_is_a_command():
+    rows = _table_rows("command")
+    assert len(rows) > 20
+    for cell in rows:
+        for spelled in re.findall(r"`([a-z]+)", cell):
+            assert core.find_command(spelled).name, spelled
+
+
+def test_every_key_in_the_lecture_guide_is_bound():
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from univac_ttt.monitor.app import MonitorApp
+
+    names = {"F10": "f10", "F5": "f5", "F2": "f2", "F3": "f3", "F4": "f4", "F6": "f6",
+             "PageUp": "pageup", "PageDown": "pagedown", "Ctrl-C": "c-c", "Ctrl-Q": "c-q"}
+    with create_pipe_input() as pipe:
+        app = MonitorApp(game_monitor(), input=pipe, output=DummyOutput())
+    bound = {str(getattr(k, "value", k)) for b in app.app.key_bindings.bindings for k in b.keys}
+    documented = [key for cell in _table_rows("key") for key in names if key in cell]
+    assert len(set(documented)) == len(names)
+    for key in documented:
+        assert names[key] in bound, key
