@@ -303,3 +303,27 @@ def test_every_key_in_the_lecture_guide_is_bound():
     assert len(set(documented)) == len(names)
     for key in documented:
         assert names[key] in bound, key
+
+
+def test_monitor_log_option_logs_the_session_and_refuses_a_device(tmp_path):
+    import subprocess
+    import sys
+
+    log = tmp_path / "class.log"
+    result = subprocess.run([sys.executable, "-m", "univac_ttt", "monitor", "--log", str(log)],
+                            input="where\n", capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "monitor> where\n000 left = START" in log.read_text()
+    result = subprocess.run([sys.executable, "-m", "univac_ttt", "monitor", "--log",
+                             "/dev/null"], input="", capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "device" in result.stderr
+
+
+def test_completion_after_the_keyboard_mode_prefix():
+    from prompt_toolkit.document import Document
+
+    from univac_ttt.monitor.app import CommandCompleter
+
+    completer = CommandCompleter(game_monitor())
+    names = [c.text for c in completer.get_completions(Document(":exa"), None)]
+    labels = [c.text for c in completer.get_completions(Document(":examine BR"), None)]
+    assert names == ["examine"] and "BRD" in labels

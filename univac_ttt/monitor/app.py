@@ -60,9 +60,9 @@ class CommandCompleter(Completer):
         self.labels = sorted(monitor.program.symbols) if monitor.program else []
 
     def get_completions(self, document, complete_event):  # type: ignore[no-untyped-def]
-        text = document.text_before_cursor
-        word = document.get_word_before_cursor(WORD=True)
-        choices = [c.name for c in COMMANDS] if " " not in text.lstrip() else self.labels
+        text = document.text_before_cursor.lstrip().removeprefix(COMMAND_PREFIX)
+        word = document.get_word_before_cursor(WORD=True).removeprefix(COMMAND_PREFIX)
+        choices = [c.name for c in COMMANDS] if " " not in text else self.labels
         for choice in choices:
             if choice.lower().startswith(word.lower()):
                 yield Completion(choice, start_position=-len(word))
