@@ -104,6 +104,7 @@ def test_a_breakpoint_that_continues_itself_is_bounded(monkeypatch):
 def test_bad_breakpoint_counts_and_actions_change_nothing():
     m = empty_monitor()
     for line in ("break 005[0]", "break -op B; where", "break ;", "break 005[x]",
+                 "break -op ;n; where",
                  "break 5; " + "; ".join(["where"] * 21)):
         assert m.execute(line)[0].startswith("??"), line
     assert not m.machine.break_addresses and not m.break_actions

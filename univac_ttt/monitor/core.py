@@ -489,19 +489,17 @@ class Monitor:
     def do_break(self, rest: str) -> list[str]:
         if not rest:
             return self.do_show("break")
+        machine = self.machine
+        if rest.startswith("-"):  # an operation: its code may hold a ';' (the ;n shift)
+            executor, code = self._op_executor(rest.split())
+            machine.break_executors.add(executor)
+            return [f"break before every {code} instruction"]
         spec, semicolon, tail = rest.partition(";")
         actions = [a.strip() for a in tail.split(";") if a.strip()] if semicolon else []
         words = spec.split()
-        machine = self.machine
         if not words:
             raise MonitorError("break ADDR[COUNT][; COMMAND; ...], e.g. break FIND[3]; "
                                "examine rA; continue")
-        if words[0].startswith("-"):
-            if semicolon:
-                raise MonitorError("commands can be attached to address breakpoints only")
-            executor, code = self._op_executor(words)
-            machine.break_executors.add(executor)
-            return [f"break before every {code} instruction"]
         if len(actions) > MAX_BREAK_ACTIONS or any(len(a) > COMMAND_LINE_LIMIT
                                                    for a in actions):
             raise MonitorError(f"at most {MAX_BREAK_ACTIONS} commands of up to "
