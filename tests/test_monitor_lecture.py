@@ -328,3 +328,24 @@ def test_completion_after_the_keyboard_mode_prefix():
     names = [c.text for c in completer.get_completions(Document(":exa"), None)]
     labels = [c.text for c in completer.get_completions(Document(":examine BR"), None)]
     assert names == ["examine"] and "BRD" in labels
+
+
+def test_the_output_and_paper_wrap_at_spaces_and_keep_every_word():
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from univac_ttt.monitor.app import MonitorApp
+
+    with create_pipe_input() as pipe:
+        app = MonitorApp(game_monitor(), input=pipe, output=DummyOutput())
+    width = app._output_width()
+    sentence = " ".join(f"word{i:03d}" for i in range(60))
+    app.lines.append(sentence)
+    app._sync_output()
+    rows = app.output_buffer.text.split("\n")[-8:]
+    assert all(len(row) <= width for row in rows)
+    assert " ".join(" ".join(rows).split()).endswith(sentence)  # no word cut in two
+    app.monitor.execute("go")
+    app._freeze()
+    paper = app.paper_buffer.text.split("\n")
+    assert "YOU MOVE FIRST. TYPE A SQUARE CODE, 1 TO" in paper and "9." in paper

@@ -53,6 +53,13 @@ OUTPUT_LINES = 5_000  # the output pane's scrollback, in lines as printed
 COMMAND_PREFIX = ":"  # no key of the UNIVAC keyboard: a command is never a keyboard word
 
 
+def _wrap_at_spaces(text: str, width: int) -> str:
+    """Lines longer than ``width`` broken at spaces (a word longer than that, anywhere)."""
+    return "\n".join(line if len(line) <= width else "\n".join(
+        textwrap.wrap(line, width, break_on_hyphens=False) or [""])
+        for line in text.split("\n"))
+
+
 class CommandCompleter(Completer):
     """Command names first, then the coding sheet's labels."""
 
@@ -172,14 +179,9 @@ class MonitorApp:
         """Wrap every line at spaces to the pane's width; show the newest."""
         width = self._output_width()
         self._wrapped_width = width
-        rows: list[str] = []
-        for line in self.lines:
-            if len(line) <= width:
-                rows.append(line)
-            else:
-                rows += textwrap.wrap(line, width, subsequent_indent="    ",
-                                      break_on_hyphens=False) or [""]
-        text = "\n".join(rows)
+        text = "\n".join(line if len(line) <= width else "\n".join(
+            textwrap.wrap(line, width, subsequent_indent="    ", break_on_hyphens=False)
+            or [""]) for line in self.lines)
         self.output_buffer.set_document(Document(text, len(text)), bypass_readonly=True)
 
     def scroll(self, pages: int) -> None:
@@ -208,7 +210,7 @@ class MonitorApp:
     def _freeze(self) -> None:
         """Take what the panes show from the machine (never while the worker runs it)."""
         monitor = self.monitor
-        sync_paper(self.paper_buffer, monitor.desk.paper.text)
+        sync_paper(self.paper_buffer, _wrap_at_spaces(monitor.desk.paper.text, SIDE_WIDTH - 1))
         self._frozen = {"registers": self._compact_registers(), "board": self._board(),
                         "state": self._state_parts(), "memory": self._memory_rows()}
 
@@ -344,9 +346,9 @@ class MonitorApp:
             return Condition(lambda: bool(test(self.plan())))
 
         paper_side = Window(BufferControl(self.paper_buffer, focusable=False),
-                            wrap_lines=True, style="class:paper")
+                            wrap_lines=False, style="class:paper")
         paper_stacked = Window(BufferControl(self.paper_buffer, focusable=False),
-                               wrap_lines=True, style="class:paper")
+                               wrap_lines=False, style="class:paper")
 
         def paper_heading() -> Window:
             return Window(FormattedTextControl(FormattedText([("class:heading", " PAPER")])),
