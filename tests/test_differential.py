@@ -1,0 +1,223 @@
+"""The fast core against the plain reference (tests/support/reference_cpu.py).
+
+Both run the same programs: the exhaustive proof, random memory images and random
+instruction mixes (self-modifying, with deposits, restores, faults and breakpoints between
+runs), the shipped image and the boot tape. Full machine state and the stop must agree at
+every stop, and every printed word must come out at the same clock and control counter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.support.reference_cpu import reference_run
+from univac_ttt.kiosk.demos import DEMO_GAMES
+from univac_ttt.machine import Machine, MachineOptions, QueueKeyboard, StopKind
+from univac_ttt.machine.cpu import MachineState
+from univac_ttt.machine.ops import BY_CODE
+from univac_ttt.machine.word import from_int, instruction
+from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.verify import referee as referee_module
+
+Runner = Callable[[Machine, int], object]
+
+
+_FAST_RUN = Machine.run
+
+
+def fast_run(m: Machine, steps: int) -> object:
+    return _FAST_RUN(m, steps)
+
+
+class LogPrinter:
+    """Notes every printed word with the clock and CC the machine shows at that moment."""
+
+    def __init__(self) -> None:
+        self.machine: Machine | None = None
+        self.log: list[tuple[str, int, int]] = []
+
+    def print_word(self, word: str) -> None:
+        assert self.machine is not None
+        self.log.append((word, self.machine.pulses, self.machine.cc))
+
+
+class ListKeyboard:
+    def __init__(self, words: list[str]) -> None:
+        self.words = list(words)
+
+    def read_word(self) -> str | None:
+        return self.words.pop(0) if self.words else None
+
+
+def twin(options: MachineOptions, memory: dict[int, str], typed: list[str]
+         ) -> tuple[tuple[Machine, LogPrinter], tuple[Machine, LogPrinter]]:
+    pair = []
+    for _ in range(2):
+        printer = LogPrinter()
+        m = Machine(options, ListKeyboard(typed), printer)  # type: ignore[arg-type]
+        printer.machine = m
+        m.load(memory)
+        pair.append((m, printer))
+    return pair[0], pair[1]
+
+
+def same(fast: tuple[Machine, LogPrinter], ref: tuple[Machine, LogPrinter],
+         fast_stop: object, ref_stop: object) -> None:
+    assert fast_stop == ref_stop
+    assert fast[0].last_stop == ref[0].last_stop
+    assert fast[0].snapshot() == ref[0].snapshot()
+    assert fast[1].log == ref[1].log
+
+
+# ---- the proof ---------------------------------------------------------------------------
+
+def record_proof(monkeypatch, run: Runner) -> tuple[list[object], list[object], bool]:
+    """Every stop (with the whole state) and every printed word of the exhaustive proof."""
+    stops: list[object] = []
+    printed: list[object] = []
+    original_print = referee_module._ClockedPaper.print_word
+
+    def hooked(self: Machine, max_steps: int = 10**12) -> object:
+        stop = run(self, max_steps)
+        stops.append((stop, self.last_stop, self.snapshot()))
+        return stop
+
+    def print_word(self, word: str) -> None:
+        printed.append((word, self.machine.pulses, self.machine.cc))
+        original_print(self, word)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(referee_module._ClockedPaper, "print_word", print_word)
+        patch.setattr(Machine, "run", hooked)
+        report = referee_module.Referee().run()
+    return stops, printed, report.ok
+
+
+def test_the_proof_runs_identically_on_the_reference(monkeypatch):
+    fast_stops, fast_printed, fast_ok = record_proof(monkeypatch, fast_run)
+    ref_stops, ref_printed, ref_ok = record_proof(monkeypatch, reference_run)
+    assert fast_ok and ref_ok
+    assert len(fast_stops) == len(ref_stops) > 400
+    for mine, theirs in zip(fast_stops, ref_stops, strict=True):
+        assert mine == theirs
+    assert fast_printed == ref_printed and len(fast_printed) > 1000
+
+
+# ---- shipped image and demo games ----------------------------------------------------------
+
+def play(run: Runner, lines: list[str], chunk: int) -> list[object]:
+    keyboard = QueueKeyboard()
+    printer = LogPrinter()
+    m = Machine(keyboard=keyboard, printer=printer)  # type: ignore[arg-type]
+    printer.machine = m
+    m.load(load_tictactoe().image.words)
+    seen: list[object] = []
+    pending = list(lines)
+    for _ in range(100_000):
+        stop = run(m, chunk)
+        seen.append((stop, m.snapshot()))
+        if stop.kind is StopKind.KEYBOARD:  # type: ignore[attr-defined]
+            if not pending:
+                break
+            keyboard.type_line(pending.pop(0))
+    seen.append(printer.log)
+    return seen
+
+
+def test_demo_games_in_odd_chunks_match_the_reference():
+    lines = [line for game, _ in DEMO_GAMES[:4] for line in game]
+    for chunk in (1_000_000, 997, 2, 1):
+        few = lines if chunk > 2 else lines[:3]
+        assert play(fast_run, few, chunk) == play(reference_run, few, chunk)
+
+
+# ---- random programs ---------------------------------------------------------------------
+
+codes = st.integers(min_value=0, max_value=63).map(chr)
+raw_words = st.text(alphabet=codes, min_size=12, max_size=12)
+OPS = [code for code in BY_CODE if code not in ("10",)] + ["10"]
+halves = st.builds(
+    lambda code, address, n: instruction(code.replace("n", str(n)), address)
+    if not code.startswith(("1", "2", "3", "4", "5", "6", "7", "8")) or code == "10"
+    or code == "50" else instruction(code.replace("n", "1"), address),
+    st.sampled_from(OPS), st.integers(0, 40), st.integers(1, 9))
+instruction_words = st.builds(lambda a, b: a + b, halves, halves)
+numbers = st.integers(-(10**11) + 1, 10**11 - 1).map(from_int)
+any_words = st.one_of(instruction_words, instruction_words, numbers, raw_words)
+options = st.builds(MachineOptions, right_half_after_transfer=st.booleans(),
+                    overflow=st.sampled_from(["transfer", "stop"]),
+                    timing=st.sampled_from(["latency", "average"]),
+                    breakpoint_switch=st.booleans())
+events = st.one_of(
+    st.tuples(st.just("run"), st.integers(1, 400)),
+    st.tuples(st.just("deposit"), st.integers(0, 40), any_words),
+    st.tuples(st.just("restore"), st.integers(0, 5)),
+    st.tuples(st.just("fault"), st.sampled_from([0, 1, 2, 5, 20, "rA", "rL"]),
+              st.integers(0, 11), st.integers(0, 6)),
+    st.tuples(st.just("break"), st.integers(0, 40)),
+    st.tuples(st.just("switch"), st.booleans()),
+    st.tuples(st.just("resume")),
+)
+
+
+def apply(m: Machine, event: tuple, saved: list[MachineState]) -> None:
+    kind = event[0]
+    if kind == "deposit":
+        m.mem[event[1]] = event[2]
+    elif kind == "restore":
+        if saved:
+            m.restore(saved[event[1] % len(saved)])
+    elif kind == "fault":
+        m.inject_fault(event[1], event[2], event[3])
+    elif kind == "break":
+        m.break_addresses ^= {event[1]}
+    elif kind == "switch":
+        m.breakpoint_switch = event[1]
+    elif kind == "resume":
+        m.resume_past_breakpoint()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.integers(0, 40), any_words, max_size=40),
+       st.lists(numbers, max_size=4), options, st.lists(events, min_size=1, max_size=25))
+def test_random_programs_match_the_reference(memory, typed, opts, script):
+    fast, ref = twin(opts, memory, typed)
+    saved: list[MachineState] = []
+    for event in script:
+        if event[0] == "run":
+            same(fast, ref, fast[0].run(event[1]), reference_run(ref[0], event[1]))
+            saved.append(fast[0].snapshot())
+        else:
+            apply(fast[0], event, saved)
+            apply(ref[0], event, saved)
+    same(fast, ref, fast[0].run(3000), reference_run(ref[0], 3000))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.integers(0, 999), raw_words, max_size=60),
+       st.lists(raw_words, max_size=5), options)
+def test_random_memory_images_match_the_reference(memory, typed, opts):
+    fast, ref = twin(opts, memory, typed)
+    for _ in range(5):
+        same(fast, ref, fast[0].run(600), reference_run(ref[0], 600))
+
+
+def test_self_modifying_loop_matches_the_reference():
+    """The loop adds one to its own instruction each pass, so the pair it fetches next is
+    a word it has not run before; a deposit from outside then changes it again."""
+    memory = {
+        0: instruction("B", 1) + instruction("A", 10),  # rA = (1) + 1: the next address
+        1: instruction("H", 1) + instruction("B", 20),
+        2: instruction("C", 30) + instruction("U", 0),
+        10: from_int(1), 20: from_int(0),
+    }
+    fast, ref = twin(MachineOptions(), memory, [])
+    for steps in (5, 1, 60, 333):
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    for m in (fast[0], ref[0]):
+        m.mem[2] = instruction("50", 1) + instruction("U", 0)
+    same(fast, ref, fast[0].run(500), reference_run(ref[0], 500))
+    assert fast[1].log, "the deposited print instruction ran"
