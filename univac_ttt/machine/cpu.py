@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import checking, timing
+from . import checking, compiled, timing
 from .devices import Keyboard, Printer
 from .ops import decode
 from .options import MachineOptions
@@ -64,6 +64,9 @@ class Machine:
         self.mem: list[str] = [ZERO] * MEMORY_WORDS
         self.tapes = TapeUnits()  # Uniservos 1-10: a desk mounts and removes reels
         self._cache: dict[str, DecodedPair] = {}
+        # Compiled pairs per address, keyed by the word (compiled.py), for these options.
+        self._codes = compiled.new_tables()
+        self._codes_options = self.options
         self.breakpoint_switch = self.options.breakpoint_switch
         # Monitor breakpoints: pair addresses, and executors of operations to stop before.
         self.break_addresses: set[int] = set()
@@ -111,6 +114,8 @@ class Machine:
         self.options = options
         self.breakpoint_switch = options.breakpoint_switch
         self._cache.clear()
+        self._codes = compiled.new_tables()
+        self._codes_options = options
 
     def inject_fault(self, location: checking.Location, position: int,
                      bit: int) -> checking.Fault:
@@ -172,7 +177,19 @@ class Machine:
         return None if stop.kind is StopKind.STEP_LIMIT else stop
 
     def run(self, max_steps: int = 10**12) -> Stop:
-        """Run until the machine stops or ``max_steps`` instructions have executed."""
+        """Run until the machine stops or ``max_steps`` instructions have executed.
+
+        Whole pairs go through their compiled functions (compiled.py) when nothing needs
+        watching; single steps, monitored runs and anything unusual use the interpreter."""
+        if compiled.eligible(self):
+            if self._codes_options is not self.options:
+                self._codes = compiled.new_tables()
+                self._codes_options = self.options
+            return compiled.run(self, max_steps)
+        return self._run_generic(max_steps)
+
+    def _run_generic(self, max_steps: int) -> Stop:
+        """The interpreter: one instruction at a time, with breakpoints and fault checks."""
         mem = self.mem
         cache = self._cache
         decode_pair = self._decode_uncached

@@ -1,0 +1,239 @@
+"""Compiled pairs: the fast path of Machine.run for the ordinary case.
+
+Each word fetched from an address is compiled once into one Python function that runs both
+of its instructions and their timing. After the pair fetch the drum-like delay lines have a
+known phase (the fetch ends as word cc passes the heads), so every later operand wait of the
+pair is a constant worked out here; only the fetch wait depends on the clock. The compiled
+functions are kept per address and keyed by the word itself, so a store into memory from
+anywhere (an instruction, the monitor, a restore, a tape, a fault) simply makes the address
+hold a word whose function is looked up afresh: nothing can run stale code.
+
+Anything unusual (a stop, the keyboard, a tape, an adder fault, an overflow stop, a
+non-digit in a multiply) leaves through ``Bail`` before the instruction has changed
+anything, and the plain interpreter in cpu.py runs that instruction exactly as always.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from . import arithmetic as ar
+from . import fastarith, ops
+from .ops import BY_CODE, decode
+from .stops import Stop, StopKind
+from .timing import MINOR_CYCLE_PULSES, instruction_cost
+from .word import ZERO, instruction
+
+if TYPE_CHECKING:
+    from .cpu import Machine
+
+Pair = Callable[["Machine"], int]  # runs a pair; returns the address of the next pair
+_PER_ADDRESS = 64  # compiled words kept per address before its table is emptied
+_LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(1000))  # R's return links
+
+
+class Bail(Exception):
+    """The pair cannot go on compiled: ``half`` 0, nothing of it has run; ``half`` 1, the
+    left instruction has run, the clock stood at ``pulses`` and CC at ``cc``."""
+
+    def __init__(self, half: int, pulses: int = 0, cc: int = 0) -> None:
+        super().__init__(half)
+        self.half = half
+        self.pulses = pulses
+        self.cc = cc
+
+
+def eligible(m: Machine) -> bool:
+    """The compiled path serves the default timing and transfer rules with no monitor
+    breakpoint, no injected fault and no pending resume; anything else runs plain."""
+    options = m.options
+    return (options.timing == "latency" and options.right_half_after_transfer
+            and not (m.break_addresses or m.break_executors or m.faults or m._resuming))
+
+
+def new_tables() -> list[dict[str, Pair]]:
+    return [{} for _ in range(1000)]
+
+
+# ---- code generation ---------------------------------------------------------------------
+
+_NAMESPACE = {
+    "Bail": Bail, "ZERO": ZERO, "ADD": fastarith.add, "MUL": fastarith.multiply,
+    "DIV": fastarith.divide, "NEG": ar.negate, "AdderFault": ar.AdderFault,
+    "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": _LINKS,
+    "SR": ar.shift_right, "SL": ar.shift_left, "SRK": ar.shift_right_keep_sign,
+    "SLK": ar.shift_left_keep_sign, "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
+}
+_SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
+_PLAIN = {
+    "B": ["m.a = m.x = mem[{a}]"], "L": ["m.l = m.x = mem[{a}]"], "F": ["m.f = mem[{a}]"],
+    "H": ["mem[{a}] = m.a"], "C": ["mem[{a}] = m.a", "m.a = ZERO"], "G": ["mem[{a}] = m.f"],
+    "J": ["mem[{a}] = m.x"], "K": ["m.l = m.a", "m.a = ZERO"],
+    "E": ["m.a = EXTRACT(m.a, mem[{a}], m.f)"],
+    "V": ["m.v = [mem[{a}], mem[{a1}]]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
+    "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
+    "Q": ["if m.a == m.l:", " n = {a}"], "T": ["if GREATER(m.a, m.l):", " n = {a}"],
+    "U": ["n = {a}"], "R": ["mem[{a}] = LINKS[n]"],
+}
+_CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
+_COMPILABLE = set(_PLAIN) | set(_SHIFTS) | {"A", "S", "X", "M", "N", "P", "D", ",0", "50"}
+
+
+class _Writer:
+    """Source of one pair; the clock is ``t`` plus the constant ``off``, and ``phase`` is
+    the minor cycle (mod 10) at that time, or None once a multiply has made it vary."""
+
+    def __init__(self, address: int, word: str, overflow_stop: bool) -> None:
+        self.address = address
+        self.word = word
+        self.overflow_stop = overflow_stop
+        self.lines = ["def pair(m):", " mem = m.mem", " t = m.pulses",
+                      f" t += (({address} - t // 91) % 10 + 1) * 91",
+                      f" n = {(address + 1) % 1000}"]
+        self.off = 0
+        self.phase = (address + 1) % 10
+        self.half = 0
+
+    def emit(self, *lines: str) -> None:
+        self.lines += [" " + line for line in lines]
+
+    def now(self) -> str:
+        return f"t + {self.off}" if self.off else "t"
+
+    def bail(self) -> str:
+        if self.half == 0:
+            return "raise Bail(0)"
+        return f"raise Bail(1, {self.now()}, n)"
+
+    def instruction(self, code: str, operand: int, op: ops.Operation) -> None:
+        bail = self.bail()  # the clock before this instruction's wait
+        pulses, position = instruction_cost(op, operand, False)
+        cycles = 0  # minor cycles this instruction moves the clock on, when known
+        if position >= 0:
+            if self.phase is None:
+                self.emit(f"t += {self.off}", f"t += (({position} - t // 91) % 10) * 91")
+                self.off = 0
+            else:
+                cycles = (position - self.phase) % 10
+                self.off += cycles * MINOR_CYCLE_PULSES
+        self.off += pulses
+        if self.phase is not None:
+            whole, rest = divmod(pulses, MINOR_CYCLE_PULSES)
+            self.phase = None if rest else (self.phase + cycles + whole) % 10
+        a = operand
+        if code in _PLAIN:
+            self.emit(*(line.format(a=a, a1=(a + 1) % 1000) for line in _PLAIN[code]))
+        elif code in _SHIFTS:
+            self.emit(f"m.a = {_SHIFTS[code]}(m.a, {a})")
+        elif code in ("A", "S", "X"):
+            source = {"A": f"mem[{a}]", "S": f"NEG(mem[{a}])", "X": "m.x"}[code]
+            self.emit(f"x = {source}", "try:", " s, o = ADD(m.a, x)",
+                      "except AdderFault:", f" {bail}")
+            if self.overflow_stop:
+                self.emit("if o:", f" {bail}")
+            self.emit("m.x = x" if code != "X" else "pass", "m.a = s", "if o:",
+                      " m.overflows += 1", " n = 0")
+        elif code in ("M", "N", "P"):
+            self.emit(f"x = mem[{a}]", f"r = MUL(m.l, x, {code == 'N'}, {code == 'P'})",
+                      "if r is None:", f" {bail}", "m.a, m.x, m.f, p = r",
+                      f"t += {self.off} + p * 91")
+            self.off = 0
+            self.phase = None
+        elif code == "D":
+            self.emit(f"r = DIV(mem[{a}], m.l)", "if r.__class__ is str:", f" {bail}",
+                      "m.a, m.x = r")
+        elif code == ",0":
+            self.emit("if m.breakpoint_switch:", f" {bail}")
+        elif code == "50":
+            word = repr(self.word)
+            self.emit(f"m.pulses = {self.now()}", "m.cc = n", f"m.cr = {word}",
+                      f"m.cr_address = {self.address}", "printer = m.printer",
+                      "if printer is not None:", f" printer.print_word(mem[{a}])",
+                      "m.printed_words += 1")
+        self.half = 1
+
+    def source(self) -> str:
+        self.emit(f"m.pulses = {self.now()}", "return n")
+        return "\n".join(self.lines)
+
+
+def _generic(m: Machine) -> int:
+    raise Bail(0)
+
+
+def compile_pair(m: Machine, address: int, word: str) -> Pair:
+    """The function for ``word`` fetched from ``address`` (remembered for next time)."""
+    halves = [decode(word[:6]), decode(word[6:])]
+    codes = [_CODE_OF.get(op.execute) if op.execute in _CODE_OF else None for op, _ in halves]
+    function: Pair = _generic
+    if all(code in _COMPILABLE for code in codes):
+        writer = _Writer(address, word, m.options.overflow == "stop")
+        for code, (op, operand) in zip(codes, halves, strict=True):
+            writer.instruction(code, operand, op)  # type: ignore[arg-type]
+        namespace = dict(_NAMESPACE)
+        exec(writer.source(), namespace)  # noqa: S102 - our own generated source
+        function = namespace["pair"]
+    table = m._codes[address]
+    if len(table) >= _PER_ADDRESS:
+        table.clear()
+    table[word] = function
+    return function
+
+
+# ---- the loop ----------------------------------------------------------------------------
+
+def _pairs(m: Machine, budget: int) -> int:
+    """Run whole compiled pairs while two more instructions fit in ``budget``; return how
+    many instructions ran. Leaves the machine settled (CC, CR, clock, count) either at a
+    pair boundary or, after a bail in a right half, just before that right half."""
+    mem = m.mem
+    tables = m._codes
+    cc = m.cc
+    done = 0
+    limit = budget - 1
+    word = m.cr
+    address = m.cr_address
+    try:
+        while done < limit:
+            fetched = mem[cc]
+            function = tables[cc].get(fetched)
+            if function is None:
+                function = compile_pair(m, cc, fetched)
+            previous, previous_address = word, address
+            word, address = fetched, cc
+            cc = function(m)
+            done += 2
+    except Bail as bail:
+        if bail.half == 0:
+            word, address = previous, previous_address  # CC still names the pair
+        else:
+            m.pulses = bail.pulses
+            m.cc, m.cr, m.cr_address, m.half = bail.cc, word, address, 1
+            m.instructions += done + 1
+            return done + 1
+    m.cc, m.cr, m.cr_address = cc, word, address
+    m.instructions += done
+    return done
+
+
+def run(m: Machine, max_steps: int) -> Stop:
+    """Machine.run on the compiled path (the caller has checked ``eligible``)."""
+    total = 0
+    while total < max_steps:
+        if not m.half and max_steps - total >= 2:
+            total += _pairs(m, max_steps - total)
+            if total >= max_steps:
+                break
+        steps = 1 if m.half or max_steps - total < 2 else 2
+        stop = m._run_generic(steps)
+        if stop.kind is not StopKind.STEP_LIMIT:
+            return stop
+        total += steps
+    address, where = m.next_instruction_address()
+    stop = Stop(StopKind.STEP_LIMIT, address, where, f"{total} instructions executed")
+    m.last_stop = stop
+    return stop
+
+
+__all__ = ["BY_CODE", "Bail", "compile_pair", "eligible", "new_tables", "run"]

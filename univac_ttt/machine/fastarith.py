@@ -1,0 +1,128 @@
+"""The adder, multiplier and divider on numbers kept with their values, for compiled pairs.
+
+arithmetic.py converts every operand from its 12 characters and every result back; here a
+bounded table remembers the value of each numeric word seen or made, so a result stored and
+fetched again is not converted twice, and results are formed through a byte table. Every
+function returns exactly what its namesake in arithmetic.py returns (tests/test_fastarith.py);
+words holding non-digits go to arithmetic.py unchanged.
+"""
+
+from __future__ import annotations
+
+from . import arithmetic as ar
+from .charset import MINUS
+from .word import MODULUS
+
+_LIMIT = 200_000  # values and words remembered before a table is emptied
+_VALUES: dict[str, int | None] = {}  # word -> signed value (None: not a number to the adder)
+_WORDS: dict[int, str] = {}  # value -> canonical word (from_int)
+_TO_EXCESS_THREE = bytes.maketrans(b"0123456789", bytes(range(3, 13)))
+_HALF_UNIT = ar.HALF_UNIT
+_PASSES = [sum(d // 3 + d % 3 for d in map(int, f"{n:03d}")) for n in range(1000)]
+
+
+def value(word: str) -> int | None:
+    """The adder's value of a word (arithmetic._signed), remembered."""
+    known = _VALUES.get(word, False)
+    if known is not False:
+        return known  # type: ignore[return-value]
+    result = ar._signed(word)
+    if len(_VALUES) >= _LIMIT:
+        _VALUES.clear()
+    _VALUES[word] = result
+    return result
+
+
+def word_of(number: int) -> str:
+    """word.from_int for |number| < 10^11, remembered both ways."""
+    word = _WORDS.get(number)
+    if word is None:
+        text = b"0%011d" % (-number if number < 0 else number)
+        word = text.translate(_TO_EXCESS_THREE).decode()
+        if number < 0:
+            word = MINUS + word[1:]
+        if len(_WORDS) >= _LIMIT:
+            _WORDS.clear()
+        _WORDS[number] = word
+        if len(_VALUES) >= _LIMIT:
+            _VALUES.clear()
+        _VALUES[word] = number
+    return word
+
+
+def add(a: str, b: str) -> tuple[str, bool]:
+    """arithmetic.add: (sum word, overflow); AdderFault on a double bypass."""
+    va = _VALUES.get(a, False)
+    if va is False:
+        va = value(a)
+    vb = _VALUES.get(b, False)
+    if vb is False:
+        vb = value(b)
+    if va is None or vb is None:
+        return ar.add(a, b)
+    total = va + vb  # type: ignore[operator]
+    if -MODULUS < total < MODULUS:
+        return word_of(total), False
+    return ar.add(a, b)
+
+
+def _signed_word(negative: bool, magnitude: int) -> str:
+    word = word_of(magnitude)
+    return MINUS + word[1:] if negative and magnitude else word
+
+
+def triple(magnitude: int) -> str:
+    """arithmetic.triple for a multiplicand of this magnitude: twelve digits, no sign."""
+    return (b"%012d" % (3 * magnitude)).translate(_TO_EXCESS_THREE).decode()
+
+
+def passes(magnitude: int) -> int:
+    """arithmetic.multiplier_passes for a multiplier of this magnitude."""
+    return (_PASSES[magnitude // 1_000_000_000] + _PASSES[magnitude // 1_000_000 % 1000]
+            + _PASSES[magnitude // 1000 % 1000] + _PASSES[magnitude % 1000])
+
+
+def multiply(l_word: str, x_word: str, negative: bool, full: bool
+             ) -> tuple[str, str, str, int] | None:
+    """M, N (negative) or P (full): (rA, rX, rF, adder passes), or None for a non-digit.
+    rX is the multiplier for M and N, the low half of the product for P."""
+    vl = _VALUES.get(l_word, False)
+    if vl is False:
+        vl = value(l_word)
+    vx = _VALUES.get(x_word, False)
+    if vx is False:
+        vx = value(x_word)
+    if vl is None or vx is None:
+        return None
+    ml = -vl if vl < 0 else vl  # type: ignore[operator]
+    mx = -vx if vx < 0 else vx  # type: ignore[operator]
+    product = ml * mx
+    sign = (l_word[0] == MINUS) != (x_word[0] == MINUS)
+    if full:
+        high, low = divmod(product, MODULUS)
+        a, x = _signed_word(sign, high), _signed_word(sign, low)
+    else:
+        a, x = _signed_word(sign != negative, (product + _HALF_UNIT) // MODULUS), x_word
+    return a, x, triple(ml), passes(mx)
+
+
+def divide(a_word: str, l_word: str) -> tuple[str, str] | str:
+    """arithmetic.divide: (rounded, unrounded quotient) or an error text."""
+    va = _VALUES.get(a_word, False)
+    if va is False:
+        va = value(a_word)
+    vl = _VALUES.get(l_word, False)
+    if vl is False:
+        vl = value(l_word)
+    if va is None or vl is None:
+        return ar.divide(a_word, l_word)
+    ma = -va if va < 0 else va  # type: ignore[operator]
+    ml = -vl if vl < 0 else vl  # type: ignore[operator]
+    if ma >= ml:
+        return ar.divide(a_word, l_word)
+    sign = (a_word[0] == MINUS) != (l_word[0] == MINUS)
+    scaled = ma * MODULUS
+    rounded = (scaled * 10 // ml + 5) // 10
+    if rounded >= MODULUS:
+        return ar.divide(a_word, l_word)
+    return _signed_word(sign, rounded), _signed_word(sign, scaled // ml)
