@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
 from . import fastarith, ops
+from .charset import MINUS, ZERO_DIGIT
 from .ops import BY_CODE, decode
 from .stops import Stop, StopKind
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
-from .word import ZERO, instruction
+from .word import MODULUS, ZERO, instruction
 
 if TYPE_CHECKING:
     from .cpu import Machine
@@ -59,8 +60,10 @@ def new_tables() -> list[dict[str, Pair]]:
 # ---- code generation ---------------------------------------------------------------------
 
 _NAMESPACE = {
+    "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
+    "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
     "Bail": Bail, "ZERO": ZERO, "ADD": fastarith.add, "MUL": fastarith.multiply,
-    "DIV": fastarith.divide, "NEG": ar.negate, "AdderFault": ar.AdderFault,
+    "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
     "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": _LINKS,
     "SR": ar.shift_right, "SL": ar.shift_left, "SRK": ar.shift_right_keep_sign,
     "SLK": ar.shift_left_keep_sign, "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
@@ -127,13 +130,7 @@ class _Writer:
         elif code in _SHIFTS:
             self.emit(f"m.a = {_SHIFTS[code]}(m.a, {a})")
         elif code in ("A", "S", "X"):
-            source = {"A": f"mem[{a}]", "S": f"NEG(mem[{a}])", "X": "m.x"}[code]
-            self.emit(f"x = {source}", "try:", " s, o = ADD(m.a, x)",
-                      "except AdderFault:", f" {bail}")
-            if self.overflow_stop:
-                self.emit("if o:", f" {bail}")
-            self.emit("m.x = x" if code != "X" else "pass", "m.a = s", "if o:",
-                      " m.overflows += 1", " n = 0")
+            self.adder(code, a, bail)
         elif code in ("M", "N", "P"):
             self.emit(f"x = mem[{a}]", f"r = MUL(m.l, x, {code == 'N'}, {code == 'P'})",
                       "if r is None:", f" {bail}", "m.a, m.x, m.f, p = r",
@@ -152,6 +149,29 @@ class _Writer:
                       "if printer is not None:", f" printer.print_word(mem[{a}])",
                       "m.printed_words += 1")
         self.half = 1
+
+    def adder(self, code: str, a: int, bail: str) -> None:
+        """A, S, X: numbers with known values add here; the rest (text, overflow) go
+        through fastarith and arithmetic."""
+        if code != "X":
+            sign = "+" if code == "A" else "-"
+            rx = "x = w" if code == "A" else "x = NEGATE[w[0]] + w[1:]"
+            self.emit(f"w = mem[{a}]", "va = VALUE(m.a, False)", "vb = VALUE(w, False)",
+                      "if va.__class__ is int and vb.__class__ is int and "
+                      f"-{MODULUS} < va {sign} vb < {MODULUS}:",
+                      f" {rx}", " m.x = x", f" m.a = WORD(va {sign} vb) or WORD_OF(va {sign} vb)",
+                      "else:")
+            indent = " "
+        else:
+            indent = ""
+        work = {"A": [" x = w", " s, o = ADD(m.a, x)"],
+                "X": [" s, o = ADD(m.a, m.x)"], "S": [" x, s, o = SUB(m.a, w)"]}
+        lines = ["try:", *work[code], "except AdderFault:", f" {bail}"]
+        if self.overflow_stop:
+            lines += ["if o:", f" {bail}"]
+        lines += ["m.x = x" if code != "X" else "pass", "m.a = s", "if o:",
+                  " m.overflows += 1", " n = 0"]
+        self.emit(*(indent + line for line in lines))
 
     def source(self) -> str:
         self.emit(f"m.pulses = {self.now()}", "return n")

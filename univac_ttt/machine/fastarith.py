@@ -10,13 +10,14 @@ words holding non-digits go to arithmetic.py unchanged.
 from __future__ import annotations
 
 from . import arithmetic as ar
-from .charset import MINUS
+from .charset import MINUS, ZERO_DIGIT
 from .word import MODULUS
 
 _LIMIT = 200_000  # values and words remembered before a table is emptied
 _VALUES: dict[str, int | None] = {}  # word -> signed value (None: not a number to the adder)
 _WORDS: dict[int, str] = {}  # value -> canonical word (from_int)
 _TO_EXCESS_THREE = bytes.maketrans(b"0123456789", bytes(range(3, 13)))
+_TO_WORD = bytes.maketrans(b"-0123456789", bytes([ord(MINUS), *range(3, 13)]))
 _HALF_UNIT = ar.HALF_UNIT
 _PASSES = [sum(d // 3 + d % 3 for d in map(int, f"{n:03d}")) for n in range(1000)]
 
@@ -37,15 +38,11 @@ def word_of(number: int) -> str:
     """word.from_int for |number| < 10^11, remembered both ways."""
     word = _WORDS.get(number)
     if word is None:
-        text = b"0%011d" % (-number if number < 0 else number)
-        word = text.translate(_TO_EXCESS_THREE).decode()
-        if number < 0:
-            word = MINUS + word[1:]
-        if len(_WORDS) >= _LIMIT:
-            _WORDS.clear()
-        _WORDS[number] = word
+        word = (b"%012d" % number).translate(_TO_WORD).decode()
         if len(_VALUES) >= _LIMIT:
             _VALUES.clear()
+            _WORDS.clear()
+        _WORDS[number] = word
         _VALUES[word] = number
     return word
 
@@ -60,10 +57,30 @@ def add(a: str, b: str) -> tuple[str, bool]:
         vb = value(b)
     if va is None or vb is None:
         return ar.add(a, b)
-    total = va + vb  # type: ignore[operator]
+    return _sum(va + vb, a, b)  # type: ignore[operator]
+
+
+def subtract(a: str, m: str) -> tuple[str, str, bool]:
+    """S: (rX = -(m), rA + rX, overflow) as arithmetic.add(a, negate(m)) gives them."""
+    x = (ZERO_DIGIT if m[0] == MINUS else MINUS) + m[1:]
+    va = _VALUES.get(a, False)
+    if va is False:
+        va = value(a)
+    vm = _VALUES.get(m, False)
+    if vm is False:
+        vm = value(m)
+    if va is None or vm is None:
+        return (x, *ar.add(a, x))
+    return (x, *_sum(va - vm, a, x))  # type: ignore[operator]
+
+
+def _sum(total: int, a: str, b: str) -> tuple[str, bool]:
     if -MODULUS < total < MODULUS:
         return word_of(total), False
-    return ar.add(a, b)
+    wrapped = total % MODULUS if total > 0 else -(-total % MODULUS)
+    if wrapped:
+        return word_of(wrapped), True
+    return ar.add(a, b)  # a negative zero: rare enough for the plain adder
 
 
 def _signed_word(negative: bool, magnitude: int) -> str:
