@@ -125,10 +125,22 @@ class _Writer:
             whole, rest = divmod(pulses, MINOR_CYCLE_PULSES)
             self.phase = None if rest else (self.phase + cycles + whole) % 10
         a = operand
-        if code in _PLAIN:
+        if code == "Y" and a <= 990:
+            self.emit(f"m.y = mem[{a}:{a + 10}]")
+        elif code == "Z" and a <= 990:
+            self.emit("y = m.y", "if len(y) == 10:", f" mem[{a}:{a + 10}] = y", "else:",
+                      f" FROM_Y(m, {a})")
+        elif code in _PLAIN:
             self.emit(*(line.format(a=a, a1=(a + 1) % 1000) for line in _PLAIN[code]))
         elif code in _SHIFTS:
-            self.emit(f"m.a = {_SHIFTS[code]}(m.a, {a})")
+            zeros = repr(ZERO_DIGIT * a)
+            self.emit({".n": f"m.a = ({zeros} + m.a)[:12]",
+                       ";n": f"m.a = (m.a + {zeros})[{a}:{a + 12}]",
+                       "-n": "w = m.a", "0n": "w = m.a"}[code])
+            if code == "-n":
+                self.emit(f"m.a = w[0] + ({zeros} + w[1:])[:11]")
+            elif code == "0n":
+                self.emit(f"m.a = w[0] + (w[1:] + {zeros})[{a}:{a + 11}]")
         elif code in ("A", "S", "X"):
             self.adder(code, a, bail)
         elif code in ("M", "N", "P"):

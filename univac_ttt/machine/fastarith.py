@@ -13,7 +13,7 @@ from . import arithmetic as ar
 from .charset import MINUS, ZERO_DIGIT
 from .word import MODULUS
 
-_LIMIT = 200_000  # values and words remembered before a table is emptied
+_LIMIT = 4096  # values and words remembered before a table is emptied
 _VALUES: dict[str, int | None] = {}  # word -> signed value (None: not a number to the adder)
 _WORDS: dict[int, str] = {}  # value -> canonical word (from_int)
 _TO_EXCESS_THREE = bytes.maketrans(b"0123456789", bytes(range(3, 13)))
@@ -99,10 +99,26 @@ def passes(magnitude: int) -> int:
             + _PASSES[magnitude // 1000 % 1000] + _PASSES[magnitude % 1000])
 
 
+_PRODUCTS: dict[tuple[str, str, bool, bool], tuple[str, str, str, int] | None] = {}
+
+
 def multiply(l_word: str, x_word: str, negative: bool, full: bool
              ) -> tuple[str, str, str, int] | None:
     """M, N (negative) or P (full): (rA, rX, rF, adder passes), or None for a non-digit.
-    rX is the multiplier for M and N, the low half of the product for P."""
+    rX is the multiplier for M and N, the low half of the product for P. Remembered, as
+    programs without index registers multiply the same words again and again."""
+    key = (l_word, x_word, negative, full)
+    known = _PRODUCTS.get(key, False)
+    if known is not False:
+        return known  # type: ignore[return-value]
+    if len(_PRODUCTS) >= _LIMIT:
+        _PRODUCTS.clear()
+    result = _PRODUCTS[key] = _multiply(l_word, x_word, negative, full)
+    return result
+
+
+def _multiply(l_word: str, x_word: str, negative: bool, full: bool
+              ) -> tuple[str, str, str, int] | None:
     vl = _VALUES.get(l_word, False)
     if vl is False:
         vl = value(l_word)
