@@ -29,8 +29,9 @@ from .word import MODULUS, ZERO, instruction
 if TYPE_CHECKING:
     from .cpu import Machine
 
-Pair = Callable[["Machine"], int]  # runs a pair; returns the address of the next pair
-_PER_ADDRESS = 64  # compiled words kept per address before its table is emptied
+Pair = Callable[["Machine", int], int]  # runs the pair at an address; returns the next
+_PER_PHASE = 2048  # compiled words kept per last address digit before the table is emptied
+_SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
 _LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(1000))  # R's return links
 
 
@@ -53,8 +54,20 @@ def eligible(m: Machine) -> bool:
             and not (m.break_addresses or m.break_executors or m.faults or m._resuming))
 
 
-def new_tables() -> list[dict[str, Pair]]:
-    return [{} for _ in range(1000)]
+class Tables:
+    """Compiled pairs for one overflow rule, shared by every machine. A pair's code depends
+    only on its word and the last digit of its address (the delay-line phase), so there is
+    one table per digit; ``by_address`` names each address's table. A word is compiled the
+    second time it is fetched: words made afresh on every pass run in the interpreter."""
+
+    def __init__(self, overflow_stop: bool) -> None:
+        self.overflow_stop = overflow_stop
+        self.phases: list[dict[str, Pair]] = [{} for _ in range(10)]
+        self.by_address = [self.phases[address % 10] for address in range(1000)]
+        self.seen: set[tuple[int, str]] = set()
+
+
+TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the machine"
 
 
 # ---- code generation ---------------------------------------------------------------------
@@ -87,15 +100,14 @@ class _Writer:
     """Source of one pair; the clock is ``t`` plus the constant ``off``, and ``phase`` is
     the minor cycle (mod 10) at that time, or None once a multiply has made it vary."""
 
-    def __init__(self, address: int, word: str, overflow_stop: bool) -> None:
-        self.address = address
+    def __init__(self, digit: int, word: str, overflow_stop: bool) -> None:
         self.word = word
         self.overflow_stop = overflow_stop
-        self.lines = ["def pair(m):", " mem = m.mem", " t = m.pulses",
-                      f" t += (({address} - t // 91) % 10 + 1) * 91",
-                      f" n = {(address + 1) % 1000}"]
+        self.lines = ["def pair(m, cc):", " mem = m.mem", " t = m.pulses",
+                      " t += ((cc - t // 91) % 10 + 1) * 91",
+                      " n = cc + 1" if digit != 9 else " n = cc + 1 if cc != 999 else 0"]
         self.off = 0
-        self.phase = (address + 1) % 10
+        self.phase = (digit + 1) % 10
         self.half = 0
 
     def emit(self, *lines: str) -> None:
@@ -157,7 +169,7 @@ class _Writer:
         elif code == "50":
             word = repr(self.word)
             self.emit(f"m.pulses = {self.now()}", "m.cc = n", f"m.cr = {word}",
-                      f"m.cr_address = {self.address}", "printer = m.printer",
+                      "m.cr_address = cc", "printer = m.printer",
                       "if printer is not None:", f" printer.print_word(mem[{a}])",
                       "m.printed_words += 1")
         self.half = 1
@@ -190,24 +202,30 @@ class _Writer:
         return "\n".join(self.lines)
 
 
-def _generic(m: Machine) -> int:
+def _generic(m: Machine, cc: int) -> int:
     raise Bail(0)
 
 
-def compile_pair(m: Machine, address: int, word: str) -> Pair:
-    """The function for ``word`` fetched from ``address`` (remembered for next time)."""
+def compile_pair(tables: Tables, address: int, word: str) -> Pair:
+    """The function for ``word`` fetched from ``address``: remembered, once seen twice."""
+    key = (address % 10, word)
+    if key not in tables.seen:
+        if len(tables.seen) >= _SEEN_LIMIT:
+            tables.seen.clear()
+        tables.seen.add(key)
+        return _generic  # the first sight runs in the interpreter
     halves = [decode(word[:6]), decode(word[6:])]
     codes = [_CODE_OF.get(op.execute) if op.execute in _CODE_OF else None for op, _ in halves]
     function: Pair = _generic
     if all(code in _COMPILABLE for code in codes):
-        writer = _Writer(address, word, m.options.overflow == "stop")
+        writer = _Writer(address % 10, word, tables.overflow_stop)
         for code, (op, operand) in zip(codes, halves, strict=True):
             writer.instruction(code, operand, op)  # type: ignore[arg-type]
         namespace = dict(_NAMESPACE)
         exec(writer.source(), namespace)  # noqa: S102 - our own generated source
         function = namespace["pair"]
-    table = m._codes[address]
-    if len(table) >= _PER_ADDRESS:
+    table = tables.by_address[address]
+    if len(table) >= _PER_PHASE:
         table.clear()
     table[word] = function
     return function
@@ -215,12 +233,12 @@ def compile_pair(m: Machine, address: int, word: str) -> Pair:
 
 # ---- the loop ----------------------------------------------------------------------------
 
-def _pairs(m: Machine, budget: int) -> int:
+def _pairs(m: Machine, budget: int, tables: Tables) -> int:
     """Run whole compiled pairs while two more instructions fit in ``budget``; return how
     many instructions ran. Leaves the machine settled (CC, CR, clock, count) either at a
     pair boundary or, after a bail in a right half, just before that right half."""
     mem = m.mem
-    tables = m._codes
+    by_address = tables.by_address
     cc = m.cc
     done = 0
     limit = budget - 1
@@ -229,12 +247,12 @@ def _pairs(m: Machine, budget: int) -> int:
     try:
         while done < limit:
             fetched = mem[cc]
-            function = tables[cc].get(fetched)
+            function = by_address[cc].get(fetched)
             if function is None:
-                function = compile_pair(m, cc, fetched)
+                function = compile_pair(tables, cc, fetched)
             previous, previous_address = word, address
             word, address = fetched, cc
-            cc = function(m)
+            cc = function(m, cc)
             done += 2
     except Bail as bail:
         if bail.half == 0:
@@ -252,9 +270,10 @@ def _pairs(m: Machine, budget: int) -> int:
 def run(m: Machine, max_steps: int) -> Stop:
     """Machine.run on the compiled path (the caller has checked ``eligible``)."""
     total = 0
+    tables = TABLES[m.options.overflow == "stop"]
     while total < max_steps:
         if not m.half and max_steps - total >= 2:
-            total += _pairs(m, max_steps - total)
+            total += _pairs(m, max_steps - total, tables)
             if total >= max_steps:
                 break
         steps = 1 if m.half or max_steps - total < 2 else 2
@@ -268,4 +287,4 @@ def run(m: Machine, max_steps: int) -> Stop:
     return stop
 
 
-__all__ = ["BY_CODE", "Bail", "compile_pair", "eligible", "new_tables", "run"]
+__all__ = ["BY_CODE", "TABLES", "Bail", "Tables", "compile_pair", "eligible", "run"]

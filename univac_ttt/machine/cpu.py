@@ -64,9 +64,6 @@ class Machine:
         self.mem: list[str] = [ZERO] * MEMORY_WORDS
         self.tapes = TapeUnits()  # Uniservos 1-10: a desk mounts and removes reels
         self._cache: dict[str, DecodedPair] = {}
-        # Compiled pairs per address, keyed by the word (compiled.py), for these options.
-        self._codes = compiled.new_tables()
-        self._codes_options = self.options
         self.breakpoint_switch = self.options.breakpoint_switch
         # Monitor breakpoints: pair addresses, and executors of operations to stop before.
         self.break_addresses: set[int] = set()
@@ -114,8 +111,6 @@ class Machine:
         self.options = options
         self.breakpoint_switch = options.breakpoint_switch
         self._cache.clear()
-        self._codes = compiled.new_tables()
-        self._codes_options = options
 
     def inject_fault(self, location: checking.Location, position: int,
                      bit: int) -> checking.Fault:
@@ -182,9 +177,6 @@ class Machine:
         Whole pairs go through their compiled functions (compiled.py) when nothing needs
         watching; single steps, monitored runs and anything unusual use the interpreter."""
         if compiled.eligible(self):
-            if self._codes_options is not self.options:
-                self._codes = compiled.new_tables()
-                self._codes_options = self.options
             return compiled.run(self, max_steps)
         return self._run_generic(max_steps)
 
