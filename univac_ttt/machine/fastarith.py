@@ -83,11 +83,6 @@ def _sum(total: int, a: str, b: str) -> tuple[str, bool]:
     return ar.add(a, b)  # a negative zero: rare enough for the plain adder
 
 
-def _signed_word(negative: bool, magnitude: int) -> str:
-    word = word_of(magnitude)
-    return MINUS + word[1:] if negative and magnitude else word
-
-
 def triple(magnitude: int) -> str:
     """arithmetic.triple for a multiplicand of this magnitude: twelve digits, no sign."""
     return (b"%012d" % (3 * magnitude)).translate(_TO_EXCESS_THREE).decode()
@@ -133,10 +128,13 @@ def _multiply(l_word: str, x_word: str, negative: bool, full: bool
     sign = (l_word[0] == MINUS) != (x_word[0] == MINUS)
     if full:
         high, low = divmod(product, MODULUS)
-        a, x = _signed_word(sign, high), _signed_word(sign, low)
+        a, x = word_of(-high if sign else high), word_of(-low if sign else low)
     else:
-        a, x = _signed_word(sign != negative, (product + _HALF_UNIT) // MODULUS), x_word
-    return a, x, triple(ml), passes(mx)
+        rounded = (product + _HALF_UNIT) // MODULUS
+        a, x = word_of(-rounded if sign != negative else rounded), x_word
+    f = (b"%012d" % (3 * ml)).translate(_TO_EXCESS_THREE).decode()  # triple()
+    return a, x, f, (_PASSES[mx // 1_000_000_000] + _PASSES[mx // 1_000_000 % 1000]
+                     + _PASSES[mx // 1000 % 1000] + _PASSES[mx % 1000])  # passes()
 
 
 def divide(a_word: str, l_word: str) -> tuple[str, str] | str:
@@ -153,9 +151,10 @@ def divide(a_word: str, l_word: str) -> tuple[str, str] | str:
     ml = -vl if vl < 0 else vl  # type: ignore[operator]
     if ma >= ml:
         return ar.divide(a_word, l_word)
-    sign = (a_word[0] == MINUS) != (l_word[0] == MINUS)
-    scaled = ma * MODULUS
-    rounded = (scaled * 10 // ml + 5) // 10
+    quotient, remainder = divmod(ma * MODULUS, ml)
+    rounded = quotient + (2 * remainder >= ml)  # (10 * scaled // ml + 5) // 10
     if rounded >= MODULUS:
         return ar.divide(a_word, l_word)
-    return _signed_word(sign, rounded), _signed_word(sign, scaled // ml)
+    if (a_word[0] == MINUS) != (l_word[0] == MINUS):
+        return word_of(-rounded), word_of(-quotient)
+    return word_of(rounded), word_of(quotient)
