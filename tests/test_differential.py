@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 
 from tests.support.reference_cpu import reference_run
 from univac_ttt.kiosk.demos import DEMO_GAMES
-from univac_ttt.machine import Machine, MachineOptions, QueueKeyboard, StopKind
+from univac_ttt.machine import Machine, MachineOptions, QueueKeyboard, StopKind, compiled
 from univac_ttt.machine.cpu import MachineState
 from univac_ttt.machine.ops import BY_CODE
 from univac_ttt.machine.word import from_int, instruction
+from univac_ttt.program.boottape import fresh_tictactoe_tape
 from univac_ttt.program.shipped import load_tictactoe
 from univac_ttt.verify import referee as referee_module
 
@@ -221,3 +222,42 @@ def test_self_modifying_loop_matches_the_reference():
         m.mem[2] = instruction("50", 1) + instruction("U", 0)
     same(fast, ref, fast[0].run(500), reference_run(ref[0], 500))
     assert fast[1].log, "the deposited print instruction ran"
+
+
+def test_a_compiled_pair_rewritten_by_the_program_matches_the_reference():
+    """Word 002 alternates between two pairs, swapped in by the loop itself every pass, so
+    both are compiled and each fetch must find the one memory holds now."""
+    memory = {
+        0: instruction("B", 10) + instruction("H", 2),   # word 002 = (010)
+        1: instruction("L", 11) + instruction("J", 10),  # (010) = (011)
+        2: instruction("00", 0) + instruction("00", 0),  # replaced before it first runs
+        3: instruction("H", 11) + instruction("U", 0),   # (011) = the old (010)
+        10: instruction("50", 20) + instruction("00", 0),  # prints leave rA alone
+        11: instruction("50", 21) + instruction("00", 0),
+        20: from_int(20), 21: from_int(21),
+    }
+    fast, ref = twin(MachineOptions(), memory, [])
+    for steps in (40, 1, 3, 2000):
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    printed = [word for word, _, _ in fast[1].log]
+    assert printed[:4] == [from_int(20), from_int(21), from_int(20), from_int(21)]
+    compiled_words = compiled.TABLES[False].by_address[2]
+    assert memory[10] in compiled_words and memory[11] in compiled_words
+
+
+def test_the_boot_tape_loads_and_plays_as_on_the_reference():
+    machines = []
+    for run in (fast_run, reference_run):
+        keyboard = QueueKeyboard()
+        printer = LogPrinter()
+        m = Machine(keyboard=keyboard, printer=printer)  # type: ignore[arg-type]
+        printer.machine = m
+        m.tapes.attach(1, fresh_tictactoe_tape())
+        assert m.initial_read() is None
+        seen: list[object] = [run(m, 1_000_000), m.snapshot()]
+        for line in ["5", "1", "9", "3"]:
+            keyboard.type_line(line)
+            seen += [run(m, 1_000_000), m.snapshot()]
+        machines.append((seen, printer.log))
+    assert machines[0] == machines[1]
+    assert len(machines[0][1]) > 50

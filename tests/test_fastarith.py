@@ -64,3 +64,10 @@ def test_words_and_values_round_trip(number):
     word = fa.word_of(number)
     assert word == from_int(number)
     assert fa.value(word) == number
+
+
+@given(st.integers(1, 4095), st.sampled_from([-1, 1]), st.sampled_from([-1, 1]))
+def test_divide_rounds_exact_halves_as_the_divider(dividend, sign_a, sign_l):
+    """2 x 10^11 = 2^12 x 5^11, so any dividend over 4096 leaves exactly half a unit."""
+    a, l_word = from_int(sign_a * dividend), from_int(sign_l * 4096)
+    assert fa.divide(a, l_word) == ar.divide(a, l_word)
