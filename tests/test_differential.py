@@ -18,7 +18,7 @@ from univac_ttt.kiosk.demos import DEMO_GAMES
 from univac_ttt.machine import Machine, MachineOptions, QueueKeyboard, StopKind, compiled
 from univac_ttt.machine.cpu import MachineState
 from univac_ttt.machine.ops import BY_CODE
-from univac_ttt.machine.word import from_int, instruction
+from univac_ttt.machine.word import from_int, from_text, instruction
 from univac_ttt.program.boottape import fresh_tictactoe_tape
 from univac_ttt.program.shipped import load_tictactoe
 from univac_ttt.verify import referee as referee_module
@@ -261,3 +261,52 @@ def test_the_boot_tape_loads_and_plays_as_on_the_reference():
         machines.append((seen, printer.log))
     assert machines[0] == machines[1]
     assert len(machines[0][1]) > 50
+
+
+common = st.sampled_from(["B", "L", "F", "H", "C", "G", "J", "K", "A", "S", "X", "M", "N",
+                          "P", "D", "E", "V", "W", "Y", "Z", "Q", "T", "R", ".1", ";2", "-3",
+                          "02", "00", ",0", "50"])
+loop_halves = st.builds(lambda code, address: instruction(code, address), common,
+                        st.integers(10, 45))
+loop_words = st.builds(lambda a, b: a + b, loop_halves, loop_halves)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(loop_words, min_size=1, max_size=8),
+       st.dictionaries(st.integers(10, 45), st.one_of(numbers, numbers, loop_words, raw_words),
+                       max_size=30),
+       st.one_of(st.just(MachineOptions()), st.just(MachineOptions(overflow="stop")),
+                 st.just(MachineOptions(breakpoint_switch=True)), options),
+       st.lists(st.integers(1, 700), min_size=1, max_size=6))
+def test_random_loops_match_the_reference(body, data, opts, runs):
+    """Straight-line code that transfers back to 000, so its pairs are fetched again and
+    again (and compiled), storing into itself and its data as it goes."""
+    memory = {**data, **dict(enumerate(body))}
+    memory[len(body)] = instruction("00", 0) + instruction("U", 0)
+    fast, ref = twin(opts, memory, [])
+    for steps in runs:
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+
+
+ARITHMETIC_LOOP = {  # benchmarks/paired.py: new operands every pass, overflow wraps to 000
+    0: "A00101H00100", 1: "L00100M00103", 2: "S00100D00104", 3: "B00100U00000"}
+EVERY_KIND_LOOP = {  # benchmarks/bench_core.py: every central-computer instruction kind
+    i: text for i, text in enumerate([
+        "B00100L00101", "F00102A00101", "S00101X00000", "M00103N00103", "P00103D00103",
+        "E00102H00105", "C00106G00107", "J00108K00000", "V00100W00110", "Y00100Z00120",
+        "B00100T00012", ".10000;10000", "-10000010000", "000000,00000", "500109R00140",
+        "B00100L00100", "Q00018000000", "900000000000", "000000U00000"])}
+
+
+def test_the_benchmark_loops_match_the_reference():
+    arithmetic = {a: from_text(t) for a, t in ARITHMETIC_LOOP.items()}
+    arithmetic.update({100: from_int(0), 101: from_int(31_415_926_535),
+                       103: from_int(27_182_818_284), 104: from_int(1)})
+    every_kind = {a: from_text(t) for a, t in EVERY_KIND_LOOP.items()}
+    every_kind.update({100: from_int(5), 101: from_int(7), 102: from_text("101010101010"),
+                       103: from_int(3), 109: from_text("ιιιιιιιιιιιι")})
+    for memory in (arithmetic, every_kind):
+        for opts in (MachineOptions(), MachineOptions(overflow="stop")):
+            fast, ref = twin(opts, memory, [])
+            for steps in (1, 7, 3000, 2, 20_001):
+                same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
