@@ -48,10 +48,11 @@ class Bail(Exception):
 
 def eligible(m: Machine) -> bool:
     """The compiled path serves the default timing and transfer rules with no monitor
-    breakpoint, no injected fault and no pending resume; anything else runs plain."""
+    breakpoint and no injected fault (a pending resume matters only to breakpoints);
+    anything else runs plain."""
     options = m.options
     return (options.timing == "latency" and options.right_half_after_transfer
-            and not (m.break_addresses or m.break_executors or m.faults or m._resuming))
+            and not (m.break_addresses or m.break_executors or m.faults))
 
 
 class Tables:
@@ -269,6 +270,7 @@ def _pairs(m: Machine, budget: int, tables: Tables) -> int:
 
 def run(m: Machine, max_steps: int) -> Stop:
     """Machine.run on the compiled path (the caller has checked ``eligible``)."""
+    m._resuming = False  # no breakpoint to pass
     total = 0
     tables = TABLES[m.options.overflow == "stop"]
     while total < max_steps:
