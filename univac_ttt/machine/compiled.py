@@ -127,9 +127,11 @@ class _Writer:
         pulses, position = instruction_cost(op, operand, False)
         cycles = 0  # minor cycles this instruction moves the clock on, when known
         if position >= 0:
-            if self.phase is None:
-                self.emit(f"t += {self.off}", f"t += (({position} - t // 91) % 10) * 91")
+            if self.phase is None:  # after a multiply: wait by the clock
+                self.emit(f"t += {self.off}", "t0 = t",
+                          f"t += (({position} - t // 91) % 10) * 91")
                 self.off = 0
+                bail = "raise Bail(0)" if self.half == 0 else "raise Bail(1, t0, n)"
             else:
                 cycles = (position - self.phase) % 10
                 self.off += cycles * MINOR_CYCLE_PULSES
