@@ -181,7 +181,7 @@ def apply(m: Machine, event: tuple, saved: list[MachineState]) -> None:
         m.resume_past_breakpoint()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(st.dictionaries(st.integers(0, 40), any_words, max_size=40),
        st.lists(numbers, max_size=4), options, st.lists(events, min_size=1, max_size=25))
 def test_random_programs_match_the_reference(memory, typed, opts, script):
@@ -197,7 +197,7 @@ def test_random_programs_match_the_reference(memory, typed, opts, script):
     same(fast, ref, fast[0].run(3000), reference_run(ref[0], 3000))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(deadline=None)
 @given(st.dictionaries(st.integers(0, 999), raw_words, max_size=60),
        st.lists(raw_words, max_size=5), options)
 def test_random_memory_images_match_the_reference(memory, typed, opts):
@@ -271,7 +271,7 @@ loop_halves = st.builds(lambda code, address: instruction(code, address), common
 loop_words = st.builds(lambda a, b: a + b, loop_halves, loop_halves)
 
 
-@settings(max_examples=120, deadline=None)
+@settings(deadline=None)
 @given(st.lists(loop_words, min_size=1, max_size=8),
        st.dictionaries(st.integers(10, 45), st.one_of(numbers, numbers, loop_words, raw_words),
                        max_size=30),
