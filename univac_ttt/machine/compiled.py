@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .cpu import Machine
 
 Pair = Callable[["Machine", int], int]  # runs the pair at an address; returns the next
-_PER_PHASE = 2048  # compiled words kept per last address digit before the table is emptied
+_PER_PHASE = 400  # compiled words per last address digit (about 3 KB each) before emptying
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
 _LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(1000))  # R's return links
 
