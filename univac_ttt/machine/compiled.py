@@ -77,6 +77,8 @@ _NAMESPACE = {
     "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
     "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
     "Bail": Bail, "ZERO": ZERO, "ADD": fastarith.add, "MUL": fastarith.multiply,
+    "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
+    "PRODUCTS_P": fastarith.PRODUCTS[False, True],
     "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
     "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": _LINKS,
     "SR": ar.shift_right, "SL": ar.shift_left, "SRK": ar.shift_right_keep_sign,
@@ -159,7 +161,9 @@ class _Writer:
         elif code in ("A", "S", "X"):
             self.adder(code, a, bail)
         elif code in ("M", "N", "P"):
-            self.emit(f"x = mem[{a}]", f"r = MUL(m.l, x, {code == 'N'}, {code == 'P'})",
+            kind = (code == "N", code == "P")
+            self.emit(f"x = mem[{a}]", "l = m.l", f"r = PRODUCTS_{code}.get((l, x), False)",
+                      "if r is False:", f" r = MUL(l, x, {kind[0]}, {kind[1]})",
                       "if r is None:", f" {bail}", "m.a, m.x, m.f, p = r",
                       f"t += {self.off} + p * 91")
             self.off = 0

@@ -19,7 +19,7 @@ _WORDS: dict[int, str] = {}  # value -> canonical word (from_int)
 _TO_EXCESS_THREE = bytes.maketrans(b"0123456789", bytes(range(3, 13)))
 _TO_WORD = bytes.maketrans(b"-0123456789", bytes([ord(MINUS), *range(3, 13)]))
 _HALF_UNIT = ar.HALF_UNIT
-_PASSES = [sum(d // 3 + d % 3 for d in map(int, f"{n:03d}")) for n in range(1000)]
+_PASSES = [sum(d // 3 + d % 3 for d in map(int, str(n))) for n in range(10_000)]  # by 4 digits
 
 
 def value(word: str) -> int | None:
@@ -90,11 +90,13 @@ def triple(magnitude: int) -> str:
 
 def passes(magnitude: int) -> int:
     """arithmetic.multiplier_passes for a multiplier of this magnitude."""
-    return (_PASSES[magnitude // 1_000_000_000] + _PASSES[magnitude // 1_000_000 % 1000]
-            + _PASSES[magnitude // 1000 % 1000] + _PASSES[magnitude % 1000])
+    high, low = divmod(magnitude, 10_000)
+    return _PASSES[high // 10_000] + _PASSES[high % 10_000] + _PASSES[low]
 
 
-_PRODUCTS: dict[tuple[str, str, bool, bool], tuple[str, str, str, int] | None] = {}
+# Products remembered by (rL, rX), one table per kind: (negative, full) for M, N and P.
+PRODUCTS: dict[tuple[bool, bool], dict[tuple[str, str], tuple[str, str, str, int] | None]] = {
+    (negative, full): {} for negative in (False, True) for full in (False, True)}
 
 
 def multiply(l_word: str, x_word: str, negative: bool, full: bool
@@ -102,13 +104,14 @@ def multiply(l_word: str, x_word: str, negative: bool, full: bool
     """M, N (negative) or P (full): (rA, rX, rF, adder passes), or None for a non-digit.
     rX is the multiplier for M and N, the low half of the product for P. Remembered, as
     programs without index registers multiply the same words again and again."""
-    key = (l_word, x_word, negative, full)
-    known = _PRODUCTS.get(key, False)
+    table = PRODUCTS[negative, full]
+    key = (l_word, x_word)
+    known = table.get(key, False)
     if known is not False:
-        return known  # type: ignore[return-value]
-    if len(_PRODUCTS) >= _LIMIT:
-        _PRODUCTS.clear()
-    result = _PRODUCTS[key] = _multiply(l_word, x_word, negative, full)
+        return known
+    if len(table) >= _LIMIT:
+        table.clear()
+    result = table[key] = _multiply(l_word, x_word, negative, full)
     return result
 
 
@@ -133,8 +136,8 @@ def _multiply(l_word: str, x_word: str, negative: bool, full: bool
         rounded = (product + _HALF_UNIT) // MODULUS
         a, x = word_of(-rounded if sign != negative else rounded), x_word
     f = (b"%012d" % (3 * ml)).translate(_TO_EXCESS_THREE).decode()  # triple()
-    return a, x, f, (_PASSES[mx // 1_000_000_000] + _PASSES[mx // 1_000_000 % 1000]
-                     + _PASSES[mx // 1000 % 1000] + _PASSES[mx % 1000])  # passes()
+    high, low = divmod(mx, 10_000)
+    return a, x, f, _PASSES[high // 10_000] + _PASSES[high % 10_000] + _PASSES[low]  # passes()
 
 
 def divide(a_word: str, l_word: str) -> tuple[str, str] | str:
