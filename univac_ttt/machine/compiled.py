@@ -257,6 +257,8 @@ def _pairs(m: Machine, budget: int, tables: Tables) -> int:
             function = by_address[cc].get(fetched)
             if function is None:
                 function = compile_pair(tables, cc, fetched)
+            if function is _generic:
+                break
             previous, previous_address = word, address
             word, address = fetched, cc
             cc = function(m, cc)
@@ -285,8 +287,8 @@ def run(m: Machine, max_steps: int) -> Stop:
             if total >= max_steps:
                 break
         steps = 1 if m.half or max_steps - total < 2 else 2
-        stop = m._run_generic(steps)
-        if stop.kind is not StopKind.STEP_LIMIT:
+        stop = m._run_generic(steps, quiet=True)
+        if stop is not None:
             return stop
         total += steps
     address, where = m.next_instruction_address()

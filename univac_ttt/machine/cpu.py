@@ -178,10 +178,11 @@ class Machine:
         watching; single steps, monitored runs and anything unusual use the interpreter."""
         if compiled.eligible(self):
             return compiled.run(self, max_steps)
-        return self._run_generic(max_steps)
+        return self._run_generic(max_steps)  # type: ignore[return-value]
 
-    def _run_generic(self, max_steps: int) -> Stop:
-        """The interpreter: one instruction at a time, with breakpoints and fault checks."""
+    def _run_generic(self, max_steps: int, quiet: bool = False) -> Stop | None:
+        """The interpreter: one instruction at a time, with breakpoints and fault checks.
+        ``quiet``: None instead of a step-limit Stop (the compiled path's short steps)."""
         mem = self.mem
         cache = self._cache
         decode_pair = self._decode_uncached
@@ -279,6 +280,8 @@ class Machine:
         if request is None:
             self.half = half
             self.instructions += done
+            if quiet:
+                return None
             address, where = self.next_instruction_address()
             stop = Stop(StopKind.STEP_LIMIT, address, where, f"{done} instructions executed")
         else:
