@@ -41,6 +41,33 @@ def arithmetic_machine() -> Machine:
     return m
 
 
+def fresh_word_runner() -> Runner:
+    """The worst case for compiled pairs: the loop adds one to word 002 every pass, so the
+    pair it fetches there is a word never seen before (as address-stepping code does). Each
+    call deposits a new left half there, so no word comes back in a whole benchmark."""
+    m = Machine()
+    m.load({0: from_text("B00002A00010"), 1: from_text("H00002000000"),
+            3: from_text("000000U00000"), 10: from_int(1)})
+    run = machine_runner(m)
+    calls = [0]
+
+    def fresh(n: int) -> int:
+        calls[0] += 1
+        m.mem[2] = from_text(f"B{calls[0] % 1000:05d}000000")  # right half: a skip + count
+        return run(min(n, 200_000))  # fewer than 10^5 passes: the count stays in the skip
+    return fresh
+
+
+def tape_machine() -> Machine:
+    """A pair the compiled path leaves to the interpreter (a tape rewind) every pass."""
+    from univac_ttt.machine.tape import Reel
+
+    m = Machine()
+    m.load({0: from_text("B00100610000"), 1: from_text("000000U00000")})
+    m.tapes.attach(1, Reel(name="scratch", writable=True))
+    return m
+
+
 def machine_runner(machine: Machine) -> Runner:
     def run(n: int) -> int:
         before = machine.instructions
@@ -135,6 +162,8 @@ def workloads() -> dict[str, Runner]:
         "arithmetic, new operands": machine_runner(arithmetic_machine()),
         "counting loop": machine_runner(loop_machine()),
         "every kind": machine_runner(all_kinds_machine()),
+        "new instruction word each pass": fresh_word_runner(),
+        "tape rewind each pass": machine_runner(tape_machine()),
         "minimal dispatch loop": dispatch_runner(),
     }
 
