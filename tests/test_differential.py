@@ -18,6 +18,7 @@ from univac_ttt.kiosk.demos import DEMO_GAMES
 from univac_ttt.machine import Machine, MachineOptions, QueueKeyboard, StopKind, compiled
 from univac_ttt.machine.cpu import MachineState
 from univac_ttt.machine.ops import BY_CODE
+from univac_ttt.machine.tape import Reel
 from univac_ttt.machine.word import from_int, from_text, instruction
 from univac_ttt.program.boottape import fresh_tictactoe_tape
 from univac_ttt.program.shipped import load_tictactoe
@@ -310,3 +311,40 @@ def test_the_benchmark_loops_match_the_reference():
             fast, ref = twin(opts, memory, [])
             for steps in (1, 7, 3000, 2, 20_001):
                 same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+
+
+def tape_state(m: Machine) -> tuple:
+    tapes = m.tapes
+    return (tapes.ri_ready, tapes.ro_free, tapes.blocks_read, tapes.blocks_written,
+            tuple((u.position, u.interlocked, u.busy_until, u.motion,
+                   None if u.reel is None else tuple(u.reel.blocks))
+                  for u in tapes.units.values()))
+
+
+tape_codes = st.sampled_from(["1n", "2n", "30", "3n", "40", "4n", "5n", "6n", "7n", "8n",
+                              "B", "A", "H", "00", "10", "50"])
+tape_halves = st.builds(
+    lambda code, unit, address: instruction(code.replace("n", str(unit)), address),
+    tape_codes, st.integers(1, 3), st.sampled_from([100, 160, 200, 230]))
+tape_loop_words = st.builds(lambda a, b: a + b, tape_halves, tape_halves)
+
+
+@settings(deadline=None)
+@given(st.lists(tape_loop_words, min_size=1, max_size=6), st.lists(numbers, max_size=3),
+       st.sampled_from([(True, "truncate"), (False, "keep")]),
+       st.lists(st.integers(1, 500), min_size=1, max_size=5))
+def test_random_tape_loops_match_the_reference(body, typed, tape_options, runs):
+    """Loops reading, writing and rewinding mounted reels (and the keyboard) pass after
+    pass, so their pairs are compiled; the reels and every unit must agree too."""
+    memory = dict(enumerate(body))
+    memory[len(body)] = instruction("00", 0) + instruction("U", 0)
+    opts = MachineOptions(tape_write_aligned=tape_options[0], tape_overwrite=tape_options[1])
+    fast, ref = twin(opts, memory, typed)
+    for m in (fast[0], ref[0]):
+        for unit in (1, 2):
+            blocks = [tuple(from_int(1000 * unit + 60 * b + i) for i in range(60))
+                      for b in range(3)]
+            m.tapes.attach(unit, Reel(blocks=blocks, writable=unit == 1, name=f"r{unit}"))
+    for steps in runs:
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+        assert tape_state(fast[0]) == tape_state(ref[0])

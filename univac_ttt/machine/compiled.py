@@ -96,7 +96,13 @@ _PLAIN = {
     "U": ["n = {a}"], "R": ["mem[{a}] = LINKS[n]"],
 }
 _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
-_COMPILABLE = set(_PLAIN) | set(_SHIFTS) | {"A", "S", "X", "M", "N", "P", "D", ",0", "50"}
+# Devices and stops: their executors are called as they are, with the clock, CC and CR set;
+# each returns a stop request only before it has changed anything (tape.py), so the
+# interpreter can run it again from the start.
+_CODE_OF.update({BY_CODE[code].execute: "device" for code in (
+    "10", "90", "1n", "2n", "30", "3n", "40", "4n", "5n", "6n", "7n", "8n")})
+_COMPILABLE = set(_PLAIN) | set(_SHIFTS) | {"A", "S", "X", "M", "N", "P", "D", ",0", "50",
+                                            "device"}
 
 
 class _Writer:
@@ -112,6 +118,7 @@ class _Writer:
         self.off = 0
         self.phase = (digit + 1) % 10
         self.half = 0
+        self.namespace: dict[str, object] = dict(_NAMESPACE)
 
     def emit(self, *lines: str) -> None:
         self.lines += [" " + line for line in lines]
@@ -173,6 +180,16 @@ class _Writer:
                       "m.a, m.x = r")
         elif code == ",0":
             self.emit("if m.breakpoint_switch:", f" {bail}")
+        elif code == "device":
+            if self.half == 0 and " start = t" not in self.lines:
+                self.lines.insert(3, " start = t")
+            self.namespace[f"EX{self.half}"] = op.execute
+            self.emit(f"m.pulses = {self.now()}", "m.cc = n", f"m.cr = {self.word!r}",
+                      "m.cr_address = cc", f"r = EX{self.half}(m, {a})", "if r is not None:",
+                      " m.pulses = start" if self.half == 0 else " pass", f" {bail}",
+                      "t = m.pulses")
+            self.off = 0
+            self.phase = None
         elif code == "50":
             word = repr(self.word)
             self.emit(f"m.pulses = {self.now()}", "m.cc = n", f"m.cr = {word}",
@@ -228,9 +245,9 @@ def compile_pair(tables: Tables, address: int, word: str) -> Pair:
         writer = _Writer(address % 10, word, tables.overflow_stop)
         for code, (op, operand) in zip(codes, halves, strict=True):
             writer.instruction(code, operand, op)  # type: ignore[arg-type]
-        namespace = dict(_NAMESPACE)
+        namespace = writer.namespace
         exec(writer.source(), namespace)  # noqa: S102 - our own generated source
-        function = namespace["pair"]
+        function = namespace["pair"]  # type: ignore[assignment]
     table = tables.by_address[address]
     if len(table) >= _PER_PHASE:
         table.clear()
