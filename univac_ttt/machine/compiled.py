@@ -1,16 +1,17 @@
 """Compiled pairs: the fast path of Machine.run for the ordinary case.
 
-Each word fetched from an address is compiled once into one Python function that runs both
-of its instructions and their timing. After the pair fetch the drum-like delay lines have a
+A word fetched as a pair is compiled (on its second fetch) into one Python function that
+runs both of its instructions and their timing. After the pair fetch the delay lines have a
 known phase (the fetch ends as word cc passes the heads), so every later operand wait of the
-pair is a constant worked out here; only the fetch wait depends on the clock. The compiled
-functions are kept per address and keyed by the word itself, so a store into memory from
-anywhere (an instruction, the monitor, a restore, a tape, a fault) simply makes the address
-hold a word whose function is looked up afresh: nothing can run stale code.
+pair is a constant worked out here; only the fetch wait depends on the clock. The functions
+are looked up by the word memory holds at the moment of the fetch (and the last digit of its
+address), so a store into memory from anywhere (an instruction, the monitor, a restore, a
+tape, a fault) makes the address hold a word whose function is looked up afresh: nothing
+can run stale code, and there is nothing to invalidate.
 
-Anything unusual (a stop, the keyboard, a tape, an adder fault, an overflow stop, a
-non-digit in a multiply) leaves through ``Bail`` before the instruction has changed
-anything, and the plain interpreter in cpu.py runs that instruction exactly as always.
+Anything unusual (a stop, a keyboard with nothing typed, a tape error, an adder fault, an
+overflow stop, a non-digit in a multiply or divide) leaves through ``Bail`` before that
+instruction has changed anything, and the interpreter in cpu.py runs it as always.
 """
 
 from __future__ import annotations
