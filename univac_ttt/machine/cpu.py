@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import checking, timing
+from . import checking, compiled, timing
 from .devices import Keyboard, Printer
 from .ops import decode
 from .options import MachineOptions
@@ -160,7 +160,17 @@ class Machine:
         return None if stop.kind is StopKind.STEP_LIMIT else stop
 
     def run(self, max_steps: int = 10**12) -> Stop:
-        """Run until the machine stops or ``max_steps`` instructions have executed."""
+        """Run until the machine stops or ``max_steps`` instructions have executed.
+
+        Whole pairs go through their compiled functions (compiled.py) when nothing needs
+        watching; single steps, monitored runs and anything unusual use the interpreter."""
+        if compiled.eligible(self):
+            return compiled.run(self, max_steps)
+        return self._run_generic(max_steps)  # type: ignore[return-value]
+
+    def _run_generic(self, max_steps: int, quiet: bool = False) -> Stop | None:
+        """The interpreter: one instruction at a time, with breakpoints and fault checks.
+        ``quiet``: None instead of a step-limit Stop (the compiled path's short steps)."""
         mem = self.mem
         cache = self._cache
         decode_pair = self._decode_uncached
@@ -258,6 +268,8 @@ class Machine:
         if request is None:
             self.half = half
             self.instructions += done
+            if quiet:
+                return None
             address, where = self.next_instruction_address()
             stop = Stop(StopKind.STEP_LIMIT, address, where, f"{done} instructions executed")
         else:
