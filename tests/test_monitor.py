@@ -13,6 +13,7 @@ from univac_ttt.machine.word import from_int, from_text, to_int
 from univac_ttt.monitor.app import MonitorApp
 from univac_ttt.monitor.core import COMMANDS, Monitor, find_command
 from univac_ttt.monitor.script import run_script
+from univac_ttt.program.boottape import fresh_tictactoe_tape
 from univac_ttt.program.shipped import load_tictactoe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +30,8 @@ ALL_KINDS.update({100: from_int(5), 101: from_int(7), 102: from_text("1010101010
 
 
 def game_monitor():
-    return Monitor(SHIPPED.image.words, SHIPPED.program)
+    """The monitor as `univac-ttt monitor` starts it: the program, its tape on Uniservo 1."""
+    return Monitor(SHIPPED.image.words, SHIPPED.program, tapes={1: fresh_tictactoe_tape()})
 
 
 def at_keyboard():
@@ -278,7 +280,7 @@ def test_do_runs_a_script_file(tmp_path):
     assert "monitor> board" in out and "   O   2   3" in out
 
 
-@pytest.mark.parametrize("tour", ["opening", "block"])
+@pytest.mark.parametrize("tour", ["opening", "block", "loading"])
 def test_lecture_tours_match_their_expected_output(tour):
     import io
     script = (ROOT / "docs" / "lecture" / f"{tour}.txt").read_text().splitlines()

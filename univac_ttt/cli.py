@@ -130,7 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
                              description="The lecture monitor: examine, step, break and go "
                                          "back through a program in memory, in SIMH's "
                                          "command language (type help inside). With no "
-                                         "IMAGE, the tic-tac-toe program. Ctrl-C stops a "
+                                         "IMAGE, the tic-tac-toe program, with its program "
+                                         "tape on Uniservo 1 (boot loads it; attach and "
+                                         "detach mount reels). Ctrl-C stops a "
                                          "run; under --script a run stops after 5,000,000 "
                                          "instructions.")
     monitor.add_argument("image", nargs="?", type=_path,
@@ -498,10 +500,14 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
     from .program.image import ImageError, read_image
     from .program.shipped import ProgramError, load_tictactoe
 
+    tapes = {}
     try:
         if args.image is None:
+            from .program.boottape import fresh_tictactoe_tape
+
             shipped = load_tictactoe()
             words, program = shipped.image.words, shipped.program
+            tapes = {1: fresh_tictactoe_tape()}  # on Uniservo 1, for boot
         elif args.image.endswith(".ucs"):
             program = assemble_file(args.image)
             words = program.image.words
@@ -515,7 +521,7 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
     full_screen = args.script is None and sys.stdin.isatty() and sys.stdout.isatty()
     # On the full screen Ctrl-C stops a run, so the cap is only a last resort.
     limits = Limits(cap=INTERACTIVE_CAP) if full_screen else Limits()
-    monitor = Monitor(words, program, _machine_options(args), limits)
+    monitor = Monitor(words, program, _machine_options(args), limits, tapes)
     if args.script is not None:
         from .textfile import TextFileError, read_text_file
 

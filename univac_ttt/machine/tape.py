@@ -116,11 +116,11 @@ class TapeMove:
 
 @dataclass(frozen=True)
 class UnitState:
-    """A unit at one moment, for snapshots: the reel (by identity), its blocks then."""
+    """A unit at one moment, for snapshots: the reel mounted, and its blocks then."""
 
     number: int
     reel: Reel | None = field(compare=False)
-    reel_id: int
+    reel_name: str
     blocks: tuple[tuple[str, ...], ...]
     written: bool
     position: int
@@ -160,7 +160,7 @@ class TapeUnits:
     def state(self) -> TapesState:
         """The units as they stand (reels are kept by identity, their blocks by value)."""
         units = tuple(
-            UnitState(u.number, u.reel, id(u.reel) if u.reel is not None else 0,
+            UnitState(u.number, u.reel, u.reel.name if u.reel is not None else "",
                       tuple(u.reel.blocks) if u.reel is not None else (),
                       u.reel.written if u.reel is not None else False,
                       u.position, u.interlocked, u.busy_until, u.motion)

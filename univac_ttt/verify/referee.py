@@ -2,11 +2,12 @@
 
 The referee boots the program as an operator did: the program tape (the shipped
 tictactoe.tape, or one made from the sheet being judged) on Uniservo 1, CLEAR C and
-INITIAL READ; the loader in block 1 loads the rest. From the first keyboard wait it tries every legal square code, lets the UNIVAC
-reply, snapshots the whole machine, and goes on depth first until every game has ended. It
-watches only what a person could see (the paper) and what a lecturer could examine (the
-board words in memory), and judges each game with the exact solver. No move is ever
-chosen here: the referee types every possible move and checks the program's answers.
+INITIAL READ; the loader in block 1 loads the rest. From the first keyboard wait it tries
+every legal square code, lets the UNIVAC reply, snapshots the whole machine, and goes on
+depth first until every game has ended. It watches only what a person could see (the
+paper) and what a lecturer could examine (the board words in memory), and judges each
+game with the exact solver. No move is ever chosen here: the referee types every
+possible move and checks the program's answers.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from ..desk import Desk, Limits
 from ..machine import MachineOptions, MachineState, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.assembler import Program
-from ..program.boottape import boot_reel, fresh_tictactoe_tape
 from ..program.board import printed_board
+from ..program.boottape import boot_reel, fresh_tictactoe_tape
 from ..program.shipped import load_tictactoe
 from ..program.tictactoe import (
     BAD_CODE_PHRASE,
