@@ -268,3 +268,16 @@ def test_a_patched_program_is_judged_from_a_patched_tape():
     referee = Referee(patch=patch)
     assert referee.tape.name != "tictactoe.tape"
     assert referee.tape.blocks != boot_reel(SHIPPED.image.words).blocks
+
+
+def test_play_plain_boots_a_tape_made_from_its_image(tmp_path):
+    import subprocess
+    import sys
+
+    image = tmp_path / "halt.img"
+    image.write_text("000 900000000000\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "univac_ttt", "play", "--plain", "--image",
+                             str(image)], input="", capture_output=True, text=True, timeout=60)
+    # The loader's 20 instructions and 18 blocks of tape time, then the stop at 000.
+    assert "normal stop at 000 (left): stop instruction (90); 21 instructions, 1.801 s" \
+        in result.stderr

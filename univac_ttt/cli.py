@@ -15,8 +15,8 @@ from .machine import MachineOptions
 from .textfile import TextFileError, check_path, check_write_target
 
 if TYPE_CHECKING:
+    from .desk import Desk
     from .desk.transcript import Transcript
-    from .machine import Machine
     from .machine.tape import Reel
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL, EXIT_OUTPUT = 0, 1, 2, 70, 74
@@ -293,12 +293,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
     # run has no cap of its own: --max-steps is the guard (Ctrl-C ends it too).
     desk = Desk(desk_words, _machine_options(args), Limits(cap=10**15))
-    mounts = _mount_tapes(desk.machine, args.tape)
+    mounts = _mount_tapes(desk, args.tape)
     if mounts is None:
         return EXIT_USAGE
     if not args.image:
-        desk.clear_c()
-        stop = desk.initial_read()
+        stop = desk.boot()  # CLEAR C and INITIAL READ
         if stop is not None:
             sys.stderr.write(f"univac-ttt: {stop.reason} (mount a program tape with "
                              "--tape 1=FILE, or name a memory image)\n")
@@ -313,7 +312,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return result.exit_code if saved else EXIT_USAGE
 
 
-def _mount_tapes(machine: Machine, specs: list[str]) -> list | None:
+def _mount_tapes(desk: Desk, specs: list[str]) -> list | None:
     """Mount every --tape reel, all or none; a list of (spec, reel), None after a message."""
     from .program.reel import ReelError, TapeSpec
 
@@ -330,7 +329,7 @@ def _mount_tapes(machine: Machine, specs: list[str]) -> list | None:
             sys.stderr.write(f"univac-ttt: --tape {exc}\n")
             return None
     for spec, reel in mounts:
-        machine.tapes.attach(spec.unit, reel)
+        desk.attach(spec.unit, reel)
     return mounts
 
 
