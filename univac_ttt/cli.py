@@ -86,7 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play tic-tac-toe against the UNIVAC (the default)",
                           description="Play tic-tac-toe against the UNIVAC. You are X and "
                                       "move first: type a square code 1-9 (1 top left, "
-                                      "9 bottom right) and press Enter. A program that "
+                                      "9 bottom right) and press Enter. Each game boots "
+                                      "the program tape tictactoe.tape (or one made "
+                                      "from --image) by CLEAR C and INITIAL READ on "
+                                      "Uniservo 1. A program that "
                                       "runs 5,000,000 instructions without waiting for "
                                       "the keyboard is stopped (exit status 1).")
     play.add_argument("--plain", action="store_true",
