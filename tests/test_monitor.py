@@ -462,3 +462,18 @@ def test_a_saved_state_with_a_bad_tape_is_refused(tmp_path):
     before = m.machine.snapshot()
     assert m.execute(f"restore {path}")[0].startswith("?? not a saved machine")
     assert m.machine.snapshot() == before
+
+
+@pytest.mark.parametrize("spelling, code", [("31", "3n"), ("3n", "3n"), ("1n", "1n"),
+                                            ("5-", "5n"), ("8n", "8n"), ("30", "30")])
+def test_break_on_tape_operations_as_the_op_table_spells_them(spelling, code):
+    m = game_monitor()
+    assert m.execute(f"break -op {spelling}") == [f"break before every {code} instruction"]
+    assert f"break before every {code} instruction" in m.execute("show break")
+
+
+def test_desk_initial_read_names_the_block_it_read():
+    m = game_monitor()
+    m.execute("desk initial-read")
+    assert m.execute("desk initial-read")[0] == (
+        "INITIAL READ: block 2 of Uniservo 1 read into 000-059")

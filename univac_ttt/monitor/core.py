@@ -628,7 +628,9 @@ class Monitor:
             if stop is not None:
                 return [stop.reason]
             self.timeline.forget()
-            return ["INITIAL READ: block 1 of Uniservo 1 read into 000-059", self.describe_stop()]
+            block = self.machine.tapes[1].position
+            return [f"INITIAL READ: block {block} of Uniservo 1 read into 000-059",
+                    self.describe_stop()]
         if len(words) == 2 and words[0] == "switch" and words[1] in ("on", "off"):
             desk.breakpoint_switch = words[1] == "on"
             return [f"breakpoint switch {words[1]}"]
