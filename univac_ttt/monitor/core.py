@@ -979,7 +979,8 @@ class Monitor:
         self.break_counts.clear()  # counts start again; the breakpoints themselves stay
         self.watches = {a: self.machine.mem[a] for a in self.watches}
         return ["a fresh machine: the program reloaded, registers, keyboard and paper "
-                "cleared (breakpoints, watches and trace kept)", self.describe_stop()]
+                "cleared (breakpoints, watches, trace and the mounted reels, where they "
+                "are, kept)", self.describe_stop()]
 
     def do_log(self, rest: str) -> list[str]:
         if not rest:
