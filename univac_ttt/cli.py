@@ -104,8 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="run this memory image instead of the tic-tac-toe program")
     _add_machine_options(play)
 
-    run = sub.add_parser("run", help="load a memory image or boot a tape, and run it",
-                         description="Load a memory image (docs/image-format.md) into a fresh "
+    run = sub.add_parser("run", help="load an image or a sheet, or boot a tape, and run it",
+                         description="Load a memory image (docs/image-format.md) or a coding "
+                                     "sheet (.ucs, assembled first) into a fresh "
                                      "machine and run it from 000; with no IMAGE, press "
                                      "CLEAR C and INITIAL READ: block 1 of the reel on "
                                      "Uniservo 1 goes to 000-059 and runs. Exit status: 0 "
@@ -138,7 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
                                          "tape on Uniservo 1 (boot loads it; attach and "
                                          "detach mount reels). Ctrl-C stops a "
                                          "run; under --script a run stops after 5,000,000 "
-                                         "instructions.")
+                                         "instructions. While the UNIVAC waits for its "
+                                         "keyboard, a line goes to it and a command starts "
+                                         "with ':' (docs/lecture.md).")
     monitor.add_argument("image", nargs="?", type=_path,
                          help="a memory image, or a coding sheet (.ucs) for labels and remarks")
     monitor.add_argument("--log", metavar="FILE", type=_path,
