@@ -181,7 +181,9 @@ def test_paper_and_board():
 
 def test_help_lists_every_command():
     out = m = game_monitor().execute("help")
-    assert len(out) == len(COMMANDS) + 1
+    for command in COMMANDS:  # each usage starts a line, its summary follows
+        index = next(i for i, line in enumerate(out) if line.startswith(command.usage))
+        assert command.summary[:20] in out[index] + out[index + 1]
     assert "step over" in game_monitor().execute("help next")[1]
     del m
 
@@ -293,11 +295,27 @@ def test_monitor_ui_through_a_pipe():
     m = game_monitor()
     with create_pipe_input() as pipe:
         app = MonitorApp(m, input=pipe, output=DummyOutput())
-        pipe.send_text("go\r5\rboard\r:where\r\x11\x11")
+        pipe.send_text("go\r5\r:board\r:where\r\x11\x11")
         assert app.run() == 0
     text = "\n".join(app.lines)
     assert "UNIVAC KEYBOARD ▸ 5" in text and "   O   2   3" in text
     assert "monitor> where" in text
+
+
+def test_keyboard_mode_takes_only_colon_lines_as_commands():
+    """Issue 13: `e NX` typed while the UNIVAC waits is a keyboard word, never half a
+    command; ':' (no key of the UNIVAC keyboard) marks a command in keyboard mode."""
+    from univac_ttt.machine.charset import BY_GLYPH
+
+    assert ":" not in BY_GLYPH
+    m = game_monitor()
+    with create_pipe_input() as pipe:
+        app = MonitorApp(m, input=pipe, output=DummyOutput())
+        pipe.send_text("go\rexamine BRD\r:e NX\r\x11\x11")
+        assert app.run() == 0
+    text = "\n".join(app.lines)
+    assert "UNIVAC KEYBOARD ▸ examine BRD" in text  # went to the UNIVAC, as typed
+    assert "monitor> e NX" in text and "NX:" in text
 
 
 def test_monitor_script_command_line(tmp_path):

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL, EXIT_OUTPUT = 0, 1, 2, 70, 74
 MAX_STEPS_LIMIT = 10**15  # --max-steps: more than a year of UNIVAC time
 IDLE_LIMIT = 86_400  # --idle: one day
-COMMANDS = ("play", "run", "verify", "monitor", "kiosk", "tape")
+COMMANDS = ("play", "run", "verify", "monitor", "kiosk", "tape", "assemble")
 SCRIPT_LIMIT = 1_000_000  # bytes of a monitor script
 INTERACTIVE_CAP = 1_000_000_000  # instructions a full-screen monitor run may take
 
@@ -104,15 +104,17 @@ def build_parser() -> argparse.ArgumentParser:
                       help="run this memory image instead of the tic-tac-toe program")
     _add_machine_options(play)
 
-    run = sub.add_parser("run", help="load a memory image or boot a tape, and run it",
-                         description="Load a memory image (docs/image-format.md) into a fresh "
+    run = sub.add_parser("run", help="load an image or a sheet, or boot a tape, and run it",
+                         description="Load a memory image (docs/image-format.md) or a coding "
+                                     "sheet (.ucs, assembled first) into a fresh "
                                      "machine and run it from 000; with no IMAGE, press "
                                      "CLEAR C and INITIAL READ: block 1 of the reel on "
                                      "Uniservo 1 goes to 000-059 and runs. Exit status: 0 "
                                      "normal stop, 1 error stop, 2 bad image, reel or option, "
                                      "74 the output could not be written.")
     run.add_argument("image", nargs="?", type=_path,
-                     help="memory image file (none: boot from the tape on Uniservo 1)")
+                     help="memory image, or coding sheet (.ucs) (none: boot from the tape "
+                          "on Uniservo 1)")
     run.add_argument("--tape", action="append", default=[], metavar="N=FILE[:rw]",
                      help="mount the reel FILE (docs/tape-format.md) on Uniservo N (1-9, or "
                           "- for the tenth); read-only unless :rw, when the reel is saved "
@@ -137,9 +139,14 @@ def build_parser() -> argparse.ArgumentParser:
                                          "tape on Uniservo 1 (boot loads it; attach and "
                                          "detach mount reels). Ctrl-C stops a "
                                          "run; under --script a run stops after 5,000,000 "
-                                         "instructions.")
+                                         "instructions. While the UNIVAC waits for its "
+                                         "keyboard, a line goes to it and a command starts "
+                                         "with ':' (docs/lecture.md).")
     monitor.add_argument("image", nargs="?", type=_path,
                          help="a memory image, or a coding sheet (.ucs) for labels and remarks")
+    monitor.add_argument("--log", metavar="FILE", type=_path,
+                         help="append the session (each command and what it printed) to "
+                              "FILE, as the command log FILE does")
     monitor.add_argument("--script", metavar="FILE", type=_path,
                          help="run the monitor commands in FILE as plain text and exit "
                               "(also done with commands on stdin when it is not a terminal)")
@@ -174,8 +181,20 @@ def build_parser() -> argparse.ArgumentParser:
                              "visit from the empty board (about two seconds more)")
     verify.add_argument("sheet", nargs="?", type=_path,
                         help="a coding sheet (.ucs) to judge instead of the shipped program, "
-                             "e.g. one with the element table reordered")
+                             "e.g. one with the element table reordered (or a memory image, "
+                             "when its board is at the shipped program's BRD)")
     _add_machine_options(verify)
+
+    assemble = sub.add_parser("assemble", help="assemble a coding sheet into a memory image",
+                              description="Assemble a coding sheet (docs/coding-sheet.md) and "
+                                          "print its listing: address, word, the two "
+                                          "instructions, label and remark. With -o, also "
+                                          "write the memory image (docs/image-format.md). "
+                                          "Exit status 2 on the first error, with its line.")
+    assemble.add_argument("sheet", type=_path, help="coding sheet")
+    assemble.add_argument("-o", "--output", metavar="IMAGE", type=_path,
+                          help="write the memory image to IMAGE (replaced atomically)")
+    assemble.add_argument("--quiet", action="store_true", help="no listing")
 
     tape = sub.add_parser("tape", help="make, list and compare tape reels",
                           description="Reel files (docs/tape-format.md): make a program tape "
@@ -247,6 +266,8 @@ def _dispatch(args: argparse.Namespace) -> int | None:
         return _cmd_kiosk(args)
     if command == "tape":
         return _cmd_tape(args)
+    if command == "assemble":
+        return _cmd_assemble(args)
     return None
 
 
@@ -285,13 +306,13 @@ def _silence_stdout() -> None:
 def _cmd_run(args: argparse.Namespace) -> int:
     from .console.plain import PlainConsole
     from .desk import Desk, Limits
-    from .program.image import ImageError, read_image
+    from .program.sources import ProgramFileError, read_program
 
     desk_words = None
     if args.image:
         try:
-            desk_words = read_image(args.image).words
-        except ImageError as exc:
+            desk_words = read_program(args.image).words
+        except ProgramFileError as exc:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE
     # run has no cap of its own: --max-steps is the guard (Ctrl-C ends it too).
@@ -498,9 +519,8 @@ def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel) -
 def _cmd_monitor(args: argparse.Namespace) -> int:
     from .monitor.core import Monitor
     from .monitor.script import run_script
-    from .program.assembler import AssemblyError, assemble_file
-    from .program.image import ImageError, read_image
     from .program.shipped import ProgramError, load_tictactoe
+    from .program.sources import ProgramFileError, read_program
 
     tapes = {}
     try:
@@ -510,12 +530,10 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
             shipped = load_tictactoe()
             words, program = shipped.image.words, shipped.program
             tapes = {1: fresh_tictactoe_tape()}  # on Uniservo 1, for boot
-        elif args.image.endswith(".ucs"):
-            program = assemble_file(args.image)
-            words = program.image.words
         else:
-            words, program = read_image(args.image).words, None
-    except (AssemblyError, ImageError, ProgramError) as exc:
+            loaded = read_program(args.image)
+            words, program = loaded.words, loaded.program
+    except (ProgramFileError, ProgramError) as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
     from .desk import Limits
@@ -524,6 +542,11 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
     # On the full screen Ctrl-C stops a run, so the cap is only a last resort.
     limits = Limits(cap=INTERACTIVE_CAP) if full_screen else Limits()
     monitor = Monitor(words, program, _machine_options(args), limits, tapes)
+    if args.log is not None:
+        opened = monitor.execute(f"log {args.log}")
+        if opened and opened[0].startswith("??"):
+            sys.stderr.write(f"univac-ttt: {opened[0][3:]}\n")
+            return EXIT_USAGE
     if args.script is not None:
         from .textfile import TextFileError, read_text_file
 
@@ -602,14 +625,14 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from .program.assembler import AssemblyError, assemble_file
+    from .program.sources import ProgramFileError, program_for_referee, read_program
     from .verify.referee import RefereeError, run_verification
 
     program = None
     if args.sheet is not None:
         try:
-            program = assemble_file(args.sheet)
-        except AssemblyError as exc:
+            program = program_for_referee(read_program(args.sheet))
+        except ProgramFileError as exc:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE
     try:
@@ -622,6 +645,36 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     except RefereeError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
+
+
+def _cmd_assemble(args: argparse.Namespace) -> int:
+    from .program.image import format_image
+    from .program.listing import listing_lines
+    from .program.sources import ProgramFileError, read_sheet
+    from .safefile import atomic_write
+
+    try:
+        program = read_sheet(args.sheet).program
+    except ProgramFileError as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+        return EXIT_USAGE
+    assert program is not None
+    if not args.quiet:
+        for line in listing_lines(program):
+            sys.stdout.write(line + "\n")
+    if args.output is not None:
+        if not _writable("the image", args.output):
+            return EXIT_USAGE
+        header = f"memory image assembled from {Path(args.sheet).name} by univac-ttt assemble"
+        try:
+            atomic_write(args.output, format_image(program.image, header))
+        except OSError as exc:
+            sys.stderr.write(f"univac-ttt: cannot write {args.output}: "
+                             f"{exc.strerror or exc}\n")
+            return EXIT_USAGE
+        sys.stderr.write(f"univac-ttt: wrote {len(program.image.words)} words to "
+                         f"{args.output}\n")
+    return EXIT_OK
 
 
 if __name__ == "__main__":
