@@ -11,7 +11,7 @@ from . import __version__
 from .machine import Machine, MachineOptions
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
-COMMANDS = ("play", "run", "verify", "monitor", "kiosk")
+COMMANDS = ("play", "run", "verify", "monitor", "kiosk", "serve")
 SCRIPT_LIMIT = 1_000_000  # bytes of a monitor script
 
 
@@ -121,6 +121,39 @@ def build_parser() -> argparse.ArgumentParser:
     kiosk.add_argument("--stats", metavar="FILE", help="the daily tally file")
     kiosk.add_argument("--log", metavar="FILE", help="the kiosk's log file")
 
+    serve = sub.add_parser(
+        "serve", help="a UNIVAC for every terminal of a class (telnet/SSH)",
+        description="Serve a class or an exhibit: every telnet or SSH connection gets its own "
+                    "UNIVAC with the full-screen console (or the lecture monitor). Listens on "
+                    "127.0.0.1 unless a host is named. WARNING: telnet is plain text on the "
+                    "wire, passwords and all; use it only on a network you trust, or use --ssh. "
+                    "Ctrl-C or SIGTERM says goodbye on every terminal and exits 0. "
+                    "docs/lecture.md and docs/museum.md show how to run one.")
+    serve.add_argument("--telnet", metavar="[HOST:]PORT",
+                       help="listen for telnet clients (plain text on the wire)")
+    serve.add_argument("--ssh", metavar="[HOST:]PORT",
+                       help="listen for SSH clients (needs the ssh extra: "
+                            "pip install 'univac-ttt[ssh]'); the host key is made in --data")
+    serve.add_argument("--app", choices=["play", "monitor"], default="play",
+                       help="what each terminal gets: the game console (default) or the "
+                            "lecture monitor")
+    serve.add_argument("--max-clients", type=_positive_int, default=40, metavar="N",
+                       help="terminals at once; the next one is told the class is full "
+                            "(default 40)")
+    serve.add_argument("--idle", type=_positive_int, default=600, metavar="SECONDS",
+                       help="close a terminal politely after this long without a key "
+                            "(default 600)")
+    serve.add_argument("--password-file", metavar="FILE",
+                       help="a shared class password for SSH, on the file's first line "
+                            "(default: no password; never a system login)")
+    serve.add_argument("--data", metavar="DIR",
+                       help="folder for the SSH host key and transcripts (default "
+                            "$UNIVAC_TTT_DATA or ~/.local/share/univac-ttt)")
+    serve.add_argument("--transcripts", action="store_true",
+                       help="keep each terminal's paper in DIR/transcripts/")
+    serve.add_argument("--speed", choices=["fast", "authentic"], default="fast",
+                       help="typewriter speed on every terminal (default fast)")
+
     verify = sub.add_parser("verify", help="prove the program plays perfectly",
                             description="Play every opponent strategy against the program "
                                         "in emulated memory and check each game against "
@@ -154,6 +187,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_monitor(args)
         if command == "kiosk":
             return _cmd_kiosk(args)
+        if command == "serve":
+            return _cmd_serve(args)
     except KeyboardInterrupt:
         sys.stderr.write("\nunivac-ttt: interrupted\n")
         return 130
@@ -337,6 +372,12 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
         stats=Path(args.stats) if args.stats else data / "tally.json")
     lock_signals()
     return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings)))
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .serve.main import serve_from_args
+
+    return serve_from_args(args, _data_folder(args))
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:

@@ -231,3 +231,8 @@ class MonitorApp:
 
     def run(self) -> int:
         return int(run_guarded(self.app) or 0)
+
+    async def run_async(self) -> int:
+        """Run on the caller's event loop (a server's connection): no signal or loop handlers."""
+        result = await self.app.run_async(handle_sigint=False, set_exception_handler=False)
+        return int(result or 0)
