@@ -280,3 +280,23 @@ def test_a_signal_says_goodbye_on_every_terminal_and_exits_0(sig: signal.Signals
         if process.poll() is None:
             process.kill()
             process.wait(5)
+
+
+def test_the_class_table_counts_live_and_finished_terminals() -> None:
+    from rich.console import Console
+
+    from univac_ttt.serve.table import ClassTable, Seat
+
+    out = io.StringIO()
+    table = ClassTable(out, live=False)
+    table.seat(Seat(1, "127.0.0.1:5000", "telnet", lambda: (2, 1, 0)))
+    table.seat(Seat(2, "127.0.0.1:5001", "ssh", lambda: (1, 0, 0)))
+    table.unseat(1, "left")
+    totals = table.totals()
+    assert (totals.games, totals.univac_wins, totals.draws, totals.opponent_wins) == (4, 3, 1, 0)
+    assert "connections 1 now, 2 in all; games 4; UNIVAC wins 3" in table.summary()
+    assert "#1 left (left): 3 games, UNIVAC 2, draws 1, opponent 0" in out.getvalue()
+    drawn = Console(file=io.StringIO(), width=100)
+    drawn.print(table.render())
+    text = drawn.file.getvalue()  # type: ignore[attr-defined]
+    assert "127.0.0.1:5001" in text and "opponent wins" in text
