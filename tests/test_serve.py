@@ -300,3 +300,18 @@ def test_the_class_table_counts_live_and_finished_terminals() -> None:
     drawn.print(table.render())
     text = drawn.file.getvalue()  # type: ignore[attr-defined]
     assert "127.0.0.1:5001" in text and "opponent wins" in text
+
+
+def test_a_terminal_that_cannot_start_is_told_so(tmp_path: Path) -> None:
+    blocked = tmp_path / "data"
+    blocked.write_text("a file where the data folder should be", encoding="utf-8")
+
+    async def scenario() -> None:
+        async with serving(transcripts=True, data=blocked) as server:
+            client = TelnetClient()
+            assert server.telnet is not None
+            await client.connect(server.telnet.bound_port)
+            await client.wait_for(lambda c: c.closed)
+            assert b"could not start a UNIVAC" in bytes(client.raw)
+            assert not server.table.seats
+    run(scenario())

@@ -86,9 +86,16 @@ class ClassServer:
         from prompt_toolkit.application.current import get_app_session
 
         number = next(self._numbers)
-        settings = AppSettings(authentic=self.options.authentic,
-                               transcript=self._transcript_path(number))
-        served = make_app(self.options.app, settings, get_app_session().input, output)
+        try:
+            settings = AppSettings(authentic=self.options.authentic,
+                                   transcript=self._transcript_path(number))
+            served = make_app(self.options.app, settings, get_app_session().input, output)
+        except Exception as exc:  # noqa: BLE001 - e.g. the transcript folder is not writable
+            self.table.note(f"#{number} from {peer} could not start: {exc}")
+            with contextlib.suppress(Exception):
+                terminal.write_line("This terminal could not start a UNIVAC; please tell "
+                                    "the lecturer. Goodbye.")
+            return
         seat = Seat(number, peer, transport, served.results)
         terminal.on_input = lambda: setattr(seat, "last_input", time.monotonic())
         self.apps[number] = served
