@@ -152,7 +152,7 @@ async def main_async(args: argparse.Namespace) -> int:
     log = work / "server.log"
     with log.open("w") as out:
         server = subprocess.Popen(
-            [sys.executable, "-m", "univac_ttt", "serve", "--telnet", "127.0.0.1:0",
+            [sys.executable, *os.environ.get("BENCH_SERVER", "-m univac_ttt").split(), "serve", "--telnet", "127.0.0.1:0",
              "--max-clients", str(args.clients + 10), "--idle", "3600", "--data", str(work)],
             stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
@@ -177,8 +177,10 @@ async def main_async(args: argparse.Namespace) -> int:
         await asyncio.sleep(0.5)
         _, rss_seated, fds_seated = proc_figures(server.pid)
         cpu_start, wall_start = proc_figures(server.pid)[0], time.perf_counter()
+        client_cpu_start = time.process_time()
         records = await asyncio.gather(*tasks)
         wall = time.perf_counter() - wall_start
+        client_cpu = time.process_time() - client_cpu_start
         cpu_class = proc_figures(server.pid)[0] - cpu_start
         await wait_empty(log, 1 + args.clients)
         _, rss_after_class, fds_after_class = proc_figures(server.pid)
@@ -227,6 +229,8 @@ async def main_async(args: argparse.Namespace) -> int:
     print(f"server CPU during the class: {cpu_class:.1f} s in {wall:.1f} s wall "
           f"({cpu_class / wall * 100:.0f}% of one core); "
           f"{cpu_class / max(1, len(latencies) + len(echoes)) * 1000 / 2:.2f} ms a keystroke")
+    print(f"the clients' own CPU (pyte screens, this process): {client_cpu:.1f} s "
+          f"({client_cpu / wall * 100:.0f}% of one core)")
     print(f"server memory: {rss0/1024:.1f} MiB idle; {rss_seated/1024:.1f} MiB with "
           f"{args.clients} seated: {(rss_seated - rss0) / args.clients / 1024:.2f} MiB a "
           f"connection; {rss_after_class/1024:.1f} MiB after all left")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import socket
 import time
 
 import pyte
@@ -33,6 +34,9 @@ class TelnetClient:
 
     async def connect(self, port: int, host: str = "127.0.0.1") -> None:
         self.reader, self.writer = await asyncio.open_connection(host, port)
+        sock = self.writer.get_extra_info("socket")
+        if sock is not None:  # a terminal sends each key at once, as telnet clients do
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self._pump = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:

@@ -108,6 +108,9 @@ class _ServedMonitorApp:
 
 def make_app(kind: str, settings: AppSettings, input: Input, output: Output) -> ServedApp:
     """A fresh front end, with its own machine, for one terminal."""
-    if kind == "monitor":
-        return _ServedMonitorApp(settings, input, output)
-    return _ServedConsole(settings, input, output)
+    served: ServedApp = (_ServedMonitorApp(settings, input, output) if kind == "monitor"
+                         else _ServedConsole(settings, input, output))
+    # prompt_toolkit postpones a redraw while the loop has other work, up to 10 ms, by
+    # rescheduling it; with many applications on one loop they keep each other waiting.
+    served.application.max_render_postpone_time = None
+    return served

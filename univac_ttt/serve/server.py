@@ -20,6 +20,7 @@ from prompt_toolkit.application.current import get_app_or_none
 from prompt_toolkit.output import Output
 
 from .apps import AppSettings, ServedApp, make_app
+from .heap import Heap
 from .options import ServeOptions
 from .table import ClassTable, Seat
 from .telnet import ServedTelnetConnection, ServedTelnetServer
@@ -50,6 +51,7 @@ class ClassServer:
         self.telnet: ServedTelnetServer | None = None
         self.ssh: Any = None
         self.ready = asyncio.Event()
+        self.heap = Heap()
 
     # ---- admission -------------------------------------------------------------------
 
@@ -100,6 +102,7 @@ class ClassServer:
         terminal.on_input = lambda: setattr(seat, "last_input", time.monotonic())
         self.apps[number] = served
         self.table.seat(seat)
+        self.heap.settle()
         why = "left"
         try:
             if not self.closing:
@@ -114,6 +117,7 @@ class ClassServer:
             if goodbye is not None:
                 why = "idle" if goodbye.startswith("No key") else "server stopping"
             self.table.unseat(number, why)
+            self.heap.terminal_left()
         with contextlib.suppress(Exception):
             terminal.write_line(goodbye or GOODBYE)
 
@@ -145,6 +149,7 @@ class ClassServer:
             for number, seat in list(self.table.seats.items()):
                 if now - seat.last_input > idle:
                     self.end(number, IDLE.format(s=idle))
+            self.heap.tick(len(self.apps))
             self.table.refresh()
             await asyncio.sleep(min(1.0, idle / 4))
 
@@ -222,4 +227,5 @@ class ClassServer:
         if self.ssh is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.ssh.wait_closed(), 2)
+        self.heap.release()
         self.table.stop()

@@ -87,6 +87,9 @@ class ServedTelnetConnection(TelnetConnection):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.conn.setblocking(False)
+        # Keystrokes and screen updates are small writes: without this, Nagle's algorithm
+        # and the client's delayed ACK hold a second write back by up to 200 ms.
+        self.conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.stdout = cast(TextIO, _SocketWriter(self.conn, self.encoding, self.close))
         self.bucket = InputBucket()
         self.on_input: Callable[[], None] = lambda: None
