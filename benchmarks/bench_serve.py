@@ -132,6 +132,14 @@ async def cycle(port: int, abrupt: bool) -> None:
     await client.close(abrupt=abrupt)
 
 
+async def loop_lag(lags: list[float]) -> None:
+    """How late this process's own event loop wakes: the clients' share of the latency."""
+    while True:
+        started = time.perf_counter()
+        await asyncio.sleep(0.01)
+        lags.append(time.perf_counter() - started - 0.01)
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -152,7 +160,9 @@ async def main_async(args: argparse.Namespace) -> int:
     log = work / "server.log"
     with log.open("w") as out:
         server = subprocess.Popen(
-            [sys.executable, *os.environ.get("BENCH_SERVER", "-m univac_ttt").split(), "serve", "--telnet", "127.0.0.1:0",
+            # BENCH_SERVER: another way to start the server (an instrumented script)
+            [sys.executable, *os.environ.get("BENCH_SERVER", "-m univac_ttt").split(), "serve",
+             "--telnet", "127.0.0.1:0",
              "--max-clients", str(args.clients + 10), "--idle", "3600", "--data", str(work)],
             stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
@@ -169,6 +179,8 @@ async def main_async(args: argparse.Namespace) -> int:
         cpu0, rss0, fds0 = proc_figures(server.pid)
 
         # ---- phase 1: the class ----------------------------------------------------------
+        lags: list[float] = []
+        lag_task = asyncio.create_task(loop_lag(lags))
         ready = asyncio.Barrier(args.clients + 1)
         span = (args.think_min, args.think_max)
         tasks = [asyncio.create_task(play(port, args.games, seed, span, ready))
@@ -179,6 +191,7 @@ async def main_async(args: argparse.Namespace) -> int:
         cpu_start, wall_start = proc_figures(server.pid)[0], time.perf_counter()
         client_cpu_start = time.process_time()
         records = await asyncio.gather(*tasks)
+        lag_task.cancel()
         wall = time.perf_counter() - wall_start
         client_cpu = time.process_time() - client_cpu_start
         cpu_class = proc_figures(server.pid)[0] - cpu_start
@@ -231,6 +244,8 @@ async def main_async(args: argparse.Namespace) -> int:
           f"{cpu_class / max(1, len(latencies) + len(echoes)) * 1000 / 2:.2f} ms a keystroke")
     print(f"the clients' own CPU (pyte screens, this process): {client_cpu:.1f} s "
           f"({client_cpu / wall * 100:.0f}% of one core)")
+    print(f"the clients' event loop woke late by: p50 {percentile(lags, .5)*ms:.1f} ms, "
+          f"p99 {percentile(lags, .99)*ms:.1f} ms")
     print(f"server memory: {rss0/1024:.1f} MiB idle; {rss_seated/1024:.1f} MiB with "
           f"{args.clients} seated: {(rss_seated - rss0) / args.clients / 1024:.2f} MiB a "
           f"connection; {rss_after_class/1024:.1f} MiB after all left")

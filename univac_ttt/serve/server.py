@@ -190,6 +190,7 @@ class ClassServer:
                 self.ssh = await listen(options.ssh.host, options.ssh.port,
                                         self._ssh_interact, options.password, options.data)
             self._announce()
+            self.heap.start()
             self.table.start()
             tasks.append(loop.create_task(self._sweep()))
             self.ready.set()
