@@ -154,7 +154,6 @@ class ServedTelnetServer(TelnetServer):
         super().__init__(host=host, port=port, interact=interact,  # type: ignore[arg-type]
                          enable_cpr=False)
         self.admit = admit  # peer -> None (welcome) or the refusal to send
-        self.listening: asyncio.Event = asyncio.Event()
         self.bound_port = port
 
     def _create_socket(self, host: str, port: int) -> socket.socket:  # type: ignore[override]
