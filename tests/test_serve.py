@@ -340,3 +340,12 @@ def test_the_heap_freezes_terminals_and_reclaims_the_ones_that_left() -> None:
     finally:
         heap.release()
     assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
+
+
+def test_only_the_seam_reaches_the_front_ends() -> None:
+    """serve/apps.py is the one file to rewire when the front ends change."""
+    folder = Path(__file__).resolve().parent.parent / "univac_ttt" / "serve"
+    pattern = re.compile(r"^\s*(from|import)\s+(\.\.|univac_ttt\.)(console|monitor|kiosk)\b",
+                         re.MULTILINE)
+    reaching = sorted(p.name for p in folder.glob("*.py") if pattern.search(p.read_text()))
+    assert reaching == ["apps.py"]

@@ -118,3 +118,21 @@ def test_ssh_refuses_a_wrong_password_and_any_command(tmp_path: Path) -> None:
                 with pytest.raises(asyncssh.ChannelOpenError):
                     await asyncio.wait_for(conn.start_sftp_client(), 10)
     run(scenario())
+
+
+def test_the_ssh_client_past_max_clients_is_told_the_class_is_full(tmp_path: Path) -> None:
+    from univac_ttt.serve.server import FULL
+
+    async def scenario() -> None:
+        async with serving_ssh(tmp_path, max_clients=1) as (server, port):
+            seated = SSHClient()
+            await seated.open(port)
+            await seated.wait_for(lambda c: c.keyboard_line() == "")
+            refused = SSHClient()
+            await refused.open(port)
+            await refused.wait_for(lambda c: c.closed)
+            assert FULL.format(n=1).encode() in bytes(refused.raw)
+            assert server.table.refused == 1 and len(server.table.seats) == 1
+            await refused.close()
+            await seated.close()
+    run(scenario())
