@@ -349,3 +349,23 @@ def test_only_the_seam_reaches_the_front_ends() -> None:
                          re.MULTILINE)
     reaching = sorted(p.name for p in folder.glob("*.py") if pattern.search(p.read_text()))
     assert reaching == ["apps.py"]
+
+
+def test_a_client_that_never_negotiates_gets_a_vt100_screen(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import univac_ttt.serve.telnet as telnet
+
+    monkeypatch.setattr(telnet, "HANDSHAKE_SECONDS", 0.3)
+
+    async def scenario() -> None:
+        async with serving() as server:
+            assert server.telnet is not None
+            reader, writer = await asyncio.open_connection(LOCAL, server.telnet.bound_port)
+            seen = b""
+            while b"TIC-TAC-TOE" not in seen:
+                chunk = await asyncio.wait_for(reader.read(65536), 5)
+                assert chunk, "closed before drawing the console"
+                seen += chunk
+            assert len(server.table.seats) == 1
+            writer.close()
+    run(scenario())
