@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_core import all_kinds_machine, loop_machine, measure, measure_program  # noqa: E402
 
 from univac_ttt.console.plain import PlainConsole  # noqa: E402
-from univac_ttt.machine import Machine  # noqa: E402
+from univac_ttt.desk import Desk  # noqa: E402
 from univac_ttt.machine.timing import format_time, pulses_to_us  # noqa: E402
 from univac_ttt.program.shipped import load_tictactoe  # noqa: E402
 from univac_ttt.verify.referee import Referee  # noqa: E402
@@ -88,19 +88,40 @@ def keystroke_latency(replies: int = 300) -> tuple[float, float]:
     words = load_tictactoe().image.words
     moves = ["5", "9", "7", "2", "6", "1", "3", "8", "4"]
     out = io.StringIO()
-    machine = Machine()
-    machine.load(words)
-    console = PlainConsole(machine, io.StringIO(), out, io.StringIO())
-    console.machine.run(1_000_000)
+    desk = Desk(words)
+    PlainConsole(desk, io.StringIO(), out, io.StringIO())  # the paper goes to ``out``
+    desk.run()
     timings = []
     for i in range(replies):
         start = time.perf_counter()
-        console.keyboard.type_line(moves[i % len(moves)])
-        machine.run(1_000_000)
+        desk.release(moves[i % len(moves)])
+        desk.run()
         timings.append((time.perf_counter() - start) * 1000)
         out.seek(0)
         out.truncate()
     return statistics.median(timings), max(timings)
+
+
+def stop_latency(presses: int = 10) -> float:
+    """Worst ms from STOP pressed on another thread to the end of a runaway run."""
+    import threading
+
+    from univac_ttt.desk import Limits
+    from univac_ttt.machine.word import from_text
+
+    desk = Desk({0: from_text("000000U00000")}, limits=Limits(cap=10**15))
+    worst = 0.0
+    pressed = [0.0]
+
+    def press() -> None:
+        pressed[0] = time.perf_counter()
+        desk.stop_key()
+
+    for _ in range(presses):
+        threading.Timer(0.1, press).start()
+        desk.run()
+        worst = max(worst, (time.perf_counter() - pressed[0]) * 1000)
+    return worst
 
 
 def startup_time(runs: int = 5) -> float:
@@ -136,6 +157,7 @@ def main() -> None:
     proof = verify_time()
     median, worst = keystroke_latency()
     start = startup_time()
+    stop_ms = stop_latency()
     report = Referee().run()
     program = load_tictactoe().program
     mean_us = pulses_to_us(report.pulses_total) / report.moves
@@ -155,6 +177,7 @@ def main() -> None:
         ("keystroke to printed board, median", f"{median:.2f} ms", "20 ms"),
         ("keystroke to printed board, worst", f"{worst:.2f} ms", "20 ms"),
         ("start to first prompt (play --plain)", f"{start:.0f} ms", "300 ms"),
+        ("STOP to the end of a runaway run, worst of 10", f"{stop_ms:.1f} ms", "100 ms"),
         ("UNIVAC time per move, mean", format_time(mean_us), ""),
         ("UNIVAC time per move, worst", format_time(pulses_to_us(report.pulses_worst)), ""),
         ("program size", f"{program.size} words", "500"),

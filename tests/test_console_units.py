@@ -7,13 +7,14 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
-from univac_ttt.console.pacing import TypewriterPacer
 from univac_ttt.console.panels import lamp_for, render_panel
-from univac_ttt.console.score import results_in
-from univac_ttt.console.session import GameSession
+from univac_ttt.desk.pacing import TypewriterPacer
+from univac_ttt.desk.paper import PrintedChunk
+from univac_ttt.desk.score import results_in
+from univac_ttt.desk.session import GameSession
 from univac_ttt.machine.word import from_text, to_int
+from univac_ttt.program.board import printed_board
 from univac_ttt.program.shipped import load_tictactoe
-from univac_ttt.verify.referee import printed_board
 
 WORDS = load_tictactoe().image.words
 F1, F2, F3, F4 = "\x1bOP", "\x1bOQ", "\x1bOR", "\x1bOS"
@@ -219,7 +220,7 @@ def test_transcript_keeps_the_paper(tmp_path):
 
 
 def test_transcript_in_a_missing_directory_is_a_clear_error(tmp_path):
-    from univac_ttt.console.transcript import TranscriptError
+    from univac_ttt.desk.transcript import TranscriptError
     with pytest.raises(TranscriptError, match="cannot write"):
         run_console(CTRL_Q + CTRL_Q, ConsoleSettings(transcript=tmp_path / "no" / "p.txt"))
 
@@ -241,7 +242,7 @@ def test_an_internal_error_ends_the_app_instead_of_printing_a_traceback():
         def broken(text):
             raise ZeroDivisionError("injected")
 
-        console.session.submit = broken
+        console.session.release = broken
         pipe.send_text("5\r")
         with pytest.raises(ZeroDivisionError, match="injected"):
             console.run()
@@ -250,11 +251,41 @@ def test_an_internal_error_ends_the_app_instead_of_printing_a_traceback():
 def test_pacer_waits_the_univac_time_since_the_word_release():
     clock = FakeClock()
     pacer = TypewriterPacer(authentic=True, clock=clock)
-    pacer.start_reply(1_000)
-    pacer.add_printed("AB", 1_000 + 450_000)  # 450,000 pulses = 0.2 s of UNIVAC time
+    pacer.start_reply()
+    pacer.add_printed(PrintedChunk("AB", 1_000 + 450_000, 450_000))  # 0.2 s of UNIVAC time
     clock.now += 0.19
     pacer.advance()
     assert pacer.text == ""
     clock.now += 0.02
     pacer.advance()
     assert pacer.text == "A"
+
+
+def test_a_transcript_that_fails_mid_game_is_reported_and_the_game_goes_on(tmp_path):
+    path = tmp_path / "paper.txt"
+    with create_pipe_input() as pipe:
+        console = ConsoleApp(lambda on_print: GameSession(WORDS, on_print=on_print),
+                             ConsoleSettings(transcript=path), input=pipe,
+                             output=DummyOutput())
+
+        def full(text):
+            raise OSError(28, "No space left on device")
+
+        console.transcript._file.write = full
+        pipe.send_text("5\r9\r" + CTRL_Q + CTRL_Q)
+        console.run()
+    assert any("transcript stopped: No space left" in said for said in console.hint_log)
+    assert console.session.words_typed == 2  # the game went on
+
+
+def test_esc_or_ctrl_c_stops_a_long_reply_and_keeps_the_keys_alive():
+    from univac_ttt.machine import StopKind
+
+    # 10 reads a word into 010, then the program loops for ever: a runaway reply
+    runaway = {0: from_text("100010U00001"), 1: from_text("000000U00001")}
+    for key in ("\x1b", "\x03"):
+        console, code = run_console("5\r" + key + CTRL_Q + CTRL_Q, words=runaway)
+        stop = console.session.stop
+        assert code == 0 and stop is not None and stop.kind is StopKind.INTERRUPT, stop
+        assert console.session.desk.machine.instructions < console.session.desk.limits.cap
+        assert console.session.error and not console.running

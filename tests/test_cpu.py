@@ -82,7 +82,9 @@ def test_average_timing_charges_222_us_per_access():
     m = Machine(MachineOptions(timing="average"))
     m.load({0: w("B00100B00100"), 1: w("900000000000")})
     m.run()
-    expected_pulses = 2 * (500 + MINOR_CYCLE_PULSES) + 2 * (2 * 91 + 500) + 1 * 91
+    # Two pair fetches and two operands at 222 us each (wait and read), B's two cycles
+    # twice, the stop's one.
+    expected_pulses = 2 * 500 + 2 * (2 * 91 + 500) + 1 * 91
     assert m.pulses == expected_pulses
 
 

@@ -191,9 +191,9 @@ def test_printer_output_types_the_word():
     assert m.printer.paper == "HELLO WORLD\n42"
 
 
-def test_tape_instruction_is_a_clear_stop():
+def test_tape_instruction_without_a_reel_is_a_clear_stop():
     m, stop = run({0: w("120100000000")})
-    assert stop.kind is StopKind.ERROR and "no tape unit" in stop.reason
+    assert stop.kind is StopKind.ERROR and "Uniservo 2 has no reel" in stop.reason
 
 
 def test_invalid_operation_stops():
@@ -240,7 +240,7 @@ def test_right_half_runs_after_a_left_transfer_by_default():
 
 
 def test_a_superscript_glyph_is_not_a_shift_count():
-    # Found by fuzzing: code 37 shows as "⁴", which Python calls a digit. It is not one.
+    # Found by fuzzing: fast feed IV shows as "⁴", which Python calls a digit. It is not one.
     m, stop = run({0: w("000000-⁴ιιιι")})  # a skip, then "-" with variant "⁴"
     assert stop.kind is StopKind.ERROR and "invalid instruction" in stop.reason
     assert (stop.address, stop.half) == (0, "right")

@@ -7,15 +7,15 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from univac_ttt.console.session import GameSession
+from univac_ttt.desk.session import GameSession
 from univac_ttt.kiosk.app import KioskApp
 from univac_ttt.kiosk.bigboard import big_board
 from univac_ttt.kiosk.controller import ATTRACT, WELCOME, Kiosk, KioskSettings, Mode
-from univac_ttt.kiosk.demos import DEMO_GAMES
 from univac_ttt.kiosk.stats import TallyFile
 from univac_ttt.kiosk.supervisor import supervise
 from univac_ttt.program.board import last_printed_board
 from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.program.tictactoe import DEMO_GAMES
 
 SHIPPED = load_tictactoe()
 F12, F2 = "\x1b[24~", "\x1bOQ"
@@ -91,7 +91,7 @@ def test_idle_starts_attract_mode_and_abandons_the_game(make_kiosk, clock):
     kiosk.tick()
     assert kiosk.mode is Mode.ATTRACT and kiosk.caption == ATTRACT
     assert kiosk.tally.today().abandoned == 1
-    assert last_printed_board(kiosk.session.paper[kiosk.game_start:]) == (0,) * 9
+    assert last_printed_board(kiosk.game_paper) == (0,) * 9
 
 
 def test_attract_mode_plays_different_demonstrations(make_kiosk, clock):
@@ -117,7 +117,7 @@ def test_any_key_leaves_attract_mode_for_a_fresh_game(make_kiosk, clock):
     assert kiosk.activity() is True  # the key only woke the kiosk
     assert kiosk.mode is Mode.PLAYING and kiosk.caption == WELCOME
     assert kiosk.session.waiting_for_keyboard
-    assert last_printed_board(kiosk.session.paper[kiosk.game_start:]) == (0,) * 9
+    assert last_printed_board(kiosk.game_paper) == (0,) * 9
     assert kiosk.submit("5")
 
 
@@ -154,7 +154,7 @@ def test_visitor_keys_are_filtered_and_f2_starts_again(make_kiosk):
     kiosk = make_kiosk()
     app, _ = run_app(kiosk, "!5\r" + F2 + F12 + "2468\r")
     assert kiosk.tally.today().abandoned == 1
-    assert last_printed_board(kiosk.session.paper[kiosk.game_start:]) == (0,) * 9
+    assert last_printed_board(kiosk.game_paper) == (0,) * 9
 
 
 def test_supervisor_restarts_after_a_fault_and_logs_it(make_kiosk, caplog):

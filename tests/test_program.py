@@ -1,10 +1,11 @@
 """The shipped tic-tac-toe program as a person plays it, and its coding sheet."""
 
-from univac_ttt.machine import Machine, PaperPrinter, QueueKeyboard, StopKind
+from univac_ttt.desk import Desk
+from univac_ttt.machine import StopKind
 from univac_ttt.machine.word import from_int, from_text, to_int
+from univac_ttt.program.board import printed_board
 from univac_ttt.program.build import build_image_text
 from univac_ttt.program.shipped import IMAGE_NAME, load_tictactoe
-from univac_ttt.verify.referee import printed_board
 from univac_ttt.verify.solver import Oracle
 
 X, O, B = 1, -1, 0
@@ -13,21 +14,20 @@ X, O, B = 1, -1, 0
 class Game:
     def __init__(self, patch=None):
         self.shipped = load_tictactoe()
-        self.keyboard = QueueKeyboard()
-        self.printer = PaperPrinter()
-        self.machine = Machine(keyboard=self.keyboard, printer=self.printer)
-        self.machine.load(self.shipped.image.words)
+        self.desk = Desk(self.shipped.image.words)
+        self.machine = self.desk.machine
         if patch:
             self.machine.load(patch)
         self.opening = self._run()
 
     def _run(self):
-        stop = self.machine.run(500_000)
+        mark = self.desk.paper.end
+        stop = self.desk.run(500_000)
         assert stop.kind is StopKind.KEYBOARD, stop
-        return self.printer.take()
+        return self.desk.paper.since(mark)
 
     def type(self, text):
-        self.keyboard.type_line(text)
+        self.desk.release(text)
         return self._run()
 
     def board(self):

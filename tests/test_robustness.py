@@ -13,13 +13,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from univac_ttt.console.plain import PlainConsole
-from univac_ttt.console.session import GameSession
-from univac_ttt.kiosk.demos import DEMO_GAMES
-from univac_ttt.machine import KeyboardEntryError, Machine, MachineOptions, StopKind, keys_to_word
+from univac_ttt.desk import Desk, Limits
+from univac_ttt.desk.session import GameSession
+from univac_ttt.machine import KeyboardEntryError, MachineOptions, StopKind, keys_to_word
 from univac_ttt.machine.word import from_int, to_int
 from univac_ttt.program.assembler import AssemblyError, assemble
 from univac_ttt.program.image import ImageError, parse_image
 from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.program.tictactoe import DEMO_GAMES
 
 SHIPPED = load_tictactoe()
 BRD = SHIPPED.program.address_of("BRD")
@@ -63,11 +64,9 @@ def test_keyboard_fuzz_never_breaks_the_game(typed):
 
 @given(st.lists(entries, max_size=30))
 def test_plain_console_takes_any_flood_of_lines(lines):
-    machine = Machine()
-    machine.load(SHIPPED.image.words)
     stdin = io.StringIO("\n".join(line.replace("\n", " ") for line in lines))
     out, err = io.StringIO(), io.StringIO()
-    result = PlainConsole(machine, stdin, out, err).run()
+    result = PlainConsole(Desk(SHIPPED.image.words), stdin, out, err).run()
     assert result.exit_code == 0 and result.stop is None  # end of input, cleanly
     assert out.getvalue().count("> ") >= 1
 
@@ -78,14 +77,6 @@ documented = {StopKind.HALT, StopKind.BREAKPOINT, StopKind.KEYBOARD, StopKind.ST
               StopKind.ERROR}
 
 
-class RandomKeyboard:
-    def __init__(self, supply):
-        self.supply = list(supply)
-
-    def read_word(self):
-        return self.supply.pop() if self.supply else None
-
-
 @given(st.dictionaries(st.integers(0, 999), words, max_size=60),
        st.lists(words, max_size=5), st.booleans(), st.sampled_from(["transfer", "stop"]),
        st.sampled_from(["latency", "average"]), st.booleans())
@@ -93,10 +84,11 @@ def test_random_memory_images_always_end_in_a_documented_state(
         memory, typed, right_half, overflow, timing, switch):
     options = MachineOptions(right_half_after_transfer=right_half, overflow=overflow,
                              timing=timing, breakpoint_switch=switch)
-    machine = Machine(options, RandomKeyboard(typed), None)
-    machine.load(memory)
+    desk = Desk(memory, options, Limits(cap=600))
+    desk.keyboard.replace_pending(list(reversed(typed)))
+    machine = desk.machine
     for _ in range(5):  # start again after each stop, as an operator would
-        stop = machine.run(600)
+        stop = desk.run()
         assert stop.kind in documented
         assert 0 <= stop.address <= 999 and stop.half in ("left", "right")
         assert stop.reason
@@ -197,15 +189,14 @@ def test_soak_many_games_in_one_process_without_growing(long_run):
     warm_up = 60  # games played before measuring, so the decode and arithmetic memos fill
     lines = list(soak_lines(games))
     warm_lines = len(list(soak_lines(warm_up)))
-    machine = Machine()
-    machine.load(SHIPPED.image.words)
+    desk = Desk(SHIPPED.image.words)
     sink = CountingSink()
-    console = PlainConsole(machine, Feeder(lines[warm_lines:]), sink, io.StringIO())
+    console = PlainConsole(desk, Feeder(lines[warm_lines:]), sink, io.StringIO())
     tracemalloc.start()
     try:
         for line in lines[:warm_lines]:
-            assert machine.run(1_000_000).kind is StopKind.KEYBOARD
-            console.keyboard.type_line(line)
+            assert desk.run().kind is StopKind.KEYBOARD
+            desk.release(line)
         start_bytes = tracemalloc.get_traced_memory()[0]
         result = console.run()
         end_bytes = tracemalloc.get_traced_memory()[0]
@@ -222,4 +213,4 @@ def test_an_endless_file_is_refused_not_read_forever():
         result = subprocess.run([sys.executable, "-m", "univac_ttt", *args],
                                 capture_output=True, text=True, timeout=60)
         assert result.returncode == 2, args
-        assert "larger than" in result.stderr and "Traceback" not in result.stderr
+        assert "is a device, not a file" in result.stderr and "Traceback" not in result.stderr

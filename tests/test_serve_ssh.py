@@ -12,6 +12,7 @@ import pytest
 
 from tests.support.telnet_client import TelnetClient
 from tests.test_serve import run
+from univac_ttt.cli import served_apps
 from univac_ttt.serve.options import Endpoint, ServeOptions
 from univac_ttt.serve.server import ClassServer
 
@@ -64,7 +65,7 @@ class SSHClient(TelnetClient):
 async def serving_ssh(data: Path, **kwargs: object) -> AsyncIterator[tuple[ClassServer, int]]:
     options = ServeOptions(ssh=Endpoint(LOCAL, 0), password=PASSWORD, data=data,
                            **kwargs)  # type: ignore[arg-type]
-    server = ClassServer(options, io.StringIO(), live=False)
+    server = ClassServer(options, served_apps(), io.StringIO(), live=False)
     stop = asyncio.Event()
     task = asyncio.get_running_loop().create_task(server.run(stop))
     await asyncio.wait_for(server.ready.wait(), 10)

@@ -1,12 +1,15 @@
 """Reading a user's text file safely: bounded in size, UTF-8, one clear reason on failure.
 
 Used for memory images, coding sheets, monitor scripts and saved states, so that a wrong
-path (a directory, a device such as /dev/zero, a binary or huge file) is refused in one
-line instead of hanging or exhausting memory.
+path (an empty name, a directory, a device such as /dev/zero, a FIFO that would block, a
+binary or huge file) is refused in one line instead of hanging or exhausting memory. Only
+regular files are read, opened without blocking. Lines may end in LF, CR LF or CR alone.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 
@@ -17,23 +20,76 @@ class TextFileError(ValueError):
         self.line = line
 
 
-def read_text_file(path: str | Path, limit: int) -> str:
-    """The file's text; TextFileError if it cannot be read, is too big, binary or not UTF-8."""
+def check_path(path: str | Path) -> None:
+    """TextFileError for a name no file can have: empty, or holding a NUL character."""
+    text = str(path) if isinstance(path, Path) else path
+    if text == "":
+        raise TextFileError("is an empty file name")
+    if "\0" in text:
+        raise TextFileError("contains a NUL character, which no file name can hold")
+
+
+def check_write_target(path: str | Path) -> None:
+    """TextFileError unless ``path`` is a regular file or does not exist yet: writing to a
+    FIFO would block, to a device or directory would fail or surprise."""
+    check_path(path)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(limit + 1)
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise TextFileError(f"cannot be used ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(mode):
+        raise TextFileError(_kind(mode))
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    if stat.S_ISFIFO(mode):
+        return "is a pipe (FIFO), not a file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "is a device, not a file"
+    if stat.S_ISSOCK(mode):
+        return "is a socket, not a file"
+    return "is not a regular file"
+
+
+def read_bytes(path: str | Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; TextFileError otherwise."""
+    check_path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        handle = os.open(path, flags)
     except FileNotFoundError:
         raise TextFileError("no such file") from None
-    except IsADirectoryError:
-        raise TextFileError("is a directory, not a file") from None
     except OSError as exc:
         raise TextFileError(f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        mode = os.fstat(handle).st_mode
+        if not stat.S_ISREG(mode):
+            raise TextFileError(_kind(mode))
+        with os.fdopen(handle, "rb", closefd=False) as stream:
+            data = stream.read(limit + 1)
+    except OSError as exc:  # e.g. /proc files that would block (EAGAIN)
+        raise TextFileError(f"cannot be read ({exc.strerror or exc})") from None
+    finally:
+        os.close(handle)
+    if data is None:
+        raise TextFileError("cannot be read now (it would block)")
     if len(data) > limit:
         raise TextFileError(f"is larger than {limit:,} bytes, the most this file may be")
+    return data
+
+
+def read_text_file(path: str | Path, limit: int) -> str:
+    """The file's text; TextFileError if it cannot be read, is too big, binary or not UTF-8."""
+    data = read_bytes(path, limit)
     if b"\0" in data:
         raise TextFileError("is a binary file, not text")
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

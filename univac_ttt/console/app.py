@@ -17,7 +17,6 @@ from pathlib import Path
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import ANSI, FormattedText
 from prompt_toolkit.history import InMemoryHistory
@@ -37,50 +36,34 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
-from prompt_toolkit.styles import Style
 
+from ..desk.pacing import TypewriterPacer
+from ..desk.paper import PrintedChunk
+from ..desk.session import GameSession
+from ..desk.transcript import Transcript
 from ..machine.charset import KEYBOARD_KEYS
-from .guard import run_guarded
-from .pacing import TypewriterPacer
+from ..program.tictactoe import GAME_HELP
+from ..safefile import create_new
+from ..tui.guard import run_guarded
+from ..tui.paper import sync_paper
+from ..tui.theme import style
 from .panels import PANEL_WIDTH, render_panel
-from .session import GameSession, PrintedChunk
-from .transcript import Transcript
 
-HELP_TEXT = """\
-TIC-TAC-TOE ON THE UNIVAC I
-
-You are X and you move first. Type the code of a square and press Enter:
-
-      1 | 2 | 3
-      4 | 5 | 6
-      7 | 8 | 9
-
-The UNIVAC (O) answers by typing the whole board. It keeps the board, warns you
-politely about a wrong code or a taken square, and declares wins and draws.
-The best you can do is draw; one mistake and it wins.
-
-In the early 1950s Tom Gildersleeve of Remington Rand programmed the UNIVAC I to
-play tic-tac-toe through its Supervisory Control keyboard and typewriter. Rather
-than a table of games, the program judges the eight rows, columns and diagonals
-by priority: win, block, then force. Here that program runs, word for word, in
-an emulated 1000-word mercury memory.
+HELP_TEXT = GAME_HELP + """
 
 Keys: F1 this help   F2 new game   F3 typing speed   F4 save the paper
       Ctrl-Q or Ctrl-D quit (press twice)          Esc close this help"""
 
-STYLE = Style.from_dict({
-    "title": "bg:#1c3a5e #f0e6c8 bold",
-    "paper": "bg:#f4efe1 #202020",
+STYLE = style({
     "hint": "#c0c0c0 italic",
     "hint.warn": "#ff8080 bold",
     "prompt": "bold #f0b040",
     "keyboard": "bold",
-    "bar": "bg:#303030 #e0e0e0",
     "bar.key": "bg:#303030 #f0b040 bold",
-    "help": "bg:#1c3a5e #f0e6c8",
 })
 
 QUIT_KEYS = ("c-q", "c-d", "c-c")
+REPLY_CHUNK = 200_000  # instructions run at once in a key handler (a reply takes ~1,600)
 
 
 @dataclass
@@ -100,10 +83,12 @@ class ConsoleApp:
         self.settings = settings
         self.pacer = TypewriterPacer(settings.authentic, settings.clock)
         self.transcript = Transcript(settings.transcript) if settings.transcript else None
+        self._transcript_said = False
         self.session = session_factory(self._printed)
         self.hint = ""
         self.hint_is_warning = False
         self.hint_log: deque[str] = deque(maxlen=50)  # what the hint line said, newest last
+        self.running = False  # a reply longer than REPLY_CHUNK is running in the background
         self.quit_armed = False
         self.show_help = False
         self.paper_buffer = Buffer(read_only=True)
@@ -116,12 +101,10 @@ class ConsoleApp:
     def _printed(self, chunk: PrintedChunk) -> None:
         if self.transcript is not None:
             self.transcript.write(chunk.text)
-        self.pacer.add_printed(chunk.text, chunk.pulses)
+        self.pacer.add_printed(chunk)
 
     def _sync_paper(self) -> None:
-        text = self.pacer.text
-        if text != self.paper_buffer.text:
-            self.paper_buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+        sync_paper(self.paper_buffer, self.pacer.text)
 
     @property
     def typing(self) -> bool:
@@ -142,15 +125,49 @@ class ConsoleApp:
         if self.session.error:
             self.say("The UNIVAC has stopped on an error. Press F2 for a new game.", True)
             return
-        self.pacer.start_reply(self.session.machine.pulses)
-        result = self.session.submit(text)
+        if self.running:
+            self.say("The UNIVAC is still running; Esc or Ctrl-C stops it (STOP).", True)
+            return
+        self.pacer.start_reply()
+        result = self.session.release(text)
         if result.accepted:
             self.keyboard_buffer.append_to_history()
             self.keyboard_buffer.reset()
             self.say("")
+            if not self.session.run_reply(REPLY_CHUNK):
+                self._run_on()  # a long reply: finish it without freezing the keys
         else:
             self.say(result.message, True)
+        if self.transcript is not None and self.transcript.error and not self._transcript_said:
+            self._transcript_said = True  # said once here; cli says it again at exit
+            error = self.transcript.error
+            self.say(f"{error[:1].upper()}{error[1:]}; the game goes on.", True)
         self._sync_paper()
+
+    def _run_on(self) -> None:
+        self.running = True
+        self.say("The UNIVAC is running a long time; Esc or Ctrl-C stops it (STOP).")
+
+        async def finish() -> None:
+            try:
+                while not self.session.run_reply(REPLY_CHUNK):
+                    await asyncio.sleep(0)  # let Esc and Ctrl-C in between chunks
+            finally:
+                self.running = False
+            if self.session.error:
+                self.say(f"The UNIVAC stopped: {self.session.error}. F2 starts a new game.",
+                         True)
+            self._sync_paper()
+            self.app.invalidate()
+
+        self.app.create_background_task(finish())
+
+    def stop_run(self) -> bool:
+        """Esc or Ctrl-C during a long reply: the desk's STOP. False if nothing runs."""
+        if not self.running:
+            return False
+        self.session.desk.stop_key()
+        return True
 
     def type_key(self, data: str) -> None:
         if data in KEYBOARD_KEYS:
@@ -175,8 +192,11 @@ class ConsoleApp:
         self.say("; ".join(notes).capitalize() + "." if notes else "", bool(notes))
 
     def new_game(self) -> None:
+        if self.running:
+            self.say("The UNIVAC is still running; Esc stops it first.", True)
+            return
         self.pacer.finish()
-        self.pacer.start_reply(0)  # the machine's clock restarts with the program
+        self.pacer.start_reply()
         self.session.new_game()
         self.say("A new game has started.")
         self._sync_paper()
@@ -192,9 +212,9 @@ class ConsoleApp:
             self.say("This terminal cannot save files; ask for the printout instead.", True)
             return None
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        path = self.settings.save_directory / f"univac-paper-{stamp}.txt"
-        try:
-            path.write_text(self.session.paper, encoding="utf-8")
+        try:  # whole, and never over an earlier save from the same second
+            path = create_new(self.settings.save_directory, f"univac-paper-{stamp}", ".txt",
+                              self.session.paper)
         except OSError as exc:
             self.say(f"Could not save the paper: {exc.strerror or exc}.", True)
             return None
@@ -318,7 +338,8 @@ class ConsoleApp:
         @kb.add("escape", eager=True)
         def _(event: KeyPressEvent) -> None:
             disarm(event)
-            self.show_help = False
+            if not self.stop_run():
+                self.show_help = False
 
         @kb.add("f2")
         def _(event: KeyPressEvent) -> None:
@@ -340,7 +361,8 @@ class ConsoleApp:
 
             @kb.add(key)
             def _(event: KeyPressEvent, label: str = label) -> None:
-                self.request_quit(label)
+                if label != "Ctrl-C" or not self.stop_run():
+                    self.request_quit(label)
 
         return kb
 

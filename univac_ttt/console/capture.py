@@ -16,9 +16,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..desk.session import GameSession
 from ..program.shipped import load_tictactoe
 from .panels import PANEL_WIDTH, render_panel
-from .session import GameSession
 
 DEFAULT_MOVES = ("2", "8", "0", "5", "1", "3", "4")
 

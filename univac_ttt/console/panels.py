@@ -13,8 +13,8 @@ from rich.console import Console, Group
 from rich.panel import Panel
 from rich.text import Text
 
+from ..desk.session import GameSession
 from ..machine.timing import format_time
-from .session import GameSession
 
 PANEL_WIDTH = 30
 
@@ -30,7 +30,9 @@ def lamp_for(session: GameSession, typing: bool) -> Lamp:
     """Which console lamp is lit."""
     error = session.error
     if error:
-        return Lamp("ERROR STOP", "bold white on red", error)
+        neons = [n for n in session.desk.neons.lit() if n != "INPUT READY"]
+        return Lamp("ERROR STOP", "bold white on red",
+                    f"neon: {', '.join(neons)}; {error}" if neons else error)
     if session.halted:
         return Lamp("STOPPED", "bold black on yellow", session.stop.describe() if session.stop
                     else "")

@@ -1,20 +1,25 @@
 """The plain console: printer output on stdout, one line of stdin per keyboard word.
 
 For pipes, scripts, screen readers and logs; its output is byte-stable. At each keyboard
-wait it shows the input-ready lamp as the prompt ``> ``.
+wait it shows the input-ready lamp as the prompt ``> ``. The machine runs at a desk, under
+the desk's limits, so a runaway program ends with a message instead of running forever.
 """
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import FrameType
 from typing import TextIO
 
-from ..machine import KeyboardEntryError, Machine, QueueKeyboard, Stop, StopKind, Typewriter
+from ..desk import Desk, PrintedChunk
+from ..lineinput import KEYBOARD_LINE, Refused, line_reader
+from ..machine import KeyboardEntryError, Stop, StopKind
 from ..machine.timing import format_time
 
 PROMPT = "> "
-CHUNK = 1_000_000  # instructions run between checks of the step budget
 
 
 @dataclass
@@ -24,11 +29,13 @@ class PlainResult:
     summary: str
 
 
-def summarize(machine: Machine, stop: Stop | None, note: str = "") -> str:
+def summarize(desk: Desk, stop: Stop | None, note: str = "") -> str:
+    machine = desk.machine
     if stop is None:
         where = "end of input while waiting for the keyboard"
     elif stop.kind is StopKind.STEP_LIMIT:
-        where = f"step limit reached at {stop.address:03d} ({stop.half})"
+        where = (f"step limit reached at {stop.address:03d} ({stop.half}): {stop.reason}; "
+                 "the program may be in an endless loop")
     else:
         where = stop.describe()
     text = (f"{where}; {machine.instructions:,} instructions, "
@@ -37,57 +44,85 @@ def summarize(machine: Machine, stop: Stop | None, note: str = "") -> str:
 
 
 class PlainConsole:
-    """Runs a machine against text streams."""
+    """Runs a desk's machine against text streams.
 
-    def __init__(self, machine: Machine, stdin: TextIO, stdout: TextIO, stderr: TextIO,
-                 max_steps: int | None = None) -> None:
-        self.machine = machine
+    ``max_steps`` caps the whole session; without it each run between keyboard words is
+    capped by the desk's limits."""
+
+    def __init__(self, desk: Desk, stdin: TextIO, stdout: TextIO, stderr: TextIO,
+                 max_steps: int | None = None, start_after_stop: bool = False) -> None:
+        self.desk = desk
+        # The operator presses START at a normal or breakpoint stop (run --start-after-stop).
+        self.start_after_stop = start_after_stop
         self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
+        self._lines = line_reader(stdin, KEYBOARD_LINE)
         self.max_steps = max_steps
-        self.keyboard = QueueKeyboard()
-        machine.keyboard = self.keyboard
-        self._sinks = [self.stdout.write]
-        machine.printer = Typewriter(self._type)
+        self._sinks: list[Callable[[str], None]] = [self.stdout.write]
+        self._running = False  # the desk is running the machine (Ctrl-C is STOP then)
+        desk.paper.listeners.append(self._type)
 
-    def _type(self, text: str) -> None:
+    def _type(self, chunk: PrintedChunk) -> None:
         for sink in self._sinks:
-            sink(text)
+            sink(chunk.text)
 
     def also_print_to(self, sink: Callable[[str], None]) -> None:
         """Send the paper to another sink as well (a transcript file)."""
         self._sinks.append(sink)
 
     def run(self) -> PlainResult:
-        machine = self.machine
-        start = machine.instructions
+        """Run to the end of input or a stop. Ctrl-C while the UNIVAC runs presses the
+        desk's STOP (the run ends with a message); at the prompt it interrupts as usual."""
+        on_main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, self._interrupt) if on_main else None
+        try:
+            return self._run()
+        finally:
+            if on_main:
+                signal.signal(signal.SIGINT, previous)
+
+    def _interrupt(self, signum: int, frame: FrameType | None) -> None:
+        if not self._running:
+            raise KeyboardInterrupt
+        self.desk.stop_key()
+
+    def _run(self) -> PlainResult:
+        desk = self.desk
+        start = desk.machine.instructions
         while True:
-            budget = CHUNK
+            cap = desk.limits.cap
             if self.max_steps is not None:
-                left = self.max_steps - (machine.instructions - start)
-                if left <= 0:
-                    stop = machine.last_stop
-                    return self._finish(1, stop)
-                budget = min(budget, left)
-            stop = machine.run(budget)
-            if stop.kind is StopKind.STEP_LIMIT:
-                continue
+                cap = min(cap, self.max_steps - (desk.machine.instructions - start))
+            self._running = True
+            try:
+                stop = desk.run(max(cap, 0))
+            finally:
+                self._running = False
             if stop.kind is StopKind.KEYBOARD:
                 if not self._read_word():
                     return self._finish(0, None)
                 continue
-            return self._finish(1 if stop.is_error else 0, stop)
+            normal = stop.kind in (StopKind.HALT, StopKind.BREAKPOINT)
+            if self.start_after_stop and normal:
+                self.stdout.flush()
+                self.stderr.write(f"univac-ttt: {stop.describe()}; START pressed\n")
+                self.stderr.flush()
+                continue
+            return self._finish(0 if normal else 1, stop)
 
     def _read_word(self) -> bool:
         """Prompt until a typable line arrives; False at end of input."""
         while True:
             self.stdout.write(PROMPT)
             self.stdout.flush()
-            line = self.stdin.readline()
-            if not line:
+            text = self._lines.read_line()
+            if text is None:
                 return False
-            text = line.rstrip("\r\n")
+            if isinstance(text, Refused):
+                self.stderr.write(f"refused: {text}; nothing was sent to the UNIVAC\n")
+                self.stderr.flush()
+                continue
             try:
-                self.keyboard.type_line(text)
+                self.desk.release(text)
                 return True
             except KeyboardEntryError as exc:
                 self.stderr.write(f"refused: {exc}; nothing was sent to the UNIVAC\n")
@@ -95,4 +130,4 @@ class PlainConsole:
 
     def _finish(self, code: int, stop: Stop | None) -> PlainResult:
         self.stdout.flush()
-        return PlainResult(code, stop, summarize(self.machine, stop))
+        return PlainResult(code, stop, summarize(self.desk, stop))

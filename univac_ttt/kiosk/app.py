@@ -10,7 +10,6 @@ import asyncio
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.input import Input
@@ -29,26 +28,23 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.output import Output
-from prompt_toolkit.styles import Style
 
-from ..console.app import HELP_TEXT
-from ..console.guard import run_guarded
 from ..machine.charset import KEYBOARD_KEYS
+from ..program.tictactoe import GAME_HELP
+from ..tui.guard import run_guarded
+from ..tui.paper import sync_paper
+from ..tui.theme import style
 from .bigboard import big_board
 from .controller import Kiosk, Mode
 
 STAFF_EXIT = 0
 LOCKED_KEYS = ("c-c", "c-z", "c-\\", "c-q", "c-d", "f3", "f4", "c-x", "c-l")
-STYLE = Style.from_dict({
-    "title": "bg:#1c3a5e #f0e6c8 bold",
+STYLE = style({
     "board": "#f0e6c8 bold",
     "caption": "#f0b040 bold",
-    "paper": "bg:#f4efe1 #202020",
     "prompt": "bold #f0b040",
     "prompt.staff": "bg:#a02020 #ffffff bold",
     "hint": "#ff8080 bold",
-    "bar": "bg:#303030 #e0e0e0",
-    "help": "bg:#1c3a5e #f0e6c8",
 })
 
 
@@ -64,9 +60,7 @@ class KioskApp:
         self._sync()
 
     def _sync(self) -> None:
-        text = self.kiosk.pacer.text
-        if text != self.paper_buffer.text:
-            self.paper_buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+        sync_paper(self.paper_buffer, self.kiosk.pacer.text)
 
     # ---- drawing ---------------------------------------------------------------------
 
@@ -118,7 +112,7 @@ class KioskApp:
             Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
         ])
         help_window = ConditionalContainer(
-            Window(FormattedTextControl(HELP_TEXT.split("\n\nKeys:")[0]), style="class:help",
+            Window(FormattedTextControl(GAME_HELP), style="class:help",
                    wrap_lines=True, width=Dimension(preferred=84, max=84),
                    height=Dimension(preferred=22, max=22)),
             filter=Condition(lambda: self.show_help))

@@ -8,29 +8,34 @@ from __future__ import annotations
 
 import hmac
 import logging
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from ..console.pacing import TypewriterPacer
-from ..console.score import RESULT_COUNTERS, results_in
-from ..console.session import GameSession, PrintedChunk
+from ..desk.pacing import TypewriterPacer
+from ..desk.paper import PrintedChunk
+from ..desk.score import RESULT_COUNTERS
+from ..desk.session import GameSession
 from ..machine import MachineOptions
 from ..program.assembler import Program
 from ..program.board import last_printed_board
-from .captions import caption_addresses
-from .demos import DEMO_GAMES
+from ..program.tictactoe import (
+    BAD_CODE_PHRASE,
+    DEMO_GAMES,
+    RESULT_PATTERN,
+    caption_addresses,
+    results_in,
+)
 from .printouts import save_printout
 from .stats import TallyFile
 
 log = logging.getLogger("univac_ttt.kiosk")
-_RESULT = re.compile(r"THE UNIVAC WINS|IS A DRAW|YOU WIN\b")
-BAD_CODE_WARNING = "NOT A SQUARE CODE"
 WELCOME = "Your move: type a square code, 1 to 9, and press Enter."
 ATTRACT = "The UNIVAC is playing itself a demonstration. Press any key to play!"
+BOARD_TAIL = 2_000  # characters at the end of the visible paper that hold the last board
+GAME_PAPER_LIMIT = 50_000  # characters of one game's printout (a visitor typing 0 for hours)
 
 
 class Mode(Enum):
@@ -68,7 +73,7 @@ class Kiosk:
         self.last_activity = self.clock()
         self.caption = WELCOME
         self.hint = ""
-        self.game_start = 0  # where the current game's paper begins
+        self.game_paper = self.session.paper  # the current game's paper, for its printout
         self.visitor_words = 0  # words typed in the current game
         count = len(DEMO_GAMES)
         self.demo_index = (settings.first_demo if settings.first_demo is not None
@@ -81,12 +86,15 @@ class Kiosk:
     # ---- paper and board -------------------------------------------------------------
 
     def _printed(self, chunk: PrintedChunk) -> None:
-        self.pacer.add_printed(chunk.text, chunk.pulses)
+        self.pacer.add_printed(chunk)
 
     @property
     def board(self) -> tuple[int, ...] | None:
-        """The last board typed so far on the visible paper."""
-        return last_printed_board(self.pacer.text)
+        """The last board typed so far on the visible paper (only its tail is read, so a
+        redraw costs the same after a month as after a minute)."""
+        tail = self.pacer.text[-BOARD_TAIL:]
+        return last_printed_board(tail[tail.find("\n") + 1:] if len(tail) == BOARD_TAIL
+                                  else tail)
 
     # ---- visitors --------------------------------------------------------------------
 
@@ -127,15 +135,17 @@ class Kiosk:
         self.hint = ""
 
     def _restart_program(self) -> None:
-        self.pacer.start_reply(0)  # the machine's clock restarts with the program
-        self.game_start = len(self.session.paper)  # the new greeting starts here
+        self.pacer.start_reply()
+        paper = self.session.desk.paper
+        mark = paper.end
         self.session.new_game()
+        self.game_paper = paper.since(mark)  # the new greeting
         self.visitor_words = 0
 
     def _send(self, text: str, demo: bool) -> bool:
         session = self.session
-        before = len(session.paper)
-        self.pacer.start_reply(session.machine.pulses)
+        mark = session.desk.paper.end
+        self.pacer.start_reply()
         result = session.submit(text)
         if not result.accepted:
             self.hint = result.message
@@ -143,24 +153,23 @@ class Kiosk:
         self.hint = ""
         if session.noticed:
             self.caption = session.noticed[-1]
-        self._account(session.paper[before:], demo)
+        self._account(session.desk.paper.since(mark), demo)
         return True
 
     def _account(self, new_text: str, demo: bool) -> None:
         today = self.tally.today()
         changed = False
         if not demo:
-            bad = new_text.count(BAD_CODE_WARNING)
+            bad = new_text.count(BAD_CODE_PHRASE)
             if bad:
                 today.bad_codes += bad
                 changed = True
-        paper = self.session.paper
+        paper = (self.game_paper + new_text)[-GAME_PAPER_LIMIT:]
         for result in results_in(new_text):
-            match = _RESULT.search(paper, self.game_start)
+            match = RESULT_PATTERN.search(paper)
             end = paper.find("\n", match.end()) if match else len(paper)
             end = len(paper) if end < 0 else end + 1
-            game_paper = paper[self.game_start:end]
-            self.game_start = end
+            game_paper, paper = paper[:end], paper[end:]
             changed = True
             if demo:
                 today.demonstrations += 1
@@ -174,6 +183,7 @@ class Kiosk:
                 log.info("game %s: printout %s", result, path)
             except OSError as exc:
                 log.error("printout not saved: %s", exc)
+        self.game_paper = paper
         if changed:
             self._save_tally()
 

@@ -1,9 +1,15 @@
-"""Every finished game's paper, one file per game, in a folder per day."""
+"""Every finished game's paper, one file per game, in a folder per day.
+
+Kiosks sharing a folder never overwrite each other's printouts: each file is created
+exclusively and appears whole (univac_ttt.safefile.create_new).
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
+
+from ..safefile import create_new
 
 
 def save_printout(folder: Path, paper: str, when: datetime | None = None) -> Path:
@@ -11,12 +17,4 @@ def save_printout(folder: Path, paper: str, when: datetime | None = None) -> Pat
     day = folder / when.strftime("%Y-%m-%d")
     day.mkdir(parents=True, exist_ok=True)
     stem = f"univac-game-{when.strftime('%Y%m%d-%H%M%S')}"
-    path = day / f"{stem}.txt"
-    n = 1
-    while path.exists():
-        n += 1
-        path = day / f"{stem}-{n}.txt"
-    temporary = day / f".{path.name}.tmp"
-    temporary.write_text(paper.strip("\n") + "\n", encoding="utf-8")
-    temporary.replace(path)
-    return path
+    return create_new(day, stem, ".txt", paper.strip("\n") + "\n")

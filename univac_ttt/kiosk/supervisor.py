@@ -21,6 +21,8 @@ RESTART_DELAY = 1.0
 BACKOFF_DELAY = 5.0
 QUICK_FAULTS = 5  # this many faults within QUICK_WINDOW seconds slows restarts down
 QUICK_WINDOW = 30.0
+STARTUP_WINDOW = 2.0  # a fault this soon after a start is a start-up fault
+STARTUP_FAULTS = 3  # the same start-up fault this many times in a row stops the kiosk
 
 
 class Runnable(Protocol):
@@ -31,9 +33,18 @@ class Terminated(Exception):
     """SIGTERM: the service manager wants the kiosk to stop."""
 
 
+class QuietFileHandler(RotatingFileHandler):
+    """A log that cannot be written (a full disk) is skipped, never a traceback on screen."""
+
+    failures = 0
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+        self.failures += 1
+
+
 def setup_logging(path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
+    handler = QuietFileHandler(path, maxBytes=1_000_000, backupCount=3, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     root = logging.getLogger("univac_ttt")
     root.handlers[:] = [handler]
@@ -57,23 +68,45 @@ def lock_signals() -> None:
 
 def supervise(make_app: Callable[[], Runnable], sleep: Callable[[float], None] = time.sleep,
               clock: Callable[[], float] = time.monotonic,
-              max_restarts: int | None = None) -> int:
-    """Run kiosk apps one after another until staff exit; 0 then (1 if restarts ran out)."""
+              max_restarts: int | None = None,
+              report: Callable[[str], None] | None = None) -> int:
+    """Run kiosk apps one after another until staff exit; 0 then, 1 if restarts ran out
+    or the same fault keeps stopping the kiosk as it starts (``report`` then says why)."""
     faults: list[float] = []
     restarts = 0
+    same_start_faults, last_fault = 0, ""
     while True:
+        started = clock()
         try:
-            code = make_app().run()
+            app = make_app()
+            started = clock()
+            code = app.run()
             log.info("kiosk closed by staff")
             return code
         except Terminated:
             log.info("kiosk stopped by SIGTERM")
             return 0
-        except Exception:  # noqa: BLE001 - anything at all: log it, start a clean game
+        except Exception as exc:  # noqa: BLE001 - anything at all: log it, start a clean game
             log.exception("kiosk fault; restarting with a clean game")
+            fault = f"{type(exc).__name__}: {exc}"[:300]
+            at_start = clock() - started < STARTUP_WINDOW
+            same_start_faults = same_start_faults + 1 if at_start and fault == last_fault \
+                else int(at_start)
+            last_fault = fault
+        if same_start_faults >= STARTUP_FAULTS:
+            message = (f"the kiosk stopped: the same fault ended it {STARTUP_FAULTS} times as "
+                       f"it started ({last_fault}); see the kiosk log")
+            log.error(message)
+            if report is not None:
+                report(message)
+            return 1
         restarts += 1
         if max_restarts is not None and restarts > max_restarts:
             return 1
         now = clock()
         faults = [t for t in faults if now - t < QUICK_WINDOW] + [now]
-        sleep(BACKOFF_DELAY if len(faults) >= QUICK_FAULTS else RESTART_DELAY)
+        try:
+            sleep(BACKOFF_DELAY if len(faults) >= QUICK_FAULTS else RESTART_DELAY)
+        except Terminated:
+            log.info("kiosk stopped by SIGTERM (during the restart delay)")
+            return 0

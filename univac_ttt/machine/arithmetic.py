@@ -180,6 +180,33 @@ def multiply_full(l_word: str, x_word: str) -> tuple[str, str] | None:
 
 
 @memoised
+def triple(l_word: str) -> str | None:
+    """What a multiply leaves in rF: three times the multiplicand's magnitude (BN-158).
+
+    The multiplier builds 3 x rL in rA through the adder and stores it in rF. It needs up
+    to twelve digits (3 x 0.99999999999 = 2.99999999997), so the whole word is digits and
+    the top one stands in the sign position; the product's sign is the comparator's
+    business, not rF's (decision, docs/fidelity.md). None if rL holds a non-digit.
+    """
+    value = _signed(l_word)
+    if value is None:
+        return None
+    return f"{3 * abs(value):012d}".translate(_ASCII_DIGITS)
+
+
+_ASCII_DIGITS = {48 + d: chr(3 + d) for d in range(10)}
+# Adder passes for one multiplier digit (BN-158): a digit of 3 or more releases 3 x the
+# multiplicand from rF once per 3, the rest come from rL; so 7 = F, F, L.
+_DIGIT_PASSES = {3 + d: d // 3 + d % 3 for d in range(10)}
+
+
+@memoised
+def multiplier_passes(x_word: str) -> int:
+    """Adder passes the eleven multiplier digits of rX take (0 to 44, 23.1 on average)."""
+    return sum(_DIGIT_PASSES.get(ord(ch), 0) for ch in x_word[1:])
+
+
+@memoised
 def divide(a_word: str, l_word: str) -> tuple[str, str] | str:
     """D: rA / rL as fractions; (rounded quotient, unrounded quotient) or an error text."""
     va, vl = _signed(a_word), _signed(l_word)

@@ -5,8 +5,11 @@ word is a 12-character ``str``: immutable, hashable and compared in code order f
 The *glyph* is how a character is shown in listings, images and the monitor; the
 *typed* text is what the Supervisory Control typewriter puts on paper.
 
-Sources: REFERENCE.md section 2.2 (S-HSPTAB, S-HSP). Rows marked ``assumed`` are choices
-of ours where the reference is unsure (U2); docs/fidelity.md gives the reasons.
+Sources: the High-Speed Printer code table (S-HSPTAB) and paper (S-HSP). A non-printing
+code has a stand-in there (its code with the 8-weight bit toggled), so 57 (written ``?``)
+and 76 are fast-feed controls and 62 prints. Rows marked ``assumed`` are our choices where
+the sources are unsure (U2); docs/fidelity.md gives the reasons, in a table a test keeps
+equal to this one.
 """
 
 from __future__ import annotations
@@ -74,7 +77,7 @@ CHARACTERS: tuple[Character, ...] = tuple(sorted((
     *(_c(f"{0o24 + i:02o}", ch, f"letter {ch}", _L) for i, ch in enumerate("ABCDEFGHI")),
     _c("35", "#", "number sign", _S),
     _c("36", "¢", "cent sign", _S, assumed=True),
-    _c("37", "⁴", "fast feed IV", Kind.PRINTER, ""),
+    _c("37", "@", "fast feed I", Kind.PRINTER, "", assumed=True),
     # zone 10
     _c("40", "⇥", "tabulate", Kind.CONTROL, "\t", assumed=True),
     _c("41", "⇑", "upper case shift", Kind.CONTROL, "", assumed=True),
@@ -83,16 +86,16 @@ CHARACTERS: tuple[Character, ...] = tuple(sorted((
     *(_c(f"{0o44 + i:02o}", ch, f"letter {ch}", _L) for i, ch in enumerate("JKLMNOPQR")),
     _c("55", "$", "dollar sign", _S),
     _c("56", "*", "asterisk", _S, assumed=True),
-    _c("57", "?", "question mark (fast feed III)", _S, assumed=True),
+    _c("57", "?", "fast feed III", Kind.PRINTER, ""),
     # zone 11
     _c("60", "■", "printer stop", Kind.PRINTER, ""),
     _c("61", "◆", "printer breakpoint", Kind.PRINTER, ""),
-    _c("62", "@", "fast feed I", Kind.PRINTER, "", assumed=True),
+    _c("62", "=", "equals", _S, assumed=True),
     _c("63", "+", "plus", _S),
     _c("64", "/", "slash", _S),
     *(_c(f"{0o65 + i:02o}", ch, f"letter {ch}", _L) for i, ch in enumerate("STUVWXYZ")),
     _c("75", "%", "percent", _S),
-    _c("76", "=", "equals", _S),
+    _c("76", "⁴", "fast feed IV", Kind.PRINTER, ""),
     _c("77", "□", "unused code", Kind.UNUSED, ""),
 ), key=lambda c: c.code))
 

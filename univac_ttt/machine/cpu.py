@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import timing
+from . import checking, timing
 from .devices import Keyboard, Printer
 from .ops import decode
 from .options import MachineOptions
 from .stops import Stop, StopKind, StopRequest
-from .word import ZERO, instruction
+from .tape import TapeUnits, initial_read
+from .word import LAST_ADDRESS, MEMORY_WORDS, TAPE_BLOCK_WORDS, ZERO, instruction
 
-MEMORY_WORDS = 1000
-TAPE_BLOCK_WORDS = 60
+__all__ = ["MEMORY_WORDS", "TAPE_BLOCK_WORDS", "Machine", "MachineState"]
 _RETURN_LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(MEMORY_WORDS))
 _CACHE_LIMIT = 200_000  # decoded pairs kept before the cache is emptied
 
@@ -49,6 +49,7 @@ class MachineState:
     printed_words: int
     overflows: int
     breakpoint_switch: bool
+    faults: tuple[checking.Fault, ...] = ()  # words whose check bits are wrong
 
 
 class Machine:
@@ -60,11 +61,14 @@ class Machine:
         self.keyboard = keyboard
         self.printer = printer
         self.mem: list[str] = [ZERO] * MEMORY_WORDS
+        self.tapes = TapeUnits()  # Uniservos 1-10: a desk mounts and removes reels
         self._cache: dict[str, DecodedPair] = {}
         self.breakpoint_switch = self.options.breakpoint_switch
         # Monitor breakpoints: pair addresses, and executors of operations to stop before.
         self.break_addresses: set[int] = set()
         self.break_executors: set[object] = set()
+        # Injected faults by location; empty on a sound machine (see checking.py).
+        self.faults: dict[checking.Location, checking.Fault] = {}
         self.clear()
 
     # ---- setting up ------------------------------------------------------------------
@@ -74,8 +78,7 @@ class Machine:
         self.a = self.x = self.l = self.f = ZERO
         self.v = [ZERO] * 2
         self.y = [ZERO] * 10
-        # The tape buffers, 60 words each. No tape unit is attached yet, so nothing fills
-        # them; they are part of the machine's state all the same (examine rI, rO).
+        # The tape buffers, 60 words each (examine rI, rO); tapes keep their positions.
         self.ri = [ZERO] * TAPE_BLOCK_WORDS
         self.ro = [ZERO] * TAPE_BLOCK_WORDS
         self.cc = 0
@@ -88,7 +91,10 @@ class Machine:
         self.printed_words = 0
         self.overflows = 0
         self.last_stop: Stop | None = None
+        for name in checking.REGISTERS:  # cleared registers have sound check bits
+            self.faults.pop(name, None)
         self._resuming = False  # the next instruction ignores monitor breakpoints once
+        self.tapes.reset_clock()
 
     def load(self, words: dict[int, str] | list[str]) -> None:
         """Put words into memory; a list fills from 000, a dict names addresses."""
@@ -96,10 +102,20 @@ class Machine:
         for address, word in items:
             self.mem[address] = word
 
-    def set_options(self, options: MachineOptions) -> None:
-        self.options = options
-        self.breakpoint_switch = options.breakpoint_switch
-        self._cache.clear()
+    def initial_read(self) -> Stop | None:
+        """The desk's INITIAL READ: next block of Uniservo 1 to 000-059, CC to 000 (tape.py)."""
+        return initial_read(self)
+
+    def inject_fault(self, location: checking.Location, position: int,
+                     bit: int) -> checking.Fault:
+        """Flip one bit (0-5 of the code, 6 the check bit) of character ``position`` (0-11)
+        of a memory word or of rA, rX, rL, rF; the next instruction that uses the word
+        stops with the odd-even neon. ValueError, nothing changed, for a bad request."""
+        return checking.inject(self, location, position, bit)
+
+    def clear_faults(self) -> None:
+        """Mend every injected fault (the words keep the characters they now hold)."""
+        self.faults.clear()
 
     # ---- what the console shows ------------------------------------------------------
 
@@ -122,12 +138,6 @@ class Machine:
     def return_link(self) -> str:
         """What R stores: a skip, then U back to the address in CC."""
         return _RETURN_LINKS[self.cc]
-
-    def decode_pair(self, word: str) -> DecodedPair:
-        pair = self._cache.get(word)
-        if pair is None:
-            pair = self._decode_uncached(word)
-        return pair
 
     def _decode_uncached(self, word: str) -> DecodedPair:
         if len(self._cache) >= _CACHE_LIMIT:
@@ -157,7 +167,7 @@ class Machine:
         skip_right = not self.options.right_half_after_transfer
         minor = timing.MINOR_CYCLE_PULSES
         average = self.options.timing == "average"
-        fetch_average = timing.AVERAGE_ACCESS_PULSES + minor
+        fetch_average = timing.AVERAGE_ACCESS_PULSES
         cc = self.cc
         half = self.half
         pair = cache.get(self.cr) or decode_pair(self.cr) if half else None
@@ -167,13 +177,17 @@ class Machine:
         stop_half = 0
         breaks = self.break_addresses
         break_ops = self.break_executors
-        monitored = bool(breaks or break_ops)
+        monitored = bool(breaks or break_ops or self.faults)
+        faults = self.faults
         resuming = self._resuming
         self._resuming = False
         while done < max_steps:
             if half == 0:
                 if monitored and not resuming and cc in breaks:
                     return self._monitor_stop(cc, 0, t, done, f"breakpoint at {cc:03d}")
+                if monitored and cc in faults and mem[cc] == faults[cc].word:
+                    return self._monitor_stop(cc, 0, t, done, checking.odd_even_reason(
+                        faults[cc]), StopKind.ERROR)  # the pair fails on its way to CR
                 word = mem[cc]
                 pair = cache.get(word) or decode_pair(word)
                 ex, operand, pulses, position, ex2, operand2, pulses2, position2 = pair
@@ -181,6 +195,8 @@ class Machine:
                     if not resuming and ex in break_ops:
                         return self._monitor_stop(cc, 0, t, done, "operation break")
                     resuming = False
+                    if faults and (reason := checking.failing_use(self, ex, operand)):
+                        return self._monitor_stop(cc, 0, t, done, reason, StopKind.ERROR)
                 t0, previous_cr, previous_address = t, self.cr, self.cr_address
                 self.cr = word
                 self.cr_address = cc
@@ -188,13 +204,14 @@ class Machine:
                     t += fetch_average
                 else:
                     t += ((cc - t // minor) % 10 + 1) * minor
-                cc = cc + 1 if cc < 999 else 0
+                cc = cc + 1 if cc < LAST_ADDRESS else 0
                 self.cc = cc
                 if position >= 0:
                     t += ((position - t // minor) % 10) * minor
                 t += pulses
                 self.pulses = t  # devices may read the clock
                 outcome = ex(self, operand)
+                t = self.pulses  # a tape interlock or a multiply's digits move the clock
                 done += 1
                 if outcome is not None:
                     if outcome.__class__ is int:
@@ -217,11 +234,15 @@ class Machine:
                 if not resuming and ex2 in break_ops:
                     return self._monitor_stop(self.cr_address, 1, t, done, "operation break")
                 resuming = False
+                if faults and (reason := checking.failing_use(self, ex2, operand2)):
+                    return self._monitor_stop(self.cr_address, 1, t, done, reason,
+                                              StopKind.ERROR)
             if position2 >= 0:
                 t += ((position2 - t // minor) % 10) * minor
             t += pulses2
             self.pulses = t
             outcome = ex2(self, operand2)
+            t = self.pulses
             done += 1
             half = 0
             if outcome is not None:
@@ -248,12 +269,14 @@ class Machine:
         """Let the next instruction run even if a monitor breakpoint names it."""
         self._resuming = True
 
-    def _monitor_stop(self, address: int, half: int, t: int, done: int, reason: str) -> Stop:
-        """Stop before an instruction because the monitor asked; nothing of it has run."""
+    def _monitor_stop(self, address: int, half: int, t: int, done: int, reason: str,
+                      kind: StopKind = StopKind.MONITOR) -> Stop:
+        """Stop before an instruction (the monitor asked, or a check failed); nothing of it
+        has run, so Start runs it again."""
         self.pulses = t
         self.half = half
         self.instructions += done
-        stop = Stop(StopKind.MONITOR, address, "left" if half == 0 else "right", reason)
+        stop = Stop(kind, address, "left" if half == 0 else "right", reason)
         self.last_stop = stop
         return stop
 
@@ -283,7 +306,7 @@ class Machine:
             tuple(self.mem), self.a, self.x, self.l, self.f, tuple(self.v), tuple(self.y),
             tuple(self.ri), tuple(self.ro), self.cc, self.cr, self.half, self.instructions,
             self.cr_address, self.pulses, self.keyboard_words, self.printed_words,
-            self.overflows, self.breakpoint_switch)
+            self.overflows, self.breakpoint_switch, tuple(self.faults.values()))
 
     def restore(self, state: MachineState) -> None:
         self.mem[:] = state.mem
@@ -296,3 +319,4 @@ class Machine:
         self.keyboard_words, self.printed_words = state.keyboard_words, state.printed_words
         self.overflows = state.overflows
         self.breakpoint_switch = state.breakpoint_switch
+        self.faults = {fault.location: fault for fault in state.faults}

@@ -79,9 +79,6 @@ class QueueKeyboard:
         self._words.append(word)
         return word
 
-    def put_word(self, word: str) -> None:
-        self._words.append(word)
-
     def read_word(self) -> str | None:
         return self._words.popleft() if self._words else None
 
@@ -107,9 +104,6 @@ class Typewriter:
     def __init__(self, sink: Callable[[str], None] | None = None) -> None:
         self.sink = sink
         self.upper = True
-        self.column = 0
-        self.characters_typed = 0
-        self.returns = 0
 
     def text_of(self, word: str) -> str:
         out = []
@@ -123,14 +117,8 @@ class Typewriter:
             typed = _TYPED[ord(ch)]
             if not typed:
                 continue
-            if ch == CARRIAGE_RETURN:
-                self.column = 0
-                self.returns += 1
-            else:
-                self.column += 1
-                self.characters_typed += 1
-                if not self.upper:
-                    typed = typed.lower()
+            if ch != CARRIAGE_RETURN and not self.upper:
+                typed = typed.lower()
             out.append(typed)
         return "".join(out)
 

@@ -1,5 +1,5 @@
 """The C-10 instruction code: one table feeding the executor, disassembler, assembler,
-timing model and monitor help (py65 style).
+timing model, the monitor's ``break -op`` and its ``help ops`` (py65 style).
 
 Each executor takes the machine and the operand (an address, or the shift count for the
 shifts) and returns None to go on, an ``int`` to transfer control there, or a
@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
+from . import tape
 from .charset import CHARACTERS
 from .stops import BREAKPOINT, HALT, KEYBOARD_WAIT, StopRequest, error
-from .word import ZERO
+from .timing import MINOR_CYCLE_PULSES
+from .word import MEMORY_WORDS, ZERO
 
 if TYPE_CHECKING:
     from .cpu import Machine
@@ -37,6 +39,12 @@ class Operation:
     @property
     def uses_address(self) -> bool:
         return self.words > 0
+
+    @property
+    def takes_count(self) -> bool:
+        """The second character is a count n (the shifts ".n" ... "0n"), not a variant
+        (in the tape rows "1n" ... "8n" n names a Uniservo)."""
+        return self.code.endswith("n") and self.code[0] in ".;-0"
 
 
 # ---- executors -------------------------------------------------------------------------
@@ -111,12 +119,25 @@ def _add_x(m: Machine, a: int) -> Outcome:
     return _sum_into_a(m)
 
 
+# Minor cycles every multiply spends whatever its digits: 3 passes building 3 x rL, one
+# shift per multiplier digit (11), the sign, and a start and finish calibrated so that random
+# multipliers average the quoted 2,150 us with access (docs/fidelity.md, "Timing").
+MULTIPLY_FIXED_CYCLES = 22
+
+
+def _multiplier_work(m: Machine) -> None:
+    """rF gets 3 x the multiplicand; the clock gets one minor cycle per adder pass."""
+    m.f = ar.triple(m.l) or m.f  # rL is a number here: the multiply has checked it
+    m.pulses += ar.multiplier_passes(m.x) * MINOR_CYCLE_PULSES
+
+
 def _multiply(m: Machine, a: int, negative: bool = False) -> Outcome:
     m.x = m.mem[a]
     result = ar.multiply_rounded(m.l, m.x, negative)
     if result is None:
         return error("a multiply operand holds a non-digit character")
     m.a = result
+    _multiplier_work(m)
     return None
 
 
@@ -129,6 +150,7 @@ def _product(m: Machine, a: int) -> Outcome:
     result = ar.multiply_full(m.l, m.x)
     if result is None:
         return error("a multiply operand holds a non-digit character")
+    _multiplier_work(m)
     m.a, m.x = result
     return None
 
@@ -149,25 +171,25 @@ def _extract(m: Machine, a: int) -> Outcome:
 
 def _to_v(m: Machine, a: int) -> Outcome:
     mem = m.mem
-    m.v = [mem[a], mem[(a + 1) % 1000]]
+    m.v = [mem[a], mem[(a + 1) % MEMORY_WORDS]]
     return None
 
 
 def _from_v(m: Machine, a: int) -> Outcome:
-    m.mem[a], m.mem[(a + 1) % 1000] = m.v
+    m.mem[a], m.mem[(a + 1) % MEMORY_WORDS] = m.v
     return None
 
 
 def _to_y(m: Machine, a: int) -> Outcome:
     mem = m.mem
-    m.y = [mem[(a + i) % 1000] for i in range(10)]
+    m.y = [mem[(a + i) % MEMORY_WORDS] for i in range(10)]
     return None
 
 
 def _from_y(m: Machine, a: int) -> Outcome:
     mem = m.mem
     for i, word in enumerate(m.y):
-        mem[(a + i) % 1000] = word
+        mem[(a + i) % MEMORY_WORDS] = word
     return None
 
 
@@ -236,21 +258,22 @@ def _printer(m: Machine, a: int) -> Outcome:
     return None
 
 
-def _tape(m: Machine, a: int) -> Outcome:
-    return error("no tape unit attached (tapes are not emulated)")
-
-
 def _invalid(m: Machine, a: int) -> Outcome:
     return error("invalid instruction: no such operation")
 
 
 def _bad_address(m: Machine, a: int) -> Outcome:
-    return error("bad address character: an address digit is not 0-9 (or S-Z)")
+    return error("bad address character: its low four bits are not a digit's (0-9; the "
+                 "letters and signs sharing them, ;A-I )J-R +/S-Z, also count)")
 
 
 # ---- the table -------------------------------------------------------------------------
-# Cycle counts (minor cycles of about 40.4 us) follow REFERENCE 7: add and subtract about
-# 3 (120 us), multiply 45 (1,800 us), divide 89 (3,600 us); plain transfers 2.
+# Cycle counts are minor cycles of about 40.4 us, after the operand's wait and read. Add,
+# subtract, multiply and divide are calibrated so that straight-line programs on random
+# operands at random addresses average the quoted 525 / 2,150 / 3,890 us with access
+# (tests/test_timing_calibration.py; docs/fidelity.md); plain transfers 2.
+ADD_CYCLES = 5  # compare the magnitudes, then the adder pass (BN-157)
+DIVIDE_CYCLES = 88
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation("B", "bring", "(m) to rA and rX", _bring, 2),
@@ -261,15 +284,17 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("G", "store F", "rF to m", _store_f, 2),
     Operation("J", "store X", "rX to m", _store_x, 2),
     Operation("K", "A to L", "rA to rL, then rA cleared (m ignored)", _a_to_l, 2, words=0),
-    Operation("A", "add", "(m) to rX; rA + rX to rA", _add, 3),
-    Operation("S", "subtract", "-(m) to rX; rA + rX to rA", _subtract, 3),
-    Operation("X", "add X", "rA + rX to rA (m ignored)", _add_x, 3, words=0),
-    Operation("M", "multiply", "(m) to rX; rL x rX rounded to rA", _multiply, 45),
-    Operation("N", "negative multiply", "(m) to rX; -(rL x rX) rounded to rA",
-              _negative_multiply, 45),
-    Operation("P", "product", "(m) to rX; rL x rX, high half to rA, low half to rX",
-              _product, 45),
-    Operation("D", "divide", "(m) to rA; rA / rL rounded to rA, unrounded to rX", _divide, 89),
+    Operation("A", "add", "(m) to rX; rA + rX to rA", _add, ADD_CYCLES),
+    Operation("S", "subtract", "-(m) to rX; rA + rX to rA", _subtract, ADD_CYCLES),
+    Operation("X", "add X", "rA + rX to rA (m ignored)", _add_x, ADD_CYCLES, words=0),
+    Operation("M", "multiply", "(m) to rX; rL x rX rounded to rA; 3 x rL to rF", _multiply,
+              MULTIPLY_FIXED_CYCLES),
+    Operation("N", "negative multiply", "(m) to rX; -(rL x rX) rounded to rA; 3 x rL to rF",
+              _negative_multiply, MULTIPLY_FIXED_CYCLES),
+    Operation("P", "product", "(m) to rX; rL x rX, high half to rA, low half to rX; 3 x rL "
+              "to rF", _product, MULTIPLY_FIXED_CYCLES),
+    Operation("D", "divide", "(m) to rA; rA / rL rounded to rA, unrounded to rX", _divide,
+              DIVIDE_CYCLES),
     Operation("E", "extract", "where rF is odd, (m) replaces rA", _extract, 3),
     Operation("V", "to V", "(m), (m+1) to rV", _to_v, 3, words=2),
     Operation("W", "from V", "rV to m, m+1", _from_v, 3, words=2),
@@ -293,8 +318,27 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("10", "keyboard", "stall until a word is typed on the SC keyboard; it goes to m",
               _keyboard, 2),
     Operation("50", "print", "type (m) on the SC printer", _printer, 2),
-    Operation("tape", "tape", "tape instructions 1n-8n: no tape unit attached", _tape, 1,
-              words=0),
+    # Tapes (S-PROG53; docs/fidelity.md "Tapes"): n is the Uniservo, 1-9 or - for the
+    # tenth. A 60-word transfer moves a word a minor cycle (61, like Y and Z's 11); the
+    # tape time itself runs beside the computer and is waited for only by the interlock.
+    Operation("1n", "read forward", "next block of tape n to rI (m ignored)",
+              tape.read_forward, 2, words=0),
+    Operation("2n", "read backward", "block behind the head of tape n to rI (m ignored)",
+              tape.read_backward, 2, words=0),
+    Operation("30", "rI to memory", "rI to m ... m+59 (last digit of m ignored), rI erased",
+              tape.ri_to_memory, 61, words=60),
+    Operation("3n", "rI to memory, read forward", "rI to m ... m+59, then read tape n "
+              "forward", tape.ri_to_memory_read_forward, 61, words=60),
+    Operation("40", "rI to memory (backward)", "as 30: rI to m ... m+59, rI erased",
+              tape.ri_to_memory, 61, words=60),
+    Operation("4n", "rI to memory, read backward", "rI to m ... m+59, then read tape n "
+              "backward", tape.ri_to_memory_read_backward, 61, words=60),
+    Operation("5n", "write", "m ... m+59 through rO to tape n", tape.write, 61, words=60),
+    Operation("6n", "rewind", "rewind tape n (m ignored)", tape.rewind, 2, words=0),
+    Operation("7n", "write low density", "as 5n, at the Uniprinter's 20 characters an inch",
+              tape.write_low_density, 61, words=60),
+    Operation("8n", "rewind with interlock", "rewind tape n and lock it until remounted",
+              tape.rewind_interlock, 2, words=0),
 )
 
 BY_CODE: dict[str, Operation] = {op.code: op for op in OPERATIONS}
@@ -307,12 +351,39 @@ _GLYPH = [c.glyph for c in CHARACTERS]
 
 
 def _digit(ch: str) -> int:
-    """An address or variant digit: the low four bits less three (S-Z work as 2-9)."""
+    """An address or variant digit: the low four bits less three. The zone bits are not
+    looked at, so S-Z work as 2-9 (S-PV) and so do ;A-I, )J-R and +/ (decision)."""
     value = (ord(ch) & 0x0F) - 3
     return value if 0 <= value <= 9 else -1
 
 
 _DIGIT_GLYPHS = frozenset("0123456789")  # str.isdigit() would also take "⁴"
+_UNIT_GLYPHS = {**{str(n): n for n in range(1, 10)}, "-": 10}  # Uniservo 1-9, - the tenth
+
+
+def _tape_operand(op: Operation, unit: int, instruction: str) -> tuple[Operation, int]:
+    """A tape operation's operand: unit * 1000 + address (tape.split_operand)."""
+    if not op.uses_address:
+        return op, unit * 1000
+    hundreds, tens, units = (_digit(c) for c in instruction[3:6])
+    if hundreds < 0 or tens < 0 or units < 0:
+        return BAD_ADDRESS, 0
+    return op, unit * 1000 + hundreds * 100 + tens * 10 + units
+
+
+def find_operation(spelling: str) -> Operation | None:
+    """An operation as a coding sheet may write it: its code ("B", "50", ".n", ",0"), a
+    letter with its variant digit ("B0"), or a shift with its count (".3", "03")."""
+    code = spelling.strip()
+    if len(code) == 2 and code[0].isalpha() and code[1] == "0":
+        code = code[0]  # the variant digit of a letter operation
+    elif len(code) == 2 and code[0] in ".;-0" and code != "00" and (
+            code[1] in "nN" or code[1] in _DIGIT_GLYPHS):
+        code = code[0] + "n"  # a shift with its count
+    found = BY_CODE.get(code) or BY_CODE.get(code.upper()) or BY_CODE.get(code + "n")
+    if found is None and len(code) == 2 and code[1] in _UNIT_GLYPHS:
+        found = BY_CODE.get(code[0] + "n")  # a tape operation with its unit ("31", "5-")
+    return found
 
 
 def decode(instruction: str) -> tuple[Operation, int]:
@@ -329,10 +400,10 @@ def decode(instruction: str) -> tuple[Operation, int]:
         two = first + variant
         if two in BY_CODE:
             op = BY_CODE[two]
-        elif first in "12345678" and (variant in _DIGIT_GLYPHS or variant == "-"):
-            op = BY_CODE["tape"]  # unit 1-9, or - for unit 10
+        elif first in "12345678" and variant in _UNIT_GLYPHS:
+            return _tape_operand(BY_CODE[first + "n"], _UNIT_GLYPHS[variant], instruction)
         else:
-            op = INVALID
+            op = INVALID  # 20, 60, 70, 80: unit 0 does not exist
     elif first == ",":
         op = BY_CODE[",0"] if variant == "0" else INVALID
     else:

@@ -16,3 +16,8 @@ class MachineOptions:
     timing: Literal["latency", "average"] = "latency"
     # The console breakpoint switch for the ,0 conditional stop.
     breakpoint_switch: bool = False
+    # Tapes (docs/fidelity.md, "Tapes"): do 5n/7n ignore the last digit of m, as the rI
+    # transfers do (S-PROG53)? And does a write end the tape there ("truncate"), or leave
+    # the blocks after it readable ("keep")? No source settles either.
+    tape_write_aligned: bool = True
+    tape_overwrite: Literal["truncate", "keep"] = "truncate"

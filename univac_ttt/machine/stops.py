@@ -13,6 +13,7 @@ class StopKind(Enum):
     STEP_LIMIT = "step limit"  # still running: the caller's step budget ran out
     ERROR = "error stop"
     MONITOR = "monitor stop"  # a breakpoint or watch set from the lecture monitor
+    INTERRUPT = "operator stop"  # the STOP key at the desk, between instructions
 
 
 @dataclass(frozen=True)

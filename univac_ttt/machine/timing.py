@@ -3,8 +3,10 @@
 A word passes the read heads in one minor cycle of 91 pulses (about 40.4 us) and a channel
 of ten words comes round every major cycle (about 404 us). In the "latency" model an
 instruction first waits until its operand word is under the heads (its position in the
-channel is the address's last digit), then spends its execution cycles; the pair fetch waits
-the same way for the word at CC. The "average" model charges 222 us for every access instead.
+channel is the address's last digit), reads it in one minor cycle, then spends its execution
+cycles; the pair fetch waits and reads the same way for the word at CC. Wait plus read average
+5.5 minor cycles, the 222 us access of S-IEEE; the "average" model charges exactly that for
+every access instead.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ PULSES_PER_US = CLOCK_HZ / 1_000_000
 MINOR_CYCLE_PULSES = 91
 WORDS_PER_CHANNEL = 10
 MAJOR_CYCLE_PULSES = MINOR_CYCLE_PULSES * WORDS_PER_CHANNEL
-AVERAGE_ACCESS_PULSES = 500  # 222 us (REFERENCE 3, S-IEEE)
+AVERAGE_ACCESS_PULSES = 500  # 222 us, wait and read (REFERENCE 3, S-IEEE)
+READ_PULSES = MINOR_CYCLE_PULSES  # the operand word passes the heads in one minor cycle
 
 
 def pulses_to_us(pulses: int) -> float:
@@ -37,7 +40,7 @@ def instruction_cost(op: Operation, operand: int, average: bool) -> tuple[int, i
         return pulses, -1
     if average:
         return pulses + AVERAGE_ACCESS_PULSES, -1
-    return pulses, operand % WORDS_PER_CHANNEL
+    return pulses + READ_PULSES, operand % WORDS_PER_CHANNEL
 
 
 def format_time(us: float) -> str:

@@ -14,6 +14,10 @@ MODULUS = 10**DIGITS  # magnitudes are 11 decimal digits
 
 ZERO = ZERO_DIGIT * WORD_LENGTH  # "000000000000": positive zero
 
+MEMORY_WORDS = 1000  # the mercury memory: addresses 000-999
+LAST_ADDRESS = MEMORY_WORDS - 1
+TAPE_BLOCK_WORDS = 60  # a tape block, and the rI and rO buffers
+
 # Excess-three digits are codes 3..12; these tables turn them into ASCII digits and back.
 _DIGIT_TO_ASCII = {3 + d: chr(48 + d) for d in range(10)}
 # For the numeric check every non-digit becomes "x", so str.isdigit() is exact.
@@ -23,10 +27,6 @@ _ASCII_TO_DIGIT = {48 + d: chr(3 + d) for d in range(10)}
 
 def is_digit_char(ch: str) -> bool:
     return 3 <= ord(ch) <= 12
-
-
-def digit_value(ch: str) -> int:
-    return ord(ch) - 3
 
 
 def is_numeric(word: str) -> bool:

@@ -4,10 +4,15 @@ Everything it does goes through ``Monitor.execute``; this module only draws. Whe
 UNIVAC waits for its keyboard, the command line says so and a line typed there goes to the
 UNIVAC (then the machine runs on); a line starting with ':' or with a full command name
 (``step``, ``examine`` ...) is still a monitor command.
+
+Commands run on a worker thread, one at a time in the order typed, so the screen stays
+live: Ctrl-C during a run presses the desk's STOP key and the run ends within a fraction
+of a second, leaving the machine where it was, ready for ``continue``.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 
 from prompt_toolkit.application import Application
@@ -23,22 +28,20 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, 
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
-from prompt_toolkit.styles import Style
 
-from ..console.guard import run_guarded
+from ..machine import MEMORY_WORDS, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
+from ..tui.guard import run_guarded
+from ..tui.theme import style
 from .core import COMMANDS, Monitor
 
-STYLE = Style.from_dict({
-    "title": "bg:#1c3a5e #f0e6c8 bold",
+STYLE = style({
     "current": "bg:#f0b040 #000000 bold",
     "changed": "#ff8080 bold",
     "heading": "#80c0ff bold",
     "prompt": "#80c0ff bold",
     "prompt.keyboard": "bg:#f0b040 #000000 bold",
-    "bar": "bg:#303030 #e0e0e0",
-    "paper": "bg:#f4efe1 #202020",
 })
 MEMORY_BEFORE, MEMORY_AFTER = 6, 14
 REGISTER_WIDTH = 44
@@ -72,6 +75,10 @@ class MonitorApp:
                                      completer=CommandCompleter(monitor),
                                      complete_while_typing=False)
         self.quit_armed = False
+        self.pending: deque[str | None] = deque()  # typed lines; None: a quit key
+        self.busy = False  # a command is running on the worker thread
+        self._frozen = (FormattedText([]), FormattedText([]))
+        self._wake = asyncio.Event()
         self.app = self._build(input, output)
         self._sync_output()
 
@@ -83,7 +90,58 @@ class MonitorApp:
         first = line.strip().split(" ", 1)[0].lower()
         return line.startswith(":") or first in COMMAND_NAMES
 
-    def enter(self, line: str) -> None:
+    def enter(self, line: str | None) -> None:
+        """Queue a typed line (None: a quit key) behind any command still running."""
+        self.pending.append(line)
+        self._wake.set()
+
+    def interrupt(self) -> bool:
+        """Ctrl-C: press STOP if a command is running (True), else do nothing (False)."""
+        if not self.busy:
+            return False
+        self.monitor.desk.limits.stop()
+        self.pending.clear()  # what was typed ahead is dropped with the run
+        return True
+
+    async def _worker(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self.pending:
+                    line = self.pending.popleft()
+                    if line is None:
+                        self._quit_key()
+                        continue
+                    self.quit_armed = False
+                    # While the worker runs the machine, the panes show it as it was.
+                    self._frozen = (self._memory(), self._registers())
+                    self.busy = True
+                    self.app.invalidate()
+                    try:
+                        await loop.run_in_executor(None, self._execute, line)
+                    finally:
+                        self.busy = False
+                        self.monitor.desk.limits.interrupt.clear()  # a late Ctrl-C
+                    if self.monitor.finished:
+                        self.app.exit(result=0)
+                        return
+                    self._sync_output()
+                    self.app.invalidate()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - end the app cleanly, never a traceback
+            self.app.exit(exception=exc)
+
+    def _quit_key(self) -> None:
+        if self.quit_armed:
+            self.app.exit(result=0)
+        self.quit_armed = True
+        self.app.invalidate()
+
+    def _execute(self, line: str) -> None:
+        """Run one typed line (on the worker thread)."""
         monitor = self.monitor
         if monitor.waiting_for_keyboard and not self.is_command(line):
             self.lines.append(f"UNIVAC KEYBOARD ▸ {line}")
@@ -95,9 +153,6 @@ class MonitorApp:
             command = line[1:] if line.startswith(":") else line
             self.lines.append(f"monitor> {command}")
             self.lines.extend(monitor.execute(command))
-        if monitor.finished:
-            self.app.exit(result=0)
-        self._sync_output()
 
     def _sync_output(self) -> None:
         text = "\n".join(self.lines)
@@ -106,6 +161,8 @@ class MonitorApp:
     # ---- drawing ---------------------------------------------------------------------
 
     def _memory(self) -> FormattedText:
+        if self.busy:
+            return self._frozen[0]
         monitor = self.monitor
         machine = monitor.machine
         current, half = machine.next_instruction_address()
@@ -113,7 +170,7 @@ class MonitorApp:
         before = max(1, min(MEMORY_BEFORE, (rows - 12) // 3))  # keep the current line in view
         parts: list[tuple[str, str]] = [("class:heading", " MEMORY\n")]
         for address in range(current - before, current + MEMORY_AFTER):
-            if not 0 <= address < 1000:
+            if not 0 <= address < MEMORY_WORDS:
                 continue
             v = view(machine.mem[address], address, monitor.program)
             mark = "▶" if address == current else ("*" if address in monitor.changed else " ")
@@ -127,23 +184,28 @@ class MonitorApp:
         return FormattedText(parts)
 
     def _registers(self) -> FormattedText:
+        if self.busy:
+            return self._frozen[1]
         monitor = self.monitor
         machine = monitor.machine
         lines = self._compact_registers()
         stop = machine.last_stop
         state = "running" if stop is None else stop.kind.value
-        if stop is not None and stop.reason and stop.kind.value != "step limit":
+        if stop is not None and stop.reason and stop.kind is not StopKind.STEP_LIMIT:
             state += f": {stop.reason}"
         parts: list[tuple[str, str]] = [("class:heading", " REGISTERS\n")]
         parts += [("", line[:REGISTER_WIDTH] + "\n") for line in lines]
         parts.append(("", f"state: {state}\n"))
+        neons = monitor.desk.neons.lit()
+        parts.append(("class:changed" if neons and neons != ["INPUT READY"] else "",
+                      f"neons: {', '.join(neons) or 'none lit'}\n"))
         parts.append(("", f"{machine.instructions:,} instructions, "
                           f"{format_time(pulses_to_us(machine.pulses))} UNIVAC time\n"))
         if monitor.program is not None and "BRD" in monitor.program.symbols:
             parts.append(("class:heading", "\n BOARD (from memory)\n"))
             parts += [("", line + "\n") for line in monitor.do_board("")]
         parts.append(("class:heading", "\n PAPER\n"))
-        paper = monitor.printer.paper.split("\n")[-7:]
+        paper = monitor.desk.paper.text.split("\n")[-7:]
         parts += [("class:paper", f" {line:<40}\n") for line in paper]
         return FormattedText(parts)
 
@@ -166,6 +228,8 @@ class MonitorApp:
         return lines
 
     def _prompt(self) -> FormattedText:
+        if self.busy:
+            return FormattedText([("class:prompt.keyboard", " RUNNING ▸ "), ("", " ")])
         if self.monitor.waiting_for_keyboard:
             return FormattedText([("class:prompt.keyboard", " UNIVAC KEYBOARD ▸ "),
                                   ("", " ")])
@@ -175,6 +239,9 @@ class MonitorApp:
         hint = ("type a word for the UNIVAC, or :command" if self.monitor.waiting_for_keyboard
                 else "help  step  next  go  break  examine  back  where")
         quit_text = "press Ctrl-Q again to quit" if self.quit_armed else "Ctrl-Q quit"
+        if self.busy:
+            return FormattedText([("class:bar", " the UNIVAC is running: Ctrl-C stops it "
+                                                "(STOP at the desk)")])
         return FormattedText([("class:bar", f" F10 step  F5 continue  {quit_text}   |  {hint}")])
 
     def _build(self, input: Input | None, output: Output | None) -> Application[int]:
@@ -220,19 +287,35 @@ class MonitorApp:
         def _(event: KeyPressEvent) -> None:
             self.enter(":continue" if self.monitor.waiting_for_keyboard else "continue")
 
-        for key in ("c-q", "c-d", "c-c"):
+        @kb.add("c-c")
+        def _(event: KeyPressEvent) -> None:
+            if not self.interrupt():
+                self.enter(None)
+
+        for key in ("c-q", "c-d"):
             @kb.add(key)
             def _(event: KeyPressEvent) -> None:
-                if self.quit_armed:
-                    self.app.exit(result=0)
-                self.quit_armed = True
+                self.enter(None)
 
         return kb
 
     def run(self) -> int:
-        return int(run_guarded(self.app) or 0)
+        def start() -> None:
+            self.app.create_background_task(self._worker())
+
+        try:
+            return int(run_guarded(self.app, start) or 0)
+        finally:
+            self.monitor.desk.limits.stop()  # a run still going on the worker ends now
 
     async def run_async(self) -> int:
         """Run on the caller's event loop (a server's connection): no signal or loop handlers."""
-        result = await self.app.run_async(handle_sigint=False, set_exception_handler=False)
+        def start() -> None:
+            self.app.create_background_task(self._worker())
+
+        try:
+            result = await self.app.run_async(pre_run=start, handle_sigint=False,
+                                              set_exception_handler=False)
+        finally:
+            self.monitor.desk.limits.stop()  # a run still going on the worker ends now
         return int(result or 0)

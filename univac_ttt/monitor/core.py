@@ -11,20 +11,22 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
-from ..machine import Machine, MachineOptions, PaperPrinter, StopKind
+from ..desk import Desk, Limits
+from ..limits import JsonError, load_json
+from ..machine import KeyboardEntryError, MachineOptions, StopKind
 from ..machine.charset import BY_GLYPH
-from ..machine.cpu import MEMORY_WORDS
-from ..machine.devices import KeyboardEntryError
-from ..machine.ops import OPERATIONS, decode
+from ..machine.ops import OPERATIONS, decode, find_operation
 from ..machine.timing import format_time, pulses_to_us
-from ..machine.word import from_int, from_text, is_numeric, to_int, to_text
-from ..program.assembler import EXPRESSION_RE, AssemblyError, Program, encode_instruction
+from ..machine.word import MEMORY_WORDS, from_int, from_text, is_numeric, to_int, to_text
+from ..program.address import AddressError, evaluate
+from ..program.assembler import AssemblyError, Program, encode_instruction
 from ..program.disassembler import instruction_text, symbol_for, view
-from ..textfile import TextFileError, read_text_file
+from ..program.tictactoe import board_lines, has_board
+from ..safefile import atomic_write
+from ..textfile import TextFileError, check_write_target, read_text_file
 from .statefile import StateFileError, restore_state, save_state
-from .timeline import CHECKPOINT_EVERY, RecordingKeyboard, Timeline
+from .timeline import CHECKPOINT_EVERY, Timeline
 
 REGISTERS = ("rA", "rX", "rL", "rF", "rV", "rY", "CC", "CR", "SR")
 BUFFERS = ("rI", "rO")  # the 60-word tape buffers: shown by examine, not by registers
@@ -65,6 +67,9 @@ COMMANDS: tuple[Command, ...] = (
             "store a word: 12 characters, a number, or OP ADDR OP ADDR", "do_deposit"),
     Command("watch", ("w",), "watch addr", "stop when that word changes", "do_watch"),
     Command("nowatch", (), "nowatch [addr | all]", "stop watching", "do_nowatch"),
+    Command("fault", (), "fault [addr|rA|rX|rL|rF char bit | clear]",
+            "flip a bit (char 1-12, bit 0-5, 6 = check bit): the odd-even check stops the "
+            "machine at the word's next use", "do_fault"),
     Command("trace", ("t",), "trace on|off", "print each instruction as it executes",
             "do_trace"),
     Command("history", ("hi",), "history [n]", "the last n instructions executed",
@@ -80,10 +85,14 @@ COMMANDS: tuple[Command, ...] = (
     Command("board", ("bo",), "board", "the tic-tac-toe board decoded from memory",
             "do_board"),
     Command("registers", ("r", "reg"), "registers", "all registers", "do_registers"),
+    Command("desk", (), "desk [pair | clear-c | general-clear | initial-read | switch on|off]",
+            "the Supervisory Control desk: neons, one-pair step, clears, INITIAL READ, "
+            "the ,0 breakpoint switch", "do_desk"),
     Command("save", (), "save FILE", "save the whole machine state as JSON", "do_save"),
     Command("restore", (), "restore FILE", "restore a state saved with save", "do_restore"),
     Command("do", (), "do FILE", "run the monitor commands in FILE", "do_do"),
-    Command("help", ("h", "?"), "help [command]", "list commands, or explain one", "do_help"),
+    Command("help", ("h", "?"), "help [command | ops]",
+            "list commands, explain one, or list the operations", "do_help"),
     Command("quit", ("q", "exit"), "quit", "leave the monitor", "do_quit"),
 )
 
@@ -107,28 +116,16 @@ def find_command(word: str) -> Command:
     raise MonitorError(f"no command '{word}'; type help for the list")
 
 
-def _operation_key(spelling: str) -> str:
-    """An operation as written on a coding sheet ("B", "B0", "50", ".n", ".3", "03") reduced
-    to what the operation table's code starts with ("B", "50", ".", "0")."""
-    code = spelling.upper()
-    if len(code) != 2:
-        return code
-    letter_variant = code[0].isalpha() and code[1] == "0"
-    shift_count = code[0] in ".;-0" and (code[1] == "N" or code[1].isdigit()) and code != "00"
-    return code[0] if letter_variant or shift_count else code
-
-
 class Monitor:
-    """A machine, its program's coding sheet, and the monitor's own settings."""
+    """A desk with a program loaded, its coding sheet, and the monitor's own settings."""
 
     def __init__(self, words: dict[int, str], program: Program | None = None,
-                 options: MachineOptions | None = None) -> None:
+                 options: MachineOptions | None = None, limits: Limits | None = None) -> None:
         self.program = program
-        self.keyboard = RecordingKeyboard()
-        self.printer = PaperPrinter()
-        self.machine = Machine(options, self.keyboard, self.printer)
-        self.machine.load(words)
-        self.timeline = Timeline(self.machine, self.keyboard, self.printer)
+        self.desk = Desk(words, options, limits, record_keys=True)
+        self.keyboard = self.desk.keyboard
+        self.machine = self.desk.machine
+        self.timeline = Timeline(self.desk)
         self.watches: dict[int, str] = {}
         self.tracing = False
         self.finished = False  # quit was given
@@ -154,24 +151,15 @@ class Monitor:
 
     @property
     def waiting_for_keyboard(self) -> bool:
-        stop = self.machine.last_stop
-        return stop is not None and stop.kind is StopKind.KEYBOARD
+        return self.desk.waiting_for_keyboard
 
     # ---- addresses and words ---------------------------------------------------------
 
     def address(self, text: str) -> int:
-        match = EXPRESSION_RE.match(text.upper())
-        if not match:
-            raise MonitorError(f"'{text}' is not an address (000-999, LABEL, LABEL+n)")
-        name, digits, op, offset = match.groups()
-        if name is not None:
-            if self.program is None or name not in self.program.symbols:
-                raise MonitorError(f"no label {name} in this program")
-            base = self.program.symbols[name]
-        else:
-            base = int(digits)
-        if offset is not None:
-            base = base + int(offset) if op == "+" else base - int(offset)
+        try:
+            base = evaluate(text, self.program.symbols if self.program else None)
+        except AddressError as exc:
+            raise MonitorError(exc.reason) from None
         if not 0 <= base < MEMORY_WORDS:
             raise MonitorError(f"address {text} is outside 000-999")
         return base
@@ -272,38 +260,39 @@ class Monitor:
     # ---- running the machine ---------------------------------------------------------
 
     def _run(self, count: int | None, until: Callable[[], bool] | None = None) -> list[str]:
-        """Run up to count instructions (None: until a stop); fast unless trace/watch."""
+        """Run up to count instructions (None: until a stop, or the desk's limit) at the
+        desk; fast unless trace/watch. STOP at the desk (Ctrl-C) ends any run."""
         self.timeline.checkpoint()
-        machine = self.machine
+        desk, machine = self.desk, self.machine
         machine.resume_past_breakpoint()  # a run never stops on the instruction it starts at
         out: list[str] = []
+        cap = count if count is not None else desk.limits.cap
         if self.tracing or self.watches or until is not None:
-            limit = count if count is not None else SLOW_STEP_LIMIT
-            for _ in range(limit):
-                address, half = machine.next_instruction_address()
-                instruction = machine.sr
-                stop = machine.run(1)
-                if self.tracing and stop.kind is StopKind.STEP_LIMIT:
+            if count is None:
+                cap = min(cap, SLOW_STEP_LIMIT)
+
+            def after_each(address: int, half: str, instruction: str) -> bool:
+                if self.tracing:
                     out.append(self._trace_line(address, half, instruction))
-                if stop.kind is not StopKind.STEP_LIMIT:
-                    break
-                if self._watch_fired(out) or (until is not None and until()):
-                    break
-            else:
-                if count is None:
-                    out.append(f"(stopped after {limit:,} instructions of tracing)")
+                return self._watch_fired(out) or (until is not None and until())
+
+            start = machine.instructions
+            stop = desk.run(cap, after_each)
+            if count is None and stop.kind is StopKind.STEP_LIMIT \
+                    and machine.instructions - start >= cap:
+                out.append(f"(stopped after {cap:,} instructions of tracing)")
         else:
-            remaining = count
-            while remaining is None or remaining > 0:
-                chunk = CHECKPOINT_EVERY if remaining is None else min(remaining,
-                                                                        CHECKPOINT_EVERY)
+            done = 0
+            while True:
                 before = machine.instructions
-                stop = machine.run(chunk)
-                if remaining is not None:
-                    remaining -= machine.instructions - before
-                if stop.kind is not StopKind.STEP_LIMIT:
+                stop = desk.run(min(cap - done, CHECKPOINT_EVERY))
+                done += machine.instructions - before
+                if stop.kind is not StopKind.STEP_LIMIT or done >= cap:
                     break
                 self.timeline.checkpoint()
+            if count is None and stop.kind is StopKind.STEP_LIMIT:
+                out.append(f"?? the program ran {cap:,} instructions without stopping, the "
+                           "desk's limit (an endless loop?); continue runs on")
         out.append(self.describe_stop())
         return out
 
@@ -328,7 +317,8 @@ class Monitor:
         if not rest:
             return default
         if not re.fullmatch(r"\d{1,9}", rest) or int(rest) < 1:
-            raise MonitorError(f"'{rest}' is not a count (1 or more)")
+            shown = rest if len(rest) <= 20 else rest[:20] + "..."
+            raise MonitorError(f"'{shown}' is not a count (1 to 999999999)")
         return int(rest)
 
     # ---- the commands ----------------------------------------------------------------
@@ -367,8 +357,7 @@ class Monitor:
         elif words[0] == "-printer":
             op = next(o for o in OPERATIONS if o.code == "50")
         elif words[0] == "-op" and len(words) == 2:
-            code = _operation_key(words[1])
-            op = next((o for o in OPERATIONS if o.code.upper() in (code, code + "N")), None)
+            op = find_operation(words[1])
             if op is None:
                 raise MonitorError(f"no operation '{words[1]}' (e.g. -op B, -op 50, -op .n)")
         else:
@@ -479,6 +468,30 @@ class Monitor:
             raise MonitorError(f"not watching {address:03d}")
         return [f"stopped watching {address:03d}"]
 
+    def do_fault(self, rest: str) -> list[str]:
+        machine = self.machine
+        words = rest.split()
+        if not words:
+            return [f"fault: {f.describe()}" for f in machine.faults.values()] or ["no faults"]
+        if words == ["clear"]:
+            machine.clear_faults()
+            self.timeline.forget()
+            return ["no faults: every check bit is right again"]
+        if len(words) != 3 or not all(w.isascii() and w.isdigit() for w in words[1:]):
+            raise MonitorError("fault ADDR|REGISTER CHAR BIT, e.g. fault 400 12 0 or "
+                               "fault rA 1 6 (bit 6 is the check bit); fault clear")
+        registers = {"RA": "rA", "RX": "rX", "RL": "rL", "RF": "rF"}
+        where = registers.get(words[0].upper()) or self.address(words[0])
+        try:
+            fault = machine.inject_fault(where, int(words[1]) - 1, int(words[2]))
+        except ValueError as exc:
+            raise MonitorError(str(exc)) from None
+        self.timeline.forget()
+        shown = (self.register_lines((where,)) if isinstance(where, str)
+                 else [view(machine.mem[where], where, self.program).line()])
+        return [f"fault: {fault.describe()} flipped; the next instruction that uses it "
+                "stops with the odd-even neon", *shown]
+
     def do_trace(self, rest: str) -> list[str]:
         if rest not in ("on", "off"):
             raise MonitorError("trace on or trace off")
@@ -496,18 +509,16 @@ class Monitor:
         present = machine.snapshot()
         pending = self.keyboard.pending_words
         last_stop = machine.last_stop
-        lines = []
+        lines: list[str] = []
         self.timeline.go_to(start)
-        breaks, ops = machine.break_addresses, machine.break_executors
-        machine.break_addresses, machine.break_executors = set(), set()
+
+        def note(address: int, half: str, instruction: str) -> bool:
+            lines.append(self._trace_line(address, half, instruction))
+            return False
+
         try:
-            while machine.instructions < now:
-                address, half = machine.next_instruction_address()
-                instruction = machine.sr
-                machine.run(1)
-                lines.append(self._trace_line(address, half, instruction))
+            self.desk.replay(now, note)
         finally:
-            machine.break_addresses, machine.break_executors = breaks, ops
             machine.last_stop = last_stop
         if machine.snapshot() != present or self.keyboard.pending_words != pending:
             raise MonitorError("history replay disagreed with the present (please report)")
@@ -546,35 +557,60 @@ class Monitor:
 
     def do_paper(self, rest: str) -> list[str]:
         count = self._count(rest, 12)
-        lines = self.printer.paper.split("\n")
+        lines = self.desk.paper.text.split("\n")
         return [f"| {line}" for line in lines[-count:]]
 
     def do_board(self, rest: str) -> list[str]:
-        if self.program is None or "BRD" not in self.program.symbols:
+        if self.program is None or not has_board(self.program):
             raise MonitorError("this program has no board (no label BRD)")
-        base = self.program.symbols["BRD"]
-        shown = {0: None, 1: "O", 4: "X"}
-        rows = []
-        for r in range(3):
-            cells = []
-            for c in range(3):
-                square = r * 3 + c + 1
-                value = to_int(self.machine.mem[base + square])
-                mark = shown.get(value, "?") if value in shown else "?"
-                cells.append(mark or str(square))
-            rows.append("   " + "   ".join(cells))
-        return rows
+        return board_lines(self.machine.mem, self.program)
 
     def do_registers(self, rest: str) -> list[str]:
         return self.register_lines()
 
+    def do_desk(self, rest: str) -> list[str]:
+        desk = self.desk
+        words = rest.lower().split()
+        if not words:
+            lit = desk.neons.lit()
+            return [f"neons: {', '.join(lit) or 'none lit'}",
+                    f"breakpoint switch (,0 stops): {'on' if desk.breakpoint_switch else 'off'}"]
+        if words == ["pair"]:
+            self.timeline.checkpoint()
+            self.machine.resume_past_breakpoint()
+            desk.step_pair()
+            return [self.describe_stop()]
+        if words == ["clear-c"]:
+            desk.clear_c()
+            self.timeline.forget()
+            return ["CLEAR C: the control register is cleared", self.describe_stop()]
+        if words == ["general-clear"]:
+            desk.general_clear()
+            self.timeline.forget()
+            return ["GENERAL CLEAR: registers cleared, CC 000; memory kept",
+                    self.describe_stop()]
+        if words == ["initial-read"]:
+            stop = desk.initial_read()
+            if stop is not None:
+                return [stop.reason]
+            self.timeline.forget()
+            return ["INITIAL READ: block 1 of Uniservo 1 read into 000-059", self.describe_stop()]
+        if len(words) == 2 and words[0] == "switch" and words[1] in ("on", "off"):
+            desk.breakpoint_switch = words[1] == "on"
+            return [f"breakpoint switch {words[1]}"]
+        raise MonitorError("desk, desk pair, desk clear-c, desk general-clear, "
+                           "desk initial-read, desk switch on|off")
+
     def do_save(self, rest: str) -> list[str]:
         if not rest:
             raise MonitorError("save FILE")
-        data = save_state(self)
         try:
-            Path(rest).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
-                                  encoding="utf-8")
+            check_write_target(rest)
+        except TextFileError as exc:
+            raise MonitorError(f"cannot write {rest!r}: it {exc.reason}") from None
+        data = save_state(self.desk)
+        try:
+            atomic_write(rest, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
         except OSError as exc:
             raise MonitorError(f"cannot write {rest}: {exc.strerror or exc}") from None
         return [f"saved the machine to {rest}"]
@@ -583,13 +619,13 @@ class Monitor:
         if not rest:
             raise MonitorError("restore FILE")
         try:
-            data = json.loads(read_text_file(rest, FILE_LIMIT))
+            data = load_json(read_text_file(rest, FILE_LIMIT), rest, FILE_LIMIT, max_digits=19)
         except TextFileError as exc:
-            raise MonitorError(f"{rest} {exc.reason}") from None
-        except json.JSONDecodeError:
-            raise MonitorError(f"{rest} is not a saved machine (not JSON)") from None
+            raise MonitorError(f"{rest!r} {exc.reason}") from None
+        except JsonError as exc:
+            raise MonitorError(f"not a saved machine: {exc}") from None
         try:
-            restore_state(self, data)
+            restore_state(self.desk, data)
         except StateFileError as exc:
             raise MonitorError(str(exc)) from None
         self.timeline.forget()
@@ -603,7 +639,7 @@ class Monitor:
         try:
             lines = read_text_file(rest, FILE_LIMIT).split("\n")
         except TextFileError as exc:
-            raise MonitorError(f"{rest} {exc.reason}") from None
+            raise MonitorError(f"{rest!r} {exc.reason}") from None
         out: list[str] = []
         self._do_depth += 1
         try:
@@ -618,6 +654,9 @@ class Monitor:
         return out
 
     def do_help(self, rest: str) -> list[str]:
+        if rest.lower() in ("ops", "operations"):
+            return [f"{op.code:<5} {op.name:<22} {op.action}"
+                    + ("  (may transfer)" if op.transfers else "") for op in OPERATIONS]
         if rest:
             command = find_command(rest.split()[0])
             aliases = f" (also {', '.join(command.aliases)})" if command.aliases else ""

@@ -5,14 +5,17 @@ Restoring checks everything first: the machine changes only if the whole file is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ..desk import Desk
 from ..machine import MachineState
-from ..machine.cpu import MEMORY_WORDS
-from ..machine.word import from_text, to_text
-
-if TYPE_CHECKING:
-    from .core import Monitor
+from ..machine.checking import CHECK_BIT, Fault, parse_location
+from ..machine.word import (
+    LAST_ADDRESS,
+    MEMORY_WORDS,
+    TAPE_BLOCK_WORDS,
+    ZERO,
+    from_text,
+    to_text,
+)
 
 
 class StateFileError(ValueError):
@@ -21,8 +24,8 @@ class StateFileError(ValueError):
 STATE_FORMAT = "univac-ttt machine state 1"
 
 
-def save_state(monitor: Monitor) -> dict[str, object]:
-    s = monitor.machine.snapshot()
+def save_state(desk: Desk) -> dict[str, object]:
+    s = desk.machine.snapshot()
     return {
         "format": STATE_FORMAT,
         "memory": [to_text(w) for w in s.mem],
@@ -35,12 +38,14 @@ def save_state(monitor: Monitor) -> dict[str, object]:
                      "keyboard_words": s.keyboard_words, "printed_words": s.printed_words,
                      "overflows": s.overflows},
         "breakpoint_switch": s.breakpoint_switch,
-        "keyboard_pending": [to_text(w) for w in monitor.keyboard.pending_words],
-        "paper": monitor.printer.paper,
+        "faults": [{"location": f.location, "position": f.position, "bit": f.bit,
+                    "word": to_text(f.word)} for f in s.faults],
+        "keyboard_pending": [to_text(w) for w in desk.keyboard.pending_words],
+        "paper": desk.paper.text,
     }
 
 
-def restore_state(monitor: Monitor, data: object) -> None:
+def restore_state(desk: Desk, data: object) -> None:
     """Check everything first; the machine changes only if the whole state is good."""
     def fail(why: str) -> StateFileError:
         return StateFileError(f"not a saved machine: {why}")
@@ -61,9 +66,14 @@ def restore_state(monitor: Monitor, data: object) -> None:
             raise fail(f"{what} must be a whole number from {low} to {high}")
         return value
 
+    def switch(value: object) -> bool:
+        if not isinstance(value, bool):
+            raise fail("breakpoint_switch must be true or false")
+        return value
+
     memory = data.get("memory")
     if not isinstance(memory, list) or len(memory) != MEMORY_WORDS:
-        raise fail("memory must list 1000 words")
+        raise fail(f"memory must list {MEMORY_WORDS} words")
     registers = data.get("registers")
     counters = data.get("counters")
     if not isinstance(registers, dict) or not isinstance(counters, dict):
@@ -71,10 +81,26 @@ def restore_state(monitor: Monitor, data: object) -> None:
     rv, ry = registers.get("rV"), registers.get("rY")
     if not isinstance(rv, list) or len(rv) != 2 or not isinstance(ry, list) or len(ry) != 10:
         raise fail("rV must hold 2 words and rY 10")
-    blank_buffer = ["0" * 12] * 60
+    blank_buffer = [to_text(ZERO)] * TAPE_BLOCK_WORDS
     ri, ro = registers.get("rI", blank_buffer), registers.get("rO", blank_buffer)
-    if not isinstance(ri, list) or len(ri) != 60 or not isinstance(ro, list) or len(ro) != 60:
-        raise fail("rI and rO must hold 60 words each")
+    if not isinstance(ri, list) or len(ri) != TAPE_BLOCK_WORDS or not isinstance(ro, list) \
+            or len(ro) != TAPE_BLOCK_WORDS:
+        raise fail(f"rI and rO must hold {TAPE_BLOCK_WORDS} words each")
+    faults = data.get("faults", [])
+    if not isinstance(faults, list) or not all(isinstance(f, dict) for f in faults):
+        raise fail("faults must be a list of objects")
+
+    def fault(entry: dict[str, object]) -> Fault:
+        where = entry.get("location")
+        try:
+            numeric = isinstance(where, int) and not isinstance(where, bool)
+            location = parse_location(f"{where:03d}" if numeric else str(where))
+        except ValueError as exc:
+            raise fail(f"fault location: {exc}") from None
+        return Fault(location, number(entry.get("position"), "fault position", 0, 11),
+                     number(entry.get("bit"), "fault bit", 0, CHECK_BIT),
+                     word(entry.get("word"), "fault word"))
+
     big = 10**15
     state = MachineState(
         tuple(word(w, f"memory word {i:03d}") for i, w in enumerate(memory)),
@@ -82,22 +108,25 @@ def restore_state(monitor: Monitor, data: object) -> None:
         word(registers.get("rL"), "rL"), word(registers.get("rF"), "rF"),
         tuple(word(w, "rV") for w in rv), tuple(word(w, "rY") for w in ry),
         tuple(word(w, "rI") for w in ri), tuple(word(w, "rO") for w in ro),
-        number(data.get("CC"), "CC", 0, 999), word(registers.get("CR", "0" * 12), "CR"),
+        number(data.get("CC"), "CC", 0, LAST_ADDRESS),
+        word(registers.get("CR", to_text(ZERO)), "CR"),
         number(data.get("half"), "half", 0, 1),
         number(counters.get("instructions"), "instructions", 0, big),
-        number(data.get("CR_address", (data.get("CC", 1) - 1) % 1000
-                        if isinstance(data.get("CC"), int) else 0), "CR_address", 0, 999),
+        number(data.get("CR_address", (data.get("CC", 1) - 1) % MEMORY_WORDS
+                        if isinstance(data.get("CC"), int) else 0), "CR_address", 0,
+               LAST_ADDRESS),
         number(counters.get("pulses"), "pulses", 0, big * 1000),
         number(counters.get("keyboard_words"), "keyboard_words", 0, big),
         number(counters.get("printed_words"), "printed_words", 0, big),
         number(counters.get("overflows"), "overflows", 0, big),
-        bool(data.get("breakpoint_switch", False)),
+        switch(data.get("breakpoint_switch", False)),
+        tuple(fault(f) for f in faults),
     )
     pending = data.get("keyboard_pending", [])
     paper = data.get("paper", "")
     if not isinstance(pending, list) or not isinstance(paper, str):
         raise fail("keyboard_pending must be a list and paper text")
     pending_words = [word(w, "a keyboard word") for w in pending]
-    monitor.machine.restore(state)
-    monitor.keyboard.replace_pending(pending_words)
-    monitor.printer.pieces[:] = [paper] if paper else []
+    desk.restore(state)
+    desk.keyboard.replace_pending(pending_words)
+    desk.paper.replace(paper)

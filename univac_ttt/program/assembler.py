@@ -12,15 +12,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..limits import NumberError, parse_number
 from ..machine.charset import BY_GLYPH, FROM_GLYPHS, IGNORE
-from ..machine.cpu import MEMORY_WORDS
 from ..machine.ops import BAD_ADDRESS, INVALID, decode
-from ..machine.word import MODULUS, WORD_LENGTH, from_int
+from ..machine.word import MEMORY_WORDS, MODULUS, WORD_LENGTH, from_int
 from ..textfile import TextFileError, read_text_file
+from .address import AddressError, evaluate
 from .image import MemoryImage
 
 LABEL_RE = re.compile(r"^[A-Z][A-Z0-9_]*$")
-EXPRESSION_RE = re.compile(r"^(?:([A-Z][A-Z0-9_]*)|(\d+))(?:([+-])(\d+))?$")
 MAX_SHEET_BYTES = 2_000_000
 
 
@@ -101,13 +101,23 @@ def _split_body(tokens: list[str], line: int, source: str) -> tuple[str, list[st
             raise AssemblyError("MSG needs a quoted text", line, source)
         return "message", [tokens[1]], 2
     if first.upper() == "RESERVE":
-        if len(tokens) < 2 or not tokens[1].isdigit() or not 1 <= int(tokens[1]) <= 1000:
+        if len(tokens) < 2:
             raise AssemblyError("RESERVE needs a count of words, 1 to 1000", line, source)
+        _number(tokens[1], "the count of RESERVE (1 to 1000 words)", line, source, 1, 1000)
         return "reserve", [tokens[1]], 2
     if len(tokens) < 4:
         raise AssemblyError(
             "an instruction word needs two instructions: OP ADDRESS OP ADDRESS", line, source)
     return "code", tokens[:4], 4
+
+
+def _number(text: str, what: str, line: int, source: str, low: int | None = None,
+            high: int | None = None, digits: int = 18) -> int:
+    """A bounded whole number from the sheet; AssemblyError saying ``what`` otherwise."""
+    try:
+        return parse_number(text, what, low, high, digits)
+    except NumberError as exc:
+        raise AssemblyError(str(exc), line, source) from None
 
 
 def _text_glyphs(quoted: str, line: int, source: str) -> str:
@@ -180,20 +190,10 @@ def assemble(text: str, source: str = "coding sheet") -> Program:
     program = Program(MemoryImage(), symbols)
 
     def value(expr: str, line: int) -> int:
-        match = EXPRESSION_RE.match(expr)
-        if not match:
-            raise AssemblyError(f"{expr!r} is not an address (digits, LABEL, LABEL+n or "
-                                "LABEL-n)", line, source)
-        name, digits, op, offset = match.groups()
-        if name is not None:
-            if name not in symbols:
-                raise AssemblyError(f"label {name} is not defined", line, source)
-            base = symbols[name]
-        else:
-            base = int(digits)
-        if offset is not None:
-            base = base + int(offset) if op == "+" else base - int(offset)
-        return base
+        try:
+            return evaluate(expr, symbols)
+        except AddressError as exc:
+            raise AssemblyError(exc.reason, line, source) from None
 
     def address(expr: str, line: int) -> int:
         result = value(expr, line)
@@ -212,7 +212,10 @@ def assemble(text: str, source: str = "coding sheet") -> Program:
         elif item.kind == "number":
             operand = item.operands[0]
             if re.fullmatch(r"[+-]?\d+", operand):
-                number = int(operand)
+                if len(operand.lstrip("+-")) > 11:
+                    raise AssemblyError(f"{operand[:20]}... does not fit in a word (11 digits "
+                                        "and a sign)", item.line, source)
+                number = _number(operand, "the number", item.line, source)
             else:
                 number = value(operand, item.line)
             if abs(number) >= MODULUS:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..machine.ops import BAD_ADDRESS, INVALID, decode
-from ..machine.word import is_numeric, to_int, to_text
+from ..machine.word import MEMORY_WORDS, is_numeric, to_int, to_text
 from .assembler import Program
 
 _NEAR = 9  # a label may name words up to this far past it (LABEL+n)
@@ -60,10 +60,10 @@ def instruction_text(instruction: str, program: Program | None = None) -> str:
     if op is BAD_ADDRESS:
         return f"{code} {glyphs[3:]} ?addr"
     if not op.uses_address:
-        return f"{code} {glyphs[3:]}" if op.code not in (".n", ";n", "-n", "0n") else \
-            f"{code} (shift {operand})"
-    symbol = symbol_for(operand, program)
-    return f"{code} {operand:03d}" + (f" {symbol}" if symbol else "")
+        return f"{code} (shift {operand})" if op.takes_count else f"{code} {glyphs[3:]}"
+    address = operand % MEMORY_WORDS  # a tape operation's operand also names its unit
+    symbol = symbol_for(address, program)
+    return f"{code} {address:03d}" + (f" {symbol}" if symbol else "")
 
 
 def view(word: str, address: int | None = None, program: Program | None = None) -> WordView:

@@ -6,12 +6,12 @@ the first problem is reported with its line number.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..machine.charset import BY_GLYPH, FROM_GLYPHS
-from ..machine.cpu import MEMORY_WORDS
-from ..machine.word import WORD_LENGTH, ZERO, to_text
+from ..machine.word import MEMORY_WORDS, WORD_LENGTH, ZERO, to_text
 from ..textfile import TextFileError, read_text_file
 
 MAX_IMAGE_BYTES = 1_000_000
@@ -66,17 +66,23 @@ def _parse_word_line(line: str, number: int, source: str) -> tuple[int, str, str
         raise fail(f"a word line starts with a three-digit address, not {line[:3]!r}")
     if len(line) < 4 or line[3] != " ":
         raise fail("the address must be followed by one space and the word")
-    word_text = line[4:4 + WORD_LENGTH]
+    word, remark = parse_word_text(line[4:], fail)
+    return int(head), word, remark
+
+
+def parse_word_text(text: str, fail: Callable[[str], Exception]) -> tuple[str, str]:
+    """(word, remark) from 12 glyphs (a space is the blank, as Δ) and an optional remark
+    after whitespace. Shared by memory images and tape reels; ``fail`` makes the error."""
+    word_text = text[:WORD_LENGTH]
     if len(word_text) < WORD_LENGTH:
         raise fail(f"the word has {len(word_text)} characters; a word has exactly 12")
     for position, ch in enumerate(word_text, start=1):
         if ch != " " and ch not in BY_GLYPH:
             raise fail(f"character {position} of the word, {ch!r}, is not a UNIVAC character")
-    rest = line[4 + WORD_LENGTH:]
+    rest = text[WORD_LENGTH:]
     if rest and not rest[0].isspace():
         raise fail("the word is longer than 12 characters (a remark must follow a space)")
-    word = word_text.replace(" ", "Δ").translate(FROM_GLYPHS)
-    return int(head), word, rest.strip()
+    return word_text.replace(" ", "Δ").translate(FROM_GLYPHS), rest.strip()
 
 
 def read_image(path: str | Path) -> MemoryImage:

@@ -6,20 +6,25 @@ import argparse
 import asyncio
 import importlib.util
 import sys
+from collections.abc import Collection
 from pathlib import Path
 
+from .apps import AppFactories
 from .options import ServeOptionError, ServeOptions, parse_endpoint, read_password
 from .server import ClassServer
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
 
-def options_from_args(args: argparse.Namespace, data: Path) -> ServeOptions:
+def options_from_args(args: argparse.Namespace, data: Path,
+                      app_names: Collection[str] = ("play", "monitor")) -> ServeOptions:
     if not args.telnet and not args.ssh:
         raise ServeOptionError("say where to listen: --telnet [HOST:]PORT and/or "
                                "--ssh [HOST:]PORT")
     if args.ssh and importlib.util.find_spec("asyncssh") is None:
         raise ServeOptionError("--ssh needs asyncssh: pip install 'univac-ttt[ssh]'")
+    if args.app not in app_names:
+        raise ServeOptionError(f"no front end called {args.app!r} to serve")
     if args.password_file and not args.ssh:
         raise ServeOptionError("--password-file is for --ssh (telnet sends it in plain text)")
     return ServeOptions(
@@ -30,9 +35,10 @@ def options_from_args(args: argparse.Namespace, data: Path) -> ServeOptions:
         data=data, transcripts=args.transcripts, authentic=args.speed == "authentic")
 
 
-def serve_from_args(args: argparse.Namespace, data: Path) -> int:
+def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories) -> int:
+    """Serve until SIGINT/SIGTERM; ``apps`` maps each --app name to its front end's factory."""
     try:
-        options = options_from_args(args, data)
+        options = options_from_args(args, data, apps.keys())
         if options.ssh is not None or options.transcripts:
             data.mkdir(parents=True, exist_ok=True)
     except ServeOptionError as exc:
@@ -43,7 +49,7 @@ def serve_from_args(args: argparse.Namespace, data: Path) -> int:
                          f"{exc.strerror or exc}\n")
         return EXIT_USAGE
     try:
-        return asyncio.run(ClassServer(options).run())
+        return asyncio.run(ClassServer(options, apps).run())
     except OSError as exc:
         sys.stderr.write(f"univac-ttt: cannot listen: {exc.strerror or exc}\n")
         return EXIT_USAGE

@@ -1,7 +1,7 @@
 """The class server: telnet and SSH listeners, one UNIVAC per terminal, the class table.
 
-Each connection gets its own front end from ``apps.make_app`` (its own machine, paper and
-score); the server only counts, times out, and says goodbye.
+Each connection gets its own front end from the factory named by ``--app`` (its own machine,
+paper and score); the server only counts, times out, and says goodbye.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Protocol, TextIO
 
-from prompt_toolkit.application.current import get_app_or_none
-from prompt_toolkit.output import Output
+from prompt_toolkit.application.current import get_app_session
 
-from .apps import AppSettings, ServedApp, make_app
+from .apps import AppFactories, ServedApp, make_app
 from .heap import Heap
 from .options import ServeOptions
+from .private import app_of_failed_callback
 from .table import ClassTable, Seat
 from .telnet import ServedTelnetConnection, ServedTelnetServer
 
@@ -39,9 +39,10 @@ class Terminal(Protocol):
 
 
 class ClassServer:
-    def __init__(self, options: ServeOptions, out: TextIO | None = None,
-                 live: bool | None = None) -> None:
+    def __init__(self, options: ServeOptions, factories: AppFactories,
+                 out: TextIO | None = None, live: bool | None = None) -> None:
         self.options = options
+        self.factory = factories[options.app]
         self.table = ClassTable(out or sys.stdout, live)
         self.apps: dict[int, ServedApp] = {}
         self.goodbyes: dict[int, str] = {}
@@ -73,25 +74,22 @@ class ClassServer:
     async def _telnet_interact(self, connection: ServedTelnetConnection) -> None:
         self._waiting -= 1
         peer = f"{connection.addr[0]}:{connection.addr[1]}"
-        assert connection.vt100_output is not None
-        await self._serve(connection, peer, "telnet", connection.vt100_output)
+        await self._serve(connection, peer, "telnet")
 
     async def _ssh_interact(self, session: Any) -> None:
         refusal = self.admit(session.peer, "ssh")
         if refusal is not None:
             session.write_line(refusal)
             return
-        await self._serve(session, session.peer, "ssh", session._output)
+        await self._serve(session, session.peer, "ssh")
 
-    async def _serve(self, terminal: Terminal, peer: str, transport: str,
-                     output: Output) -> None:
-        from prompt_toolkit.application.current import get_app_session
-
+    async def _serve(self, terminal: Terminal, peer: str, transport: str) -> None:
         number = next(self._numbers)
+        session = get_app_session()  # the connection's own input and output (telnet or SSH)
         try:
-            settings = AppSettings(authentic=self.options.authentic,
-                                   transcript=self._transcript_path(number))
-            served = make_app(self.options.app, settings, get_app_session().input, output)
+            served = make_app(self.factory, session.input, session.output,
+                              authentic=self.options.authentic,
+                              transcript=self._transcript_path(number))
         except Exception as exc:  # noqa: BLE001 - e.g. the transcript folder is not writable
             self.table.note(f"#{number} from {peer} could not start: {exc}")
             with contextlib.suppress(Exception):
@@ -157,8 +155,7 @@ class ClassServer:
                            context: dict[str, Any]) -> None:
         """An error in one terminal's key handling ends that terminal, never the server."""
         error = context.get("exception") or RuntimeError(context.get("message", "error"))
-        handle_context = getattr(context.get("handle"), "_context", None)
-        app = handle_context.run(get_app_or_none) if handle_context is not None else None
+        app = app_of_failed_callback(context)
         if app is not None and app.future is not None and not app.future.done():
             app.exit(exception=error)
         else:

@@ -81,8 +81,8 @@ class ServedSSHSession(PromptToolkitSSHSession):
         if self._resume is not None:
             self._resume.cancel()
             self._resume = None
-        if self._input is not None:
-            self._input.close()  # the application sees end of input and finishes
+        if self.app_session is not None:
+            self.app_session.input.close()  # the application sees end of input and finishes
 
 
 class ServedSSHServer(PromptToolkitSSHServer):

@@ -13,17 +13,24 @@ import time
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from ..machine import Machine, MachineOptions, MachineState, PaperPrinter, QueueKeyboard
-from ..machine.stops import StopKind
+from ..desk import Desk, Limits
+from ..machine import MachineOptions, MachineState, StopKind
 from ..machine.timing import format_time, pulses_to_us
-from ..machine.word import to_int
 from ..program.assembler import Program
 from ..program.board import printed_board
 from ..program.shipped import load_tictactoe
-from .solver import BLANK, LINES, O, Oracle, X, winner
+from ..program.tictactoe import (
+    BAD_CODE_PHRASE,
+    BOARD_LABEL,
+    CONGRATULATIONS_PHRASE,
+    NEW_GAME_PHRASE,
+    TAKEN_PHRASE,
+    board_in_memory,
+    results_in,
+)
+from .solver import BLANK, O, Oracle, X, winner
 
 REPLY_STEP_LIMIT = 200_000  # instructions one reply may take before it counts as a hang
-VALUE_OF_WORD = {0: BLANK, 1: O, 4: X}
 SHOWN = {X: "X", O: "O"}
 MAX_FAILURES_KEPT = 20
 
@@ -94,22 +101,10 @@ class Report:
 
 
 def show(board: tuple[int, ...] | list[int]) -> str:
+    if len(board) != 9:  # memory that does not hold a board: say so, do not crash
+        return "no readable board"
     return "/".join("".join(SHOWN.get(board[r * 3 + c], "·") for c in range(3))
                     for r in range(3))
-
-
-class _ClockedPaper(PaperPrinter):
-    """Paper that also notes the machine's clock when the first word of a reply is typed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.machine: Machine | None = None
-        self.first: int | None = None  # the machine's clock (pulses) at the first print
-
-    def print_word(self, word: str) -> None:
-        if self.first is None and self.machine is not None:
-            self.first = self.machine.pulses
-        super().print_word(word)
 
 
 class RefereeError(ValueError):
@@ -121,43 +116,33 @@ class Referee:
                  patch: dict[int, str] | None = None, program: Program | None = None) -> None:
         shipped = load_tictactoe()
         self.program = program or shipped.program
-        self.keyboard = QueueKeyboard()
-        self.printer = _ClockedPaper()
-        self.machine = Machine(options, self.keyboard, self.printer)
-        self.printer.machine = self.machine
-        self.machine.load(self.program.image.words)
+        self.desk = Desk(self.program.image.words, options, Limits(cap=REPLY_STEP_LIMIT))
+        self.machine = self.desk.machine
         if patch:
             self.machine.load(patch)
-        if "BRD" not in self.program.symbols:
+        if BOARD_LABEL not in self.program.symbols:
             raise RefereeError("the coding sheet has no label BRD: the referee reads the "
                                "board from BRD+1 to BRD+9")
-        self.board_address = self.program.address_of("BRD")
         self.oracle = Oracle()
         self.report = Report()
+        self.decision: int | None = None  # pulses from the last release to its first print
 
     def memory_board(self) -> tuple[int, ...] | None:
-        cells = []
-        for square in range(1, 10):
-            value = to_int(self.machine.mem[self.board_address + square])
-            if value not in VALUE_OF_WORD:
-                return None
-            cells.append(VALUE_OF_WORD[value])
-        return tuple(cells)
+        return board_in_memory(self.machine.mem, self.program)
 
     def _reply(self, text: str) -> tuple[str, bool]:
         """Type a line and run to the next keyboard wait; (paper, came back)."""
-        machine = self.machine
-        self.printer.take()
-        self.printer.first = None
-        self.keyboard.type_line(text)
-        stop = machine.run(REPLY_STEP_LIMIT)
-        paper = self.printer.take()
-        return paper, stop.kind is StopKind.KEYBOARD
+        paper = self.desk.paper
+        mark = paper.end
+        self.desk.release(text)
+        stop = self.desk.run()
+        pieces = paper.pieces_since(mark)
+        self.decision = pieces[0].since_release if pieces else None
+        return "".join(piece.text for piece in pieces), stop.kind is StopKind.KEYBOARD
 
     def run(self) -> Report:
         started = time.perf_counter()
-        stop = self.machine.run(REPLY_STEP_LIMIT)
-        self.printer.take()
+        stop = self.desk.run()
         if stop.kind is not StopKind.KEYBOARD:
             self.report.fail("machine_faults", f"the program never asked for a move: "
                                                f"{stop.describe()}")
@@ -174,9 +159,9 @@ class Referee:
                         history: list[int]) -> None:
         """A taken square and a wrong code each get a warning and change nothing."""
         taken = next((sq for sq in range(9) if board[sq] != BLANK), None)
-        trials = [("0", "NOT A SQUARE CODE")]
+        trials = [("0", BAD_CODE_PHRASE)]
         if taken is not None:
-            trials.append((str(taken + 1), f"SQUARE {taken + 1} IS ALREADY TAKEN"))
+            trials.append((str(taken + 1), f"SQUARE {taken + 1} {TAKEN_PHRASE}"))
         for typed, expected in trials:
             self.machine.restore(state)
             paper, back = self._reply(typed)
@@ -217,8 +202,8 @@ class Referee:
             report.pulses_total += spent
             report.instructions_worst = max(report.instructions_worst, used)
             report.pulses_worst = max(report.pulses_worst, spent)
-            if self.printer.first is not None:
-                decided = self.printer.first - before_pulses
+            if self.decision is not None:
+                decided = self.decision
                 report.decision_pulses_total += decided
                 report.decision_pulses_worst = max(report.decision_pulses_worst, decided)
             after_x = list(board)
@@ -231,14 +216,8 @@ class Referee:
                where: str) -> None:
         report = self.report
         shown = printed_board(paper)
-        if "THE UNIVAC WINS" in paper:
-            ending = "univac"
-        elif "DRAW" in paper:
-            ending = "draw"
-        elif "YOU WIN" in paper:
-            ending = "opponent"
-        else:
-            ending = None
+        results = results_in(paper)
+        ending = results[0] if results else None
         if shown is None:
             report.fail("mismatches", f"{where}: no board was typed ({paper!r})")
             return
@@ -255,13 +234,13 @@ class Referee:
                                           "no result was typed")
                 self._game_over(shown, "unannounced", o_win, where)
                 return
-            if "NEW GAME" in paper:
+            if NEW_GAME_PHRASE in paper:
                 report.fail("mismatches", f"{where}: a new game started with no result")
                 return
             self._explore(self.machine.snapshot(), shown, moves, o_win)
             return
         # The game has ended: the next game must already be set up in memory.
-        if "NEW GAME" not in paper or self.memory_board() != (BLANK,) * 9:
+        if NEW_GAME_PHRASE not in paper or self.memory_board() != (BLANK,) * 9:
             report.fail("mismatches", f"{where}: after the result no new game was set up")
         result = winner(shown)
         if ending == "univac" and result != O:
@@ -272,7 +251,7 @@ class Referee:
             if result != BLANK or self.oracle.value(shown) != BLANK:
                 report.fail("bad_draws", f"{where}: draw declared at {show(shown)}, which the "
                                          "solver does not score as a draw")
-            elif "CONGRATULATIONS" not in paper:
+            elif CONGRATULATIONS_PHRASE not in paper:
                 report.fail("mismatches", f"{where}: a draw without congratulations")
         self._game_over(shown, ending, o_win, where)
 
@@ -316,4 +295,4 @@ def run_verification(options: MachineOptions | None, out: TextIO,
     return 0 if report.ok else 1
 
 
-__all__ = ["LINES", "Referee", "Report", "printed_board", "run_verification"]
+__all__ = ["Referee", "Report", "run_verification"]

@@ -1,6 +1,6 @@
 """An exact tic-tac-toe solver: the referee that judges the UNIVAC program.
 
-In the spirit of seeds/003_alpha_beta_tr.txt: negamax with alpha-beta pruning, make/unmake
+Negamax with alpha-beta pruning, make/unmake
 on one board, move ordering (centre, corners, edges), a transposition table, and iterative
 deepening. It also counts the game (complete games, reachable positions) and the nodes each
 search visits from the empty board, for the teaching contrast with the UNIVAC's element scan.

@@ -5,22 +5,11 @@ The console never composes game text; it only recognises the results the program
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Literal
 
-Result = Literal["univac", "draw", "opponent"]
+from ..program.tictactoe import Result, results_in
 
-# The program's own announcements (univac_ttt/program/tictactoe.ucs, messages).
-_RESULTS = re.compile(r"(THE UNIVAC WINS)|(IS A DRAW)|(YOU WIN\b)")
-
-
-def results_in(text: str) -> list[Result]:
-    """The results announced in a piece of paper, in order."""
-    found: list[Result] = []
-    for univac, draw, _opponent in _RESULTS.findall(text):
-        found.append("univac" if univac else "draw" if draw else "opponent")
-    return found
+__all__ = ["RESULT_COUNTERS", "Score", "results_in"]
 
 
 # The counter each result adds to, in Score and in the kiosk's daily tally.

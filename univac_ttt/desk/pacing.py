@@ -13,6 +13,9 @@ from collections.abc import Callable
 
 from ..machine.devices import TYPEWRITER_CHARACTER_SECONDS, TYPEWRITER_RETURN_SECONDS
 from ..machine.timing import pulses_to_us
+from .paper import PrintedChunk
+
+SHOWN_LIMIT = 16_000  # characters of typed paper a screen can scroll back through
 
 
 class TypewriterPacer:
@@ -25,25 +28,26 @@ class TypewriterPacer:
         self._offset = 0
         self._head = 0.0  # when the next character will be typed
         self._reply_started = clock()  # wall time of the last word release
-        self._reply_pulses = 0  # the machine's clock then
 
-    def start_reply(self, machine_pulses: int) -> None:
-        """A word was released now, with the machine's clock at ``machine_pulses``."""
+    def start_reply(self) -> None:
+        """A word was released (or the program started) now, by the wall clock."""
         self._reply_started = self.clock()
-        self._reply_pulses = machine_pulses
 
-    def add_printed(self, text: str, machine_pulses: int) -> None:
-        """Text the typewriter got at ``machine_pulses``: in authentic mode it is typed once
-        the UNIVAC time spent since the word release has passed."""
-        delay = max(0.0, pulses_to_us(machine_pulses - self._reply_pulses) / 1_000_000)
-        self.add(text, self._reply_started + delay)
+    def add_printed(self, chunk: PrintedChunk) -> None:
+        """A piece of paper: in authentic mode it is typed once the UNIVAC time the program
+        spent since the word release (stamped on the paper) has passed."""
+        delay = max(0.0, pulses_to_us(chunk.since_release) / 1_000_000)
+        self.add(chunk.text, self._reply_started + delay)
 
     @property
     def text(self) -> str:
-        """Everything typed so far."""
-        if len(self._shown) > 64:
-            self._shown[:] = ["".join(self._shown)]
+        """What has been typed so far, the last ``SHOWN_LIMIT`` characters of it."""
         return "".join(self._shown)
+
+    def _show(self, text: str) -> None:
+        self._shown.append(text)
+        if len(self._shown) > 64:
+            self._shown[:] = ["".join(self._shown)[-SHOWN_LIMIT:]]
 
     @property
     def busy(self) -> bool:
@@ -52,7 +56,7 @@ class TypewriterPacer:
     def add(self, text: str, not_before: float | None = None) -> None:
         """Text from the typewriter; in authentic mode it starts no earlier than not_before."""
         if not self.authentic:
-            self._shown.append(text)
+            self._show(text)
             return
         now = self.clock()
         if not self._queue:
@@ -73,7 +77,7 @@ class TypewriterPacer:
                 self._head += (TYPEWRITER_RETURN_SECONDS if ch == "\n"
                                else TYPEWRITER_CHARACTER_SECONDS)
             if self._offset > start:
-                self._shown.append(text[start:self._offset])
+                self._show(text[start:self._offset])
                 changed = True
             if self._offset < len(text):
                 break
@@ -85,7 +89,7 @@ class TypewriterPacer:
         """Type everything still waiting, at once."""
         while self._queue:
             text, _ = self._queue.popleft()
-            self._shown.append(text[self._offset:])
+            self._show(text[self._offset:])
             self._offset = 0
         self._head = self.clock()
 

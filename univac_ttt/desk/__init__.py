@@ -1,0 +1,7 @@
+"""The Supervisory Control desk: the one place that runs the UNIVAC (docs/architecture.md)."""
+
+from .desk import Desk
+from .limits import Limits
+from .paper import Paper, PrintedChunk
+
+__all__ = ["Desk", "Limits", "Paper", "PrintedChunk"]

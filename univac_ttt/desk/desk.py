@@ -1,0 +1,228 @@
+"""The Supervisory Control desk: the only place that builds and runs a Machine.
+
+The desk holds the machine, its SC keyboard and its typewriter with the paper, and runs
+the machine under one ``Limits``: until it waits for the keyboard or stops, the cap is
+reached, or STOP is pressed. Every front end (console, plain console, kiosk, monitor) and
+the referee run the UNIVAC through a desk, so a runaway program is treated alike in all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind
+from ..machine.word import MEMORY_WORDS, ZERO
+from .keyboard import DeskKeyboard
+from .limits import Limits
+from .neons import Neons, neons_for
+from .paper import PAPER_LIMIT, Paper, StampedTypewriter
+
+# Called after each instruction of a watched run with the address, half and instruction
+# that just executed; returning True ends the run there.
+AfterEach = Callable[[int, str, str], bool]
+
+CONTINUOUS, ONE_INSTRUCTION, ONE_PAIR = "continuous", "one instruction", "one pair"
+
+
+class Desk:
+    """A UNIVAC I with its Supervisory Control keyboard, typewriter and paper."""
+
+    def __init__(self, words: dict[int, str] | None = None,
+                 options: MachineOptions | None = None, limits: Limits | None = None,
+                 record_keys: bool = False, paper_limit: int = PAPER_LIMIT) -> None:
+        self.limits = limits or Limits()
+        self.keyboard = DeskKeyboard(record_keys)
+        self.paper = Paper(paper_limit)
+        self.typewriter = StampedTypewriter(self.paper, self._clock)
+        self.machine = Machine(options, self.keyboard, self.typewriter)
+        # Addresses whose instruction a run notices without stopping (the kiosk's
+        # captions): address -> note. Kept apart from the monitor's breakpoints.
+        self.observe: dict[int, str] = {}
+        self.noticed: list[str] = []  # what ``observe`` saw during the last run, in order
+        self.operation = CONTINUOUS  # the operation switch: how far START runs
+        if words is not None:
+            self.machine.load(words)
+
+    def _clock(self) -> int:
+        return self.machine.pulses
+
+    # ---- loading and clearing --------------------------------------------------------
+
+    def load_program(self, words: dict[int, str]) -> None:
+        """Clear, fill memory with the program (zeros elsewhere) and empty the keyboard."""
+        self.general_clear()
+        self.machine.mem[:] = [words.get(address, ZERO) for address in range(MEMORY_WORDS)]
+        self.keyboard.clear()
+        self.typewriter.upper = True
+
+    def general_clear(self) -> None:
+        """GENERAL CLEAR: every register to zero and CC to 000; memory is kept."""
+        self.machine.clear()
+        self.paper.released = 0
+
+    def release(self, text: str) -> str:
+        """Type a line on the SC keyboard and press word release; the word queued.
+
+        KeyboardEntryError (a key the keyboard lacks) leaves everything as it was."""
+        word = self.keyboard.type_line(text)
+        self.paper.released = self.machine.pulses
+        return word
+
+    def clear_c(self) -> None:
+        """CLEAR C: the control register (and the pair in it) to zero; go on from CC."""
+        self.machine.cr = ZERO
+        self.machine.half = 0
+
+    def initial_read(self) -> Stop | None:
+        """INITIAL READ: the next block of the reel on Uniservo 1 into 000-059, CC to 000.
+
+        None when the machine is ready to start at 000; otherwise the error stop (no reel
+        mounted, nothing left to read), and nothing has changed."""
+        return self.machine.initial_read()
+
+    # ---- the desk's switches and lamps -----------------------------------------------
+
+    @property
+    def breakpoint_switch(self) -> bool:
+        """The breakpoint switch: when set, a ,0 instruction stops the machine."""
+        return self.machine.breakpoint_switch
+
+    @breakpoint_switch.setter
+    def breakpoint_switch(self, on: bool) -> None:
+        self.machine.breakpoint_switch = on
+
+    @property
+    def neons(self) -> Neons:
+        """The error neons and the input-ready lamp, from why the machine last stopped."""
+        return neons_for(self.machine.last_stop)
+
+    def start(self) -> Stop:
+        """START: run as the operation switch says (continuous, one instruction, one pair)."""
+        if self.operation == ONE_INSTRUCTION:
+            return self.step()
+        if self.operation == ONE_PAIR:
+            return self.step_pair()
+        return self.run()
+
+    def stop_key(self) -> None:
+        """STOP: end the run in progress at the desk's next look (safe from any thread)."""
+        self.limits.stop()
+
+    # ---- running ---------------------------------------------------------------------
+
+    @property
+    def stop(self) -> Stop | None:
+        """Why the machine last stopped (None: it has not run since it was cleared)."""
+        return self.machine.last_stop
+
+    @property
+    def waiting_for_keyboard(self) -> bool:
+        stop = self.machine.last_stop
+        return stop is not None and stop.kind is StopKind.KEYBOARD
+
+    def run(self, cap: int | None = None, after_each: AfterEach | None = None) -> Stop:
+        """START: run until the machine waits or stops, ``cap`` instructions (default: the
+        limits' cap) have run, or STOP is pressed. The machine stays resumable in every
+        case. With ``after_each`` the run goes one instruction at a time (trace, watch)."""
+        limits = self.limits
+        reason = (f"the desk's limit of {limits.cap:,} instructions was reached" if cap is None
+                  else f"{cap:,} instructions executed")
+        cap = limits.cap if cap is None else cap
+        machine = self.machine
+        start = machine.instructions
+        self.noticed = []
+        saved = set(machine.break_addresses)
+        watched = set(self.observe) - saved
+        machine.break_addresses |= watched
+        try:
+            while True:
+                if limits.interrupt.is_set():
+                    limits.interrupt.clear()  # honoured: the next START runs on
+                    return self._halt(StopKind.INTERRUPT, "STOP was pressed at the desk")
+                left = cap - (machine.instructions - start)
+                if left <= 0:
+                    return self._halt(StopKind.STEP_LIMIT, reason)
+                if after_each is None:
+                    stop = machine.run(min(left, limits.check_every))
+                else:
+                    stop = self._run_watched(min(left, limits.check_every), after_each)
+                    if stop is None:
+                        return self._last()
+                if stop.kind is StopKind.MONITOR and stop.address in watched \
+                        and stop.half == "left":
+                    self.noticed.append(self.observe[stop.address])
+                    machine.resume_past_breakpoint()
+                    continue
+                if stop.kind is not StopKind.STEP_LIMIT:
+                    return stop
+        finally:
+            machine.break_addresses -= watched
+
+    def _run_watched(self, count: int, after_each: AfterEach) -> Stop | None:
+        """Up to ``count`` single instructions; None if ``after_each`` ended the run."""
+        machine = self.machine
+        stop = machine.last_stop
+        for _ in range(count):
+            address, half = machine.next_instruction_address()
+            instruction = machine.sr
+            stop = machine.run(1)
+            if stop.kind is not StopKind.STEP_LIMIT:
+                return stop
+            if after_each(address, half, instruction):
+                return None
+        assert stop is not None
+        return stop
+
+    def _last(self) -> Stop:
+        stop = self.machine.last_stop
+        assert stop is not None
+        return stop
+
+    def _halt(self, kind: StopKind, reason: str) -> Stop:
+        machine = self.machine
+        address, half = machine.next_instruction_address()
+        stop = Stop(kind, address, half, reason)
+        machine.last_stop = stop
+        return stop
+
+    def step(self, count: int = 1) -> Stop:
+        """One-instruction operation: execute ``count`` instructions (or fewer if it stops)."""
+        return self.run(count)
+
+    def step_pair(self) -> Stop:
+        """One-pair operation: finish the pair in hand (both halves from a fresh fetch)."""
+        stop = self.run(1)
+        if stop.kind is StopKind.STEP_LIMIT and self.machine.half == 1:
+            stop = self.run(1)
+        return stop
+
+    def replay(self, target: int, after_each: AfterEach | None = None) -> None:
+        """Run on, ignoring breakpoints and observers, until ``target`` instructions have
+        executed: exact time travel replays a stretch already run once, so it cannot
+        run away. ``after_each`` sees every instruction (the monitor's history)."""
+        machine = self.machine
+        saved = machine.break_addresses, machine.break_executors
+        machine.break_addresses, machine.break_executors = set(), set()
+        try:
+            while machine.instructions < target:
+                before = machine.instructions
+                if after_each is None:
+                    machine.run(target - before)
+                else:
+                    address, half = machine.next_instruction_address()
+                    instruction = machine.sr
+                    machine.run(1)
+                    if machine.instructions > before:
+                        after_each(address, half, instruction)
+                if machine.instructions == before:
+                    break  # a keyboard wait or error stop: nothing more can run
+        finally:
+            machine.break_addresses, machine.break_executors = saved
+
+    # ---- whole-desk state ------------------------------------------------------------
+
+    def snapshot(self) -> MachineState:
+        return self.machine.snapshot()
+
+    def restore(self, state: MachineState) -> None:
+        self.machine.restore(state)

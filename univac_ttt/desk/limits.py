@@ -1,0 +1,27 @@
+"""The one set of limits every run at the desk obeys: an instruction cap and the STOP key.
+
+A front end sets ``interrupt`` from a key binding, a signal handler or another thread; the
+desk looks at it between chunks of ``check_every`` instructions, never inside the CPU's
+hot loop, so a runaway program stops within a fraction of a second and can be resumed.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+DEFAULT_CAP = 5_000_000  # a reply that runs longer than this is a runaway program
+DEFAULT_CHECK_EVERY = 10_000  # about 0.03 s of the CPU core between looks at STOP
+
+
+@dataclass
+class Limits:
+    """How far one run may go: ``cap`` instructions, or until ``interrupt`` is set."""
+
+    cap: int = DEFAULT_CAP
+    check_every: int = DEFAULT_CHECK_EVERY
+    interrupt: threading.Event = field(default_factory=threading.Event)
+
+    def stop(self) -> None:
+        """The desk's STOP key: the run in progress ends at its next check."""
+        self.interrupt.set()

@@ -1,0 +1,155 @@
+"""A game session at the desk: the program, the paper since start-up, the figures, the score.
+
+Front ends (the full-screen console, the kiosk, the pictures for the docs) read this state
+and send it keystrokes; they never touch the program's words themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..machine import KeyboardEntryError, Machine, MachineOptions, Stop, StopKind
+from ..machine.timing import pulses_to_us
+from .desk import Desk
+from .limits import Limits
+from .paper import PrintedChunk
+from .score import Score, results_in
+
+
+@dataclass
+class MoveFigures:
+    instructions: int = 0
+    pulses: int = 0
+
+    @property
+    def time_us(self) -> float:
+        return pulses_to_us(self.pulses)
+
+
+@dataclass(frozen=True)
+class Submission:
+    accepted: bool
+    message: str = ""
+
+
+class GameSession:
+    """One player's session: a desk running a program image, and what it has typed."""
+
+    def __init__(self, words: dict[int, str], options: MachineOptions | None = None,
+                 on_print: Callable[[PrintedChunk], None] | None = None,
+                 observe: dict[int, str] | None = None, limits: Limits | None = None) -> None:
+        self.words = words
+        self.desk = Desk(options=options or MachineOptions(), limits=limits)
+        self.desk.observe = dict(observe or {})
+        if on_print is not None:
+            self.desk.paper.listeners.append(on_print)
+        self.score = Score()
+        self.last_move = MoveFigures()
+        self.game = MoveFigures()
+        self.words_typed = 0
+        self.refusals = 0  # entries the keyboard refused (characters it lacks)
+        self._start()
+
+    @property
+    def machine(self) -> Machine:
+        """The desk's machine, for reading (the monitor-style board in tests)."""
+        return self.desk.machine
+
+    @property
+    def noticed(self) -> list[str]:
+        """What the observed addresses saw during the last reply, in order."""
+        return self.desk.noticed
+
+    @property
+    def paper(self) -> str:
+        """The paper still kept (the current game and a capped history)."""
+        return self.desk.paper.text
+
+    # ---- the machine's state, as the console lamps show it ---------------------------
+
+    @property
+    def stop(self) -> Stop | None:
+        return self.desk.stop
+
+    @property
+    def waiting_for_keyboard(self) -> bool:
+        return self.desk.waiting_for_keyboard
+
+    @property
+    def error(self) -> str | None:
+        stop = self.stop
+        if stop is None:
+            return None
+        if stop.is_error:
+            return stop.describe()
+        if stop.kind is StopKind.STEP_LIMIT:
+            return f"the program ran {self.desk.limits.cap:,} instructions without stopping"
+        if stop.kind is StopKind.INTERRUPT:
+            return "the run was stopped at the desk"
+        return None
+
+    @property
+    def halted(self) -> bool:
+        stop = self.stop
+        return stop is not None and stop.kind in (StopKind.HALT, StopKind.BREAKPOINT)
+
+    # ---- what the operator does ------------------------------------------------------
+
+    def _start(self) -> None:
+        self.desk.load_program(self.words)
+        self.game = MoveFigures()
+        self._begin()
+        self.run_reply()
+
+    def new_game(self) -> None:
+        """Clear, reload the program and start it: what an operator does for a fresh game."""
+        self._start()
+
+    def submit(self, text: str) -> Submission:
+        """Type a line and press word release; the machine runs until it waits again."""
+        submission = self.release(text)
+        if submission.accepted:
+            self.run_reply()
+        return submission
+
+    def release(self, text: str) -> Submission:
+        """Type a line and press word release; ``run_reply`` then runs the reply."""
+        if not self.waiting_for_keyboard:
+            return Submission(False, "the UNIVAC is not waiting for the keyboard")
+        try:
+            self.desk.release(text)
+        except KeyboardEntryError as exc:
+            self.refusals += 1
+            return Submission(False, f"{exc}; nothing was sent")
+        self.words_typed += 1
+        self._begin()
+        return Submission(True)
+
+    def run_reply(self, budget: int | None = None) -> bool:
+        """Run the reply on, at most ``budget`` more instructions (None: to its end).
+        True when it has ended: a keyboard wait, a stop, the desk's cap or STOP."""
+        machine = self.desk.machine
+        left = self.desk.limits.cap - (machine.instructions - self._from[0])
+        if budget is not None and budget < left:
+            if self.desk.run(budget).kind is StopKind.STEP_LIMIT:
+                return False
+        else:
+            self.desk.run(max(left, 0))
+        self._end()
+        return True
+
+    def _begin(self) -> None:
+        machine = self.desk.machine
+        self._from = (machine.instructions, machine.pulses, self.desk.paper.end)
+
+    def _end(self) -> None:
+        machine = self.desk.machine
+        instructions, pulses, mark = self._from
+        self.last_move = MoveFigures(machine.instructions - instructions,
+                                     machine.pulses - pulses)
+        self.game.instructions += self.last_move.instructions
+        self.game.pulses += self.last_move.pulses
+        for result in results_in(self.desk.paper.since(mark)):
+            self.score.record(result)
+            self.game = MoveFigures()  # the next game has begun

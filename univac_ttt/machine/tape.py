@@ -1,0 +1,302 @@
+"""The Uniservo tape units, their reels, and the initial read (docs/fidelity.md, "Tapes").
+
+A reel is a list of 60-word blocks held in memory; reading and writing files is the job
+of program/reel.py, so the machine stays pure. Each unit keeps its position (blocks
+before the head), a write-protect flag on the reel, the rewind interlock, and the time
+(in clock pulses) at which its tape is free again. The executors of the tape rows of
+the operation table are here; ops.py only lists them.
+
+Operands: a tape instruction's operand is ``unit * 1000 + address`` (unit 1-10, the
+tenth written ``-``), so the CPU and its decode cache need nothing new.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from . import timing
+from .stops import Stop, StopKind, StopRequest, error
+from .word import WORD_LENGTH, ZERO
+
+if TYPE_CHECKING:
+    from .cpu import Machine
+
+BLOCK_WORDS = 60  # a tape block: 60 words, 720 characters
+UNITS = tuple(range(1, 11))  # Uniservo 1-9 and the tenth, written "-" in an instruction
+
+# Timing (docs/fidelity.md): 128 characters an inch at 100 inches a second is 12,800
+# characters a second nominal, a block in 56.25 ms; with the space between blocks and
+# start/stop the sustained rate was about 7,200 characters a second, 100 ms a block.
+TAPE_CHARACTERS_PER_SECOND = 12_800
+BLOCK_TRANSFER_US = BLOCK_WORDS * WORD_LENGTH * 1_000_000 / TAPE_CHARACTERS_PER_SECOND
+BLOCK_CYCLE_US = BLOCK_WORDS * WORD_LENGTH * 1_000_000 / 7_200
+START_STOP_US = BLOCK_CYCLE_US - BLOCK_TRANSFER_US
+# Low density (7n, for the off-line Uniprinter): 20 characters an inch, 36 inches a block.
+LOW_DENSITY_BLOCK_US = BLOCK_WORDS * WORD_LENGTH / 20 / 100 * 1_000_000 + START_STOP_US
+# Rewinding: assumed at the reading speed, one block cycle of tape per block passed.
+REWIND_BLOCK_US = BLOCK_CYCLE_US
+
+BLOCK_CYCLE_PULSES = timing.us_to_pulses(BLOCK_CYCLE_US)
+LOW_DENSITY_PULSES = timing.us_to_pulses(LOW_DENSITY_BLOCK_US)
+REWIND_BLOCK_PULSES = timing.us_to_pulses(REWIND_BLOCK_US)
+
+_BLANK_BLOCK = (ZERO,) * BLOCK_WORDS
+
+
+def unit_name(unit: int) -> str:
+    """How the operator and the instruction name a unit: 1-9, and "-" for the tenth."""
+    return "-" if unit == 10 else str(unit)
+
+
+@dataclass
+class Reel:
+    """A reel of tape: its written blocks, a name to show, and whether it may be written."""
+
+    blocks: list[tuple[str, ...]] = field(default_factory=list)
+    writable: bool = False
+    name: str = "reel"
+    written: bool = False  # set when the machine writes on it (a reason to save it back)
+
+    @property
+    def block_count(self) -> int:
+        return len(self.blocks)
+
+
+@dataclass
+class Uniservo:
+    """One tape unit: the mounted reel, the head's position and the rewind interlock."""
+
+    number: int
+    reel: Reel | None = None
+    position: int = 0  # blocks between the start of the tape and the head
+    interlocked: bool = False  # rewound with 8n: no use until the operator remounts
+    busy_until: int = 0  # clock pulse at which the tape has stopped moving
+    motion: str = ""  # the last movement: "reading", "reading backward", "writing", ...
+
+    def moving(self, now: int) -> str:
+        """What the unit's lights would show at clock pulse ``now`` ("" when at rest)."""
+        return self.motion if now < self.busy_until else ""
+
+    @property
+    def name(self) -> str:
+        return unit_name(self.number)
+
+    @property
+    def block_count(self) -> int:
+        return self.reel.block_count if self.reel is not None else 0
+
+    def mount(self, reel: Reel) -> None:
+        """Put a reel on the unit, at its first block (the operator threads it so)."""
+        self.reel = reel
+        self.position = 0
+        self.interlocked = False
+
+    def unmount(self) -> Reel | None:
+        reel, self.reel = self.reel, None
+        self.position = 0
+        self.interlocked = False
+        return reel
+
+
+class TapeUnits:
+    """The ten Uniservos and the timing of the two tape buffers, rI and rO."""
+
+    def __init__(self) -> None:
+        self.units: dict[int, Uniservo] = {n: Uniservo(n) for n in UNITS}
+        self.ri_ready = 0  # pulse at which the block being read is complete in rI
+        self.ro_free = 0  # pulse at which rO has been written out to tape
+        self.blocks_read = 0
+        self.blocks_written = 0
+
+    def __getitem__(self, unit: int) -> Uniservo:
+        return self.units[unit]
+
+    def attach(self, unit: int, reel: Reel) -> None:
+        self.units[unit].mount(reel)
+
+    def detach(self, unit: int) -> Reel | None:
+        return self.units[unit].unmount()
+
+    def mounted(self) -> list[Uniservo]:
+        return [u for u in self.units.values() if u.reel is not None]
+
+    def reset_clock(self) -> None:
+        """After a general clear the clock restarts at zero: no tape is still moving."""
+        self.ri_ready = self.ro_free = 0
+        for unit in self.units.values():
+            unit.busy_until = 0
+
+
+# ---- helpers for the executors ---------------------------------------------------------
+
+def split_operand(operand: int) -> tuple[int, int]:
+    """(unit, address) of a tape instruction's operand."""
+    return divmod(operand, 1000)
+
+
+def _block_address(address: int) -> int:
+    """The last digit of m is ignored by the 60-word transfers (S-PROG53)."""
+    return address - address % 10
+
+
+def _usable(m: Machine, unit: int, writing: bool = False) -> StopRequest | Uniservo:
+    servo = m.tapes[unit]
+    if servo.reel is None:
+        return error(f"Uniservo {servo.name} has no reel mounted")
+    if servo.interlocked:
+        return error(f"Uniservo {servo.name} was rewound with interlock; mount the reel again")
+    if writing and not servo.reel.writable:
+        return error(f"the reel on Uniservo {servo.name} is write-protected")
+    return servo
+
+
+def _wait(m: Machine, until: int) -> None:
+    """The interlock: the computer stalls until a tape or a buffer is free."""
+    if m.pulses < until:
+        m.pulses = until
+
+
+def _read(m: Machine, unit: int, backward: bool) -> StopRequest | None:
+    servo = _usable(m, unit)
+    if isinstance(servo, StopRequest):
+        return servo
+    assert servo.reel is not None
+    if backward:
+        if servo.position == 0:
+            return error(f"Uniservo {servo.name}: read backward at the start of the tape")
+        index = servo.position - 1
+    else:
+        if servo.position >= servo.reel.block_count:
+            return error(f"Uniservo {servo.name}: read past the last written block "
+                         f"(block {servo.position + 1} of {servo.reel.block_count})")
+        index = servo.position
+    tapes = m.tapes
+    _wait(m, max(servo.busy_until, tapes.ri_ready))
+    # A backward read enters the characters in reverse order, so rI ends up holding the
+    # block in its forward order (S-PROG53): the same words reach memory either way.
+    m.ri = list(servo.reel.blocks[index])
+    servo.position = index if backward else index + 1
+    servo.motion = "reading backward" if backward else "reading"
+    servo.busy_until = tapes.ri_ready = m.pulses + BLOCK_CYCLE_PULSES
+    tapes.blocks_read += 1
+    return None
+
+
+def _ri_to_memory(m: Machine, address: int) -> None:
+    _wait(m, m.tapes.ri_ready)
+    start = _block_address(address)
+    mem = m.mem
+    for i, word in enumerate(m.ri):
+        mem[(start + i) % 1000] = word
+    m.ri = list(_BLANK_BLOCK)  # "and erase rI"
+
+
+# ---- executors (rows of ops.OPERATIONS) ------------------------------------------------
+
+def read_forward(m: Machine, operand: int) -> StopRequest | None:
+    return _read(m, operand // 1000, backward=False)
+
+
+def read_backward(m: Machine, operand: int) -> StopRequest | None:
+    return _read(m, operand // 1000, backward=True)
+
+
+def ri_to_memory(m: Machine, operand: int) -> StopRequest | None:
+    _ri_to_memory(m, operand % 1000)
+    return None
+
+
+def ri_to_memory_read_forward(m: Machine, operand: int) -> StopRequest | None:
+    return _transfer_then_read(m, operand, backward=False)
+
+
+def ri_to_memory_read_backward(m: Machine, operand: int) -> StopRequest | None:
+    return _transfer_then_read(m, operand, backward=True)
+
+
+def _transfer_then_read(m: Machine, operand: int, backward: bool) -> StopRequest | None:
+    unit, address = split_operand(operand)
+    check = _usable(m, unit)
+    if isinstance(check, StopRequest):
+        return check  # nothing moved: Start after mounting the reel runs it whole
+    if backward and check.position == 0:
+        return error(f"Uniservo {check.name}: read backward at the start of the tape")
+    if not backward and check.reel is not None and check.position >= check.reel.block_count:
+        return error(f"Uniservo {check.name}: read past the last written block "
+                     f"(block {check.position + 1} of {check.reel.block_count})")
+    _ri_to_memory(m, address)
+    return _read(m, unit, backward)
+
+
+def _write(m: Machine, operand: int, pulses: int) -> StopRequest | None:
+    unit, address = split_operand(operand)
+    servo = _usable(m, unit, writing=True)
+    if isinstance(servo, StopRequest):
+        return servo
+    assert servo.reel is not None
+    tapes = m.tapes
+    _wait(m, max(servo.busy_until, tapes.ro_free))
+    start = _block_address(address) if m.options.tape_write_aligned else address
+    mem = m.mem
+    m.ro = [mem[(start + i) % 1000] for i in range(BLOCK_WORDS)]
+    reel = servo.reel
+    if m.options.tape_overwrite == "truncate" or servo.position >= reel.block_count:
+        # What lay beyond the head is no longer readable: the new block is the written end.
+        del reel.blocks[servo.position:]
+        reel.blocks.append(tuple(m.ro))
+    else:
+        reel.blocks[servo.position] = tuple(m.ro)  # the blocks after it stay readable
+    reel.written = True
+    servo.position += 1
+    servo.motion = "writing"
+    servo.busy_until = tapes.ro_free = m.pulses + pulses
+    tapes.blocks_written += 1
+    return None
+
+
+def write(m: Machine, operand: int) -> StopRequest | None:
+    return _write(m, operand, BLOCK_CYCLE_PULSES)
+
+
+def write_low_density(m: Machine, operand: int) -> StopRequest | None:
+    return _write(m, operand, LOW_DENSITY_PULSES)
+
+
+def _rewind(m: Machine, operand: int, interlock: bool) -> StopRequest | None:
+    servo = _usable(m, operand // 1000)
+    if isinstance(servo, StopRequest):
+        return servo
+    _wait(m, servo.busy_until)
+    servo.busy_until = m.pulses + servo.position * REWIND_BLOCK_PULSES
+    servo.position = 0
+    servo.interlocked = interlock
+    servo.motion = "rewinding"
+    return None
+
+
+def rewind(m: Machine, operand: int) -> StopRequest | None:
+    return _rewind(m, operand, interlock=False)
+
+
+def rewind_interlock(m: Machine, operand: int) -> StopRequest | None:
+    return _rewind(m, operand, interlock=True)
+
+
+# ---- the initial read ------------------------------------------------------------------
+
+def initial_read(m: Machine) -> Stop | None:
+    """INITIAL READ on the desk: the next block of Uniservo 1 to 000-059; CC to 000.
+
+    Returns a Stop (and changes nothing) when unit 1 has no reel, is interlocked or has
+    no block left to read; None when the machine is ready to start at 000.
+    """
+    request = _read(m, 1, backward=False)
+    if request is None:
+        _ri_to_memory(m, 0)
+        m.cc = 0
+        m.half = 0
+        return None
+    stop = Stop(StopKind.ERROR, 0, "left", f"initial read: {request.reason}")
+    m.last_stop = stop
+    return stop
