@@ -8,6 +8,11 @@ about once a second the young generations are collected and the survivors frozen
 (``gc.freeze``: the collector's rounds skip them; reference counting still frees them); one
 full collection reclaims frozen cycles when the room is quiet, when many terminals have
 left, or every five minutes: rare pauses instead of frequent ones.
+
+A process-wide side effect, so bounded: only ``serve`` starts it, the server's ``finally``
+always calls ``release`` (thresholds restored, all unfrozen and collected), and what it
+holds back is at most the cycles of RECLAIM_AFTER_LEFT departed terminals or RECLAIM_SECONDS
+of play. docs/performance.md has the A/B measurement that keeps it.
 """
 
 from __future__ import annotations

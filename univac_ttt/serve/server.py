@@ -193,7 +193,10 @@ class ClassServer:
             self.ready.set()
             await stop.wait()
         finally:
-            await self.shutdown(tasks)
+            try:
+                await self.shutdown(tasks)
+            finally:
+                self.heap.release()  # the collector as it was, whatever shutdown met
             for sig in (signal.SIGINT, signal.SIGTERM):
                 with contextlib.suppress(Exception):
                     loop.remove_signal_handler(sig)
@@ -225,5 +228,4 @@ class ClassServer:
         if self.ssh is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.ssh.wait_closed(), 2)
-        self.heap.release()
         self.table.stop()
