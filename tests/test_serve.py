@@ -200,7 +200,10 @@ def test_the_served_monitor_has_no_files_and_a_run_cap() -> None:
             await client.wait_for(lambda c: "cannot write files" in c.text())
             await client.send(":do /etc/passwd\r")
             await client.wait_for(lambda c: "cannot read files" in c.text())
+            await client.send(":attach 2 /tmp/univac-serve-test.reel:rw\r")
+            await client.wait_for(lambda c: "cannot mount reel files" in c.text())
             assert not Path("/tmp/univac-serve-test.json").exists()
+            assert not Path("/tmp/univac-serve-test.reel").exists()
             await client.close()
     run(scenario())
 

@@ -15,6 +15,7 @@ from prompt_toolkit.output import Output
 
 from ..desk.session import GameSession
 from ..machine import MachineOptions
+from ..program.boottape import fresh_tictactoe_tape
 from ..program.shipped import ShippedProgram, load_tictactoe
 from .app import ConsoleApp, ConsoleSettings
 
@@ -31,7 +32,8 @@ class ServedConsole:
                  transcript: Path | None, options: MachineOptions) -> None:
         words = _shipped().image.words
         self.console = ConsoleApp(
-            lambda on_print: GameSession(words, options, on_print),
+            # Each game boots the shipped tape, as at `univac-ttt play`.
+            lambda on_print: GameSession(words, options, on_print, tape=fresh_tictactoe_tape()),
             ConsoleSettings(authentic=authentic, transcript=transcript, save_directory=None),
             input, output)
         self.application: Application[int] = self.console.app

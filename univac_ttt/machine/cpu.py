@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import checking, timing
+from . import checking, compiled, timing
 from .devices import Keyboard, Printer
 from .ops import decode
 from .options import MachineOptions
 from .stops import Stop, StopKind, StopRequest
-from .tape import TapeUnits, initial_read
+from .tape import TapesState, TapeUnits, initial_read
 from .word import LAST_ADDRESS, MEMORY_WORDS, TAPE_BLOCK_WORDS, ZERO, instruction
 
 __all__ = ["MEMORY_WORDS", "TAPE_BLOCK_WORDS", "Machine", "MachineState"]
@@ -50,6 +50,7 @@ class MachineState:
     overflows: int
     breakpoint_switch: bool
     faults: tuple[checking.Fault, ...] = ()  # words whose check bits are wrong
+    tapes: TapesState = TapesState()  # reels mounted, heads, busy times (tape.py)
 
 
 class Machine:
@@ -160,7 +161,17 @@ class Machine:
         return None if stop.kind is StopKind.STEP_LIMIT else stop
 
     def run(self, max_steps: int = 10**12) -> Stop:
-        """Run until the machine stops or ``max_steps`` instructions have executed."""
+        """Run until the machine stops or ``max_steps`` instructions have executed.
+
+        Whole pairs go through their compiled functions (compiled.py) when nothing needs
+        watching; single steps, monitored runs and anything unusual use the interpreter."""
+        if compiled.eligible(self):
+            return compiled.run(self, max_steps)
+        return self._run_generic(max_steps)  # type: ignore[return-value]
+
+    def _run_generic(self, max_steps: int, quiet: bool = False) -> Stop | None:
+        """The interpreter: one instruction at a time, with breakpoints and fault checks.
+        ``quiet``: None instead of a step-limit Stop (the compiled path's short steps)."""
         mem = self.mem
         cache = self._cache
         decode_pair = self._decode_uncached
@@ -258,6 +269,8 @@ class Machine:
         if request is None:
             self.half = half
             self.instructions += done
+            if quiet:
+                return None
             address, where = self.next_instruction_address()
             stop = Stop(StopKind.STEP_LIMIT, address, where, f"{done} instructions executed")
         else:
@@ -306,7 +319,8 @@ class Machine:
             tuple(self.mem), self.a, self.x, self.l, self.f, tuple(self.v), tuple(self.y),
             tuple(self.ri), tuple(self.ro), self.cc, self.cr, self.half, self.instructions,
             self.cr_address, self.pulses, self.keyboard_words, self.printed_words,
-            self.overflows, self.breakpoint_switch, tuple(self.faults.values()))
+            self.overflows, self.breakpoint_switch, tuple(self.faults.values()),
+            self.tapes.state())
 
     def restore(self, state: MachineState) -> None:
         self.mem[:] = state.mem
@@ -320,3 +334,4 @@ class Machine:
         self.overflows = state.overflows
         self.breakpoint_switch = state.breakpoint_switch
         self.faults = {fault.location: fault for fault in state.faults}
+        self.tapes.restore(state.tapes)

@@ -19,6 +19,7 @@ from ..desk.score import Score, results_in
 from ..desk.transcript import Transcript
 from ..machine import MachineOptions
 from ..program.assembler import Program
+from ..program.boottape import fresh_tictactoe_tape
 from ..program.shipped import ShippedProgram, load_tictactoe
 from .app import MonitorApp
 from .core import Monitor, MonitorError
@@ -37,7 +38,8 @@ class ServedMonitor(Monitor):
 
     def __init__(self, words: dict[int, str], program: Program | None,
                  options: MachineOptions, limits: Limits) -> None:
-        super().__init__(words, program, options, limits)
+        # As `univac-ttt monitor`: the shipped tape on Uniservo 1, for `boot`.
+        super().__init__(words, program, options, limits, {1: fresh_tictactoe_tape()})
         self.score = Score()
         self._scored = self.desk.paper.end
 
@@ -57,6 +59,10 @@ class ServedMonitor(Monitor):
 
     def do_do(self, rest: str) -> list[str]:
         raise MonitorError("a served terminal cannot read files")
+
+    def do_attach(self, rest: str) -> list[str]:
+        raise MonitorError("a served terminal cannot mount reel files (the program tape "
+                           "is on Uniservo 1)")
 
     def _run(self, count: int | None, until: Callable[[], bool] | None = None) -> list[str]:
         cap = self.desk.limits.cap

@@ -1,0 +1,318 @@
+"""Compiled pairs: the fast path of Machine.run for the ordinary case.
+
+A word fetched as a pair is compiled (on its second fetch) into one Python function that
+runs both of its instructions and their timing. After the pair fetch the delay lines have a
+known phase (the fetch ends as word cc passes the heads), so every later operand wait of the
+pair is a constant worked out here; only the fetch wait depends on the clock. The functions
+are looked up by the word memory holds at the moment of the fetch (and the last digit of its
+address), so a store into memory from anywhere (an instruction, the monitor, a restore, a
+tape, a fault) makes the address hold a word whose function is looked up afresh: nothing
+can run stale code, and there is nothing to invalidate.
+
+Anything unusual (a stop, a keyboard with nothing typed, a tape error, an adder fault, an
+overflow stop, a non-digit in a multiply or divide) leaves through ``Bail`` before that
+instruction has changed anything, and the interpreter in cpu.py runs it as always.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from . import arithmetic as ar
+from . import fastarith, ops
+from .charset import MINUS, ZERO_DIGIT
+from .ops import BY_CODE, decode
+from .stops import Stop, StopKind
+from .timing import MINOR_CYCLE_PULSES, instruction_cost
+from .word import MODULUS, ZERO, instruction
+
+if TYPE_CHECKING:
+    from .cpu import Machine
+
+Pair = Callable[["Machine", int], int]  # runs the pair at an address; returns the next
+_PER_PHASE = 400  # compiled words per last address digit (about 3 KB each) before emptying
+_SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
+_LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(1000))  # R's return links
+
+
+class Bail(Exception):
+    """The pair cannot go on compiled: ``half`` 0, nothing of it has run; ``half`` 1, the
+    left instruction has run, the clock stood at ``pulses`` and CC at ``cc``."""
+
+    def __init__(self, half: int, pulses: int = 0, cc: int = 0) -> None:
+        super().__init__(half)
+        self.half = half
+        self.pulses = pulses
+        self.cc = cc
+
+
+def eligible(m: Machine) -> bool:
+    """The compiled path serves the default timing and transfer rules with no monitor
+    breakpoint and no injected fault (a pending resume matters only to breakpoints);
+    anything else runs plain."""
+    options = m.options
+    return (options.timing == "latency" and options.right_half_after_transfer
+            and not (m.break_addresses or m.break_executors or m.faults))
+
+
+class Tables:
+    """Compiled pairs for one overflow rule, shared by every machine. A pair's code depends
+    only on its word and the last digit of its address (the delay-line phase), so there is
+    one table per digit; ``by_address`` names each address's table. A word is compiled the
+    second time it is fetched: words made afresh on every pass run in the interpreter."""
+
+    def __init__(self, overflow_stop: bool) -> None:
+        self.overflow_stop = overflow_stop
+        self.phases: list[dict[str, Pair]] = [{} for _ in range(10)]
+        self.by_address = [self.phases[address % 10] for address in range(1000)]
+        self.seen: set[tuple[int, str]] = set()
+
+
+TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the machine"
+
+
+# ---- code generation ---------------------------------------------------------------------
+
+_NAMESPACE = {
+    "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
+    "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
+    "Bail": Bail, "ZERO": ZERO, "ADD": fastarith.add, "MUL": fastarith.multiply,
+    "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
+    "PRODUCTS_P": fastarith.PRODUCTS[False, True],
+    "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
+    "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": _LINKS,
+    "SR": ar.shift_right, "SL": ar.shift_left, "SRK": ar.shift_right_keep_sign,
+    "SLK": ar.shift_left_keep_sign, "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
+}
+_SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
+_PLAIN = {
+    "B": ["m.a = m.x = mem[{a}]"], "L": ["m.l = m.x = mem[{a}]"], "F": ["m.f = mem[{a}]"],
+    "H": ["mem[{a}] = m.a"], "C": ["mem[{a}] = m.a", "m.a = ZERO"], "G": ["mem[{a}] = m.f"],
+    "J": ["mem[{a}] = m.x"], "K": ["m.l = m.a", "m.a = ZERO"],
+    "E": ["m.a = EXTRACT(m.a, mem[{a}], m.f)"],
+    "V": ["m.v = [mem[{a}], mem[{a1}]]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
+    "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
+    "Q": ["if m.a == m.l:", " n = {a}"], "T": ["if GREATER(m.a, m.l):", " n = {a}"],
+    "U": ["n = {a}"], "R": ["mem[{a}] = LINKS[n]"],
+}
+_CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
+# Devices and stops: their executors are called as they are, with the clock, CC and CR set;
+# each returns a stop request only before it has changed anything (tape.py), so the
+# interpreter can run it again from the start.
+_CODE_OF.update({BY_CODE[code].execute: "device" for code in (
+    "10", "90", "1n", "2n", "30", "3n", "40", "4n", "5n", "6n", "7n", "8n")})
+_COMPILABLE = set(_PLAIN) | set(_SHIFTS) | {"A", "S", "X", "M", "N", "P", "D", ",0", "50",
+                                            "device"}
+
+
+class _Writer:
+    """Source of one pair; the clock is ``t`` plus the constant ``off``, and ``phase`` is
+    the minor cycle (mod 10) at that time, or None once a multiply has made it vary."""
+
+    def __init__(self, digit: int, word: str, overflow_stop: bool) -> None:
+        self.word = word
+        self.overflow_stop = overflow_stop
+        self.lines = ["def pair(m, cc):", " mem = m.mem", " t = m.pulses",
+                      " t += ((cc - t // 91) % 10 + 1) * 91",
+                      " n = cc + 1" if digit != 9 else " n = cc + 1 if cc != 999 else 0"]
+        self.off = 0
+        self.phase = (digit + 1) % 10
+        self.half = 0
+        self.namespace: dict[str, object] = dict(_NAMESPACE)
+
+    def emit(self, *lines: str) -> None:
+        self.lines += [" " + line for line in lines]
+
+    def now(self) -> str:
+        return f"t + {self.off}" if self.off else "t"
+
+    def bail(self) -> str:
+        if self.half == 0:
+            return "raise Bail(0)"
+        return f"raise Bail(1, {self.now()}, n)"
+
+    def instruction(self, code: str, operand: int, op: ops.Operation) -> None:
+        bail = self.bail()  # the clock before this instruction's wait
+        pulses, position = instruction_cost(op, operand, False)
+        cycles = 0  # minor cycles this instruction moves the clock on, when known
+        if position >= 0:
+            if self.phase is None:  # after a multiply: wait by the clock
+                self.emit(f"t += {self.off}", "t0 = t",
+                          f"t += (({position} - t // 91) % 10) * 91")
+                self.off = 0
+                bail = "raise Bail(0)" if self.half == 0 else "raise Bail(1, t0, n)"
+            else:
+                cycles = (position - self.phase) % 10
+                self.off += cycles * MINOR_CYCLE_PULSES
+        self.off += pulses
+        if self.phase is not None:
+            whole, rest = divmod(pulses, MINOR_CYCLE_PULSES)
+            self.phase = None if rest else (self.phase + cycles + whole) % 10
+        a = operand
+        if code == "Y" and a <= 990:
+            self.emit(f"m.y = mem[{a}:{a + 10}]")
+        elif code == "Z" and a <= 990:
+            self.emit("y = m.y", "if len(y) == 10:", f" mem[{a}:{a + 10}] = y", "else:",
+                      f" FROM_Y(m, {a})")
+        elif code in _PLAIN:
+            self.emit(*(line.format(a=a, a1=(a + 1) % 1000) for line in _PLAIN[code]))
+        elif code in _SHIFTS:
+            zeros = repr(ZERO_DIGIT * a)
+            self.emit({".n": f"m.a = ({zeros} + m.a)[:12]",
+                       ";n": f"m.a = (m.a + {zeros})[{a}:{a + 12}]",
+                       "-n": "w = m.a", "0n": "w = m.a"}[code])
+            if code == "-n":
+                self.emit(f"m.a = w[0] + ({zeros} + w[1:])[:11]")
+            elif code == "0n":
+                self.emit(f"m.a = w[0] + (w[1:] + {zeros})[{a}:{a + 11}]")
+        elif code in ("A", "S", "X"):
+            self.adder(code, a, bail)
+        elif code in ("M", "N", "P"):
+            kind = (code == "N", code == "P")
+            self.emit(f"x = mem[{a}]", "l = m.l", f"r = PRODUCTS_{code}.get((l, x), False)",
+                      "if r is False:", f" r = MUL(l, x, {kind[0]}, {kind[1]})",
+                      "if r is None:", f" {bail}", "m.a, m.x, m.f, p = r",
+                      f"t += {self.off} + p * 91")
+            self.off = 0
+            self.phase = None
+        elif code == "D":
+            self.emit(f"r = DIV(mem[{a}], m.l)", "if r.__class__ is str:", f" {bail}",
+                      "m.a, m.x = r")
+        elif code == ",0":
+            self.emit("if m.breakpoint_switch:", f" {bail}")
+        elif code == "device":
+            if self.half == 0 and " start = t" not in self.lines:
+                self.lines.insert(3, " start = t")
+            self.namespace[f"EX{self.half}"] = op.execute
+            self.emit(f"m.pulses = {self.now()}", "m.cc = n", f"m.cr = {self.word!r}",
+                      "m.cr_address = cc", f"r = EX{self.half}(m, {a})", "if r is not None:",
+                      " m.pulses = start" if self.half == 0 else " pass", f" {bail}",
+                      "t = m.pulses")
+            self.off = 0
+            self.phase = None
+        elif code == "50":
+            word = repr(self.word)
+            self.emit(f"m.pulses = {self.now()}", "m.cc = n", f"m.cr = {word}",
+                      "m.cr_address = cc", "printer = m.printer",
+                      "if printer is not None:", f" printer.print_word(mem[{a}])",
+                      "m.printed_words += 1")
+        self.half = 1
+
+    def adder(self, code: str, a: int, bail: str) -> None:
+        """A, S, X: numbers with known values add here; the rest (text, overflow) go
+        through fastarith and arithmetic."""
+        if code != "X":
+            sign = "+" if code == "A" else "-"
+            rx = "x = w" if code == "A" else "x = NEGATE[w[0]] + w[1:]"
+            self.emit(f"w = mem[{a}]", "va = VALUE(m.a, False)", "vb = VALUE(w, False)",
+                      "if va.__class__ is int and vb.__class__ is int and "
+                      f"-{MODULUS} < va {sign} vb < {MODULUS}:",
+                      f" {rx}", " m.x = x", f" m.a = WORD(va {sign} vb) or WORD_OF(va {sign} vb)",
+                      "else:")
+            indent = " "
+        else:
+            indent = ""
+        work = {"A": [" x = w", " s, o = ADD(m.a, x)"],
+                "X": [" s, o = ADD(m.a, m.x)"], "S": [" x, s, o = SUB(m.a, w)"]}
+        lines = ["try:", *work[code], "except AdderFault:", f" {bail}"]
+        if self.overflow_stop:
+            lines += ["if o:", f" {bail}"]
+        lines += ["m.x = x" if code != "X" else "pass", "m.a = s", "if o:",
+                  " m.overflows += 1", " n = 0"]
+        self.emit(*(indent + line for line in lines))
+
+    def source(self) -> str:
+        self.emit(f"m.pulses = {self.now()}", "return n")
+        return "\n".join(self.lines)
+
+
+def _generic(m: Machine, cc: int) -> int:
+    raise Bail(0)
+
+
+def compile_pair(tables: Tables, address: int, word: str) -> Pair:
+    """The function for ``word`` fetched from ``address``: remembered, once seen twice."""
+    key = (address % 10, word)
+    if key not in tables.seen:
+        if len(tables.seen) >= _SEEN_LIMIT:
+            tables.seen.clear()
+        tables.seen.add(key)
+        return _generic  # the first sight runs in the interpreter
+    halves = [decode(word[:6]), decode(word[6:])]
+    codes = [_CODE_OF.get(op.execute) if op.execute in _CODE_OF else None for op, _ in halves]
+    function: Pair = _generic
+    if all(code in _COMPILABLE for code in codes):
+        writer = _Writer(address % 10, word, tables.overflow_stop)
+        for code, (op, operand) in zip(codes, halves, strict=True):
+            writer.instruction(code, operand, op)  # type: ignore[arg-type]
+        namespace = writer.namespace
+        exec(writer.source(), namespace)  # noqa: S102 - our own generated source
+        function = namespace["pair"]  # type: ignore[assignment]
+    table = tables.by_address[address]
+    if len(table) >= _PER_PHASE:
+        table.clear()
+    table[word] = function
+    return function
+
+
+# ---- the loop ----------------------------------------------------------------------------
+
+def _pairs(m: Machine, budget: int, tables: Tables) -> int:
+    """Run whole compiled pairs while two more instructions fit in ``budget``; return how
+    many instructions ran. Leaves the machine settled (CC, CR, clock, count) either at a
+    pair boundary or, after a bail in a right half, just before that right half."""
+    mem = m.mem
+    by_address = tables.by_address
+    cc = m.cc
+    done = 0
+    limit = budget - 1
+    word = m.cr
+    address = m.cr_address
+    try:
+        while done < limit:
+            fetched = mem[cc]
+            function = by_address[cc].get(fetched)
+            if function is None:
+                function = compile_pair(tables, cc, fetched)
+            if function is _generic:
+                break
+            previous, previous_address = word, address
+            word, address = fetched, cc
+            cc = function(m, cc)
+            done += 2
+    except Bail as bail:
+        if bail.half == 0:
+            word, address = previous, previous_address  # CC still names the pair
+        else:
+            m.pulses = bail.pulses
+            m.cc, m.cr, m.cr_address, m.half = bail.cc, word, address, 1
+            m.instructions += done + 1
+            return done + 1
+    m.cc, m.cr, m.cr_address = cc, word, address
+    m.instructions += done
+    return done
+
+
+def run(m: Machine, max_steps: int) -> Stop:
+    """Machine.run on the compiled path (the caller has checked ``eligible``)."""
+    m._resuming = False  # no breakpoint to pass
+    total = 0
+    tables = TABLES[m.options.overflow == "stop"]
+    while total < max_steps:
+        if not m.half and max_steps - total >= 2:
+            total += _pairs(m, max_steps - total, tables)
+            if total >= max_steps:
+                break
+        steps = 1 if m.half or max_steps - total < 2 else 2
+        stop = m._run_generic(steps, quiet=True)
+        if stop is not None:
+            return stop
+        total += steps
+    address, where = m.next_instruction_address()
+    stop = Stop(StopKind.STEP_LIMIT, address, where, f"{total} instructions executed")
+    m.last_stop = stop
+    return stop
+
+
+__all__ = ["BY_CODE", "TABLES", "Bail", "Tables", "compile_pair", "eligible", "run"]
