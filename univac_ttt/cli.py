@@ -18,11 +18,13 @@ if TYPE_CHECKING:
     from .desk import Desk
     from .desk.transcript import Transcript
     from .machine.tape import Reel
+    from .serve.apps import AppFactory
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL, EXIT_OUTPUT = 0, 1, 2, 70, 74
 MAX_STEPS_LIMIT = 10**15  # --max-steps: more than a year of UNIVAC time
 IDLE_LIMIT = 86_400  # --idle: one day
-COMMANDS = ("play", "run", "verify", "monitor", "kiosk", "tape", "assemble")
+MAX_CLIENTS_LIMIT = 1_000  # serve --max-clients: a file descriptor or more each
+COMMANDS = ("play", "run", "verify", "monitor", "kiosk", "tape", "assemble", "serve")
 SCRIPT_LIMIT = 1_000_000  # bytes of a monitor script
 INTERACTIVE_CAP = 1_000_000_000  # instructions a full-screen monitor run may take
 
@@ -171,6 +173,39 @@ def build_parser() -> argparse.ArgumentParser:
     kiosk.add_argument("--stats", metavar="FILE", type=_path, help="the daily tally file")
     kiosk.add_argument("--log", metavar="FILE", type=_path, help="the kiosk's log file")
 
+    serve = sub.add_parser(
+        "serve", help="a UNIVAC for every terminal of a class (telnet/SSH)",
+        description="Serve a class or an exhibit: every telnet or SSH connection gets its own "
+                    "UNIVAC with the full-screen console (or the lecture monitor). Listens on "
+                    "127.0.0.1 unless a host is named. WARNING: telnet is plain text on the "
+                    "wire, passwords and all; use it only on a network you trust, or use --ssh. "
+                    "Ctrl-C or SIGTERM says goodbye on every terminal and exits 0. "
+                    "docs/lecture.md and docs/museum.md show how to run one.")
+    serve.add_argument("--telnet", metavar="[HOST:]PORT",
+                       help="listen for telnet clients (plain text on the wire)")
+    serve.add_argument("--ssh", metavar="[HOST:]PORT",
+                       help="listen for SSH clients (needs the ssh extra: "
+                            "pip install 'univac-ttt[ssh]'); the host key is made in --data")
+    serve.add_argument("--app", choices=["play", "monitor"], default="play",
+                       help="what each terminal gets: the game console (default) or the "
+                            "lecture monitor")
+    serve.add_argument("--max-clients", type=count_option(MAX_CLIENTS_LIMIT), default=40,
+                       metavar="N", help="terminals at once; the next one is told the class "
+                                         "is full (default 40, at most 1000)")
+    serve.add_argument("--idle", type=count_option(IDLE_LIMIT), default=600, metavar="SECONDS",
+                       help="close a terminal politely after this long without a key "
+                            "(default 600, at most 86400)")
+    serve.add_argument("--password-file", metavar="FILE", type=_path,
+                       help="a shared class password for SSH, on the file's first line "
+                            "(default: no password; never a system login)")
+    serve.add_argument("--data", metavar="DIR", type=_path,
+                       help="folder for the SSH host key and transcripts (default "
+                            "$UNIVAC_TTT_DATA or ~/.local/share/univac-ttt)")
+    serve.add_argument("--transcripts", action="store_true",
+                       help="keep each terminal's paper in DIR/transcripts/")
+    serve.add_argument("--speed", choices=["fast", "authentic"], default="fast",
+                       help="typewriter speed on every terminal (default fast)")
+
     verify = sub.add_parser("verify", help="prove the program plays perfectly",
                             description="Play every opponent strategy against the program "
                                         "in emulated memory and check each game against "
@@ -268,6 +303,8 @@ def _dispatch(args: argparse.Namespace) -> int | None:
         return _cmd_tape(args)
     if command == "assemble":
         return _cmd_assemble(args)
+    if command == "serve":
+        return _cmd_serve(args)
     return None
 
 
@@ -622,6 +659,21 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings,
                                             fresh_tictactoe_tape())),
                      report=lambda message: sys.stderr.write(f"univac-ttt: {message}\n"))
+
+
+def served_apps() -> dict[str, AppFactory]:
+    """The front ends serve may hand a terminal, by --app name. The command line composes:
+    serve never imports a front end, it is handed their public factories."""
+    from .console.served import build_application as console_application
+    from .monitor.served import build_application as monitor_application
+
+    return {"play": console_application, "monitor": monitor_application}
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .serve.main import serve_from_args
+
+    return serve_from_args(args, _data_folder(args), served_apps())
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:

@@ -71,7 +71,7 @@ REPLY_CHUNK = 200_000  # instructions run at once in a key handler (a reply take
 class ConsoleSettings:
     authentic: bool = False
     transcript: Path | None = None
-    save_directory: Path = field(default_factory=Path.cwd)
+    save_directory: Path | None = field(default_factory=Path.cwd)  # None: F4 saves nothing
     clock: Callable[[], float] = time.monotonic
 
 
@@ -212,6 +212,9 @@ class ConsoleApp:
         self._sync_paper()
 
     def save_paper(self) -> Path | None:
+        if self.settings.save_directory is None:
+            self.say("This terminal cannot save files; ask for the printout instead.", True)
+            return None
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         try:  # whole, and never over an earlier save from the same second
             path = create_new(self.settings.save_directory, f"univac-paper-{stamp}", ".txt",
@@ -396,6 +399,19 @@ class ConsoleApp:
             raise
         except Exception as exc:  # noqa: BLE001 - end the app cleanly, never a traceback
             self.app.exit(exception=exc)
+
+    async def run_async(self) -> int:
+        """Run on the caller's event loop (a server's connection): no signal or loop handlers."""
+        def start() -> None:
+            self.app.create_background_task(self._ticker())
+
+        try:
+            result = await self.app.run_async(pre_run=start, handle_sigint=False,
+                                              set_exception_handler=False)
+        finally:
+            if self.transcript is not None:
+                self.transcript.close()
+        return int(result or 0)
 
     def run(self) -> int:
         def start() -> None:

@@ -454,3 +454,15 @@ class MonitorApp:
             return int(run_guarded(self.app, start) or 0)
         finally:
             self.monitor.desk.limits.stop()  # a run still going on the worker ends now
+
+    async def run_async(self) -> int:
+        """Run on the caller's event loop (a server's connection): no signal or loop handlers."""
+        def start() -> None:
+            self.app.create_background_task(self._worker())
+
+        try:
+            result = await self.app.run_async(pre_run=start, handle_sigint=False,
+                                              set_exception_handler=False)
+        finally:
+            self.monitor.desk.limits.stop()  # a run still going on the worker ends now
+        return int(result or 0)
