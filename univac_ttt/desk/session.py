@@ -41,6 +41,7 @@ class GameSession:
                  observe: dict[int, str] | None = None, limits: Limits | None = None) -> None:
         self.words = words
         self.desk = Desk(options=options or MachineOptions(), limits=limits)
+        self.desk.echo_keys = True
         self.desk.observe = dict(observe or {})
         if on_print is not None:
             self.desk.paper.listeners.append(on_print)
@@ -150,6 +151,6 @@ class GameSession:
                                      machine.pulses - pulses)
         self.game.instructions += self.last_move.instructions
         self.game.pulses += self.last_move.pulses
-        for result in results_in(self.desk.paper.since(mark)):
+        for result in results_in(self.desk.paper.typed_since(mark)):
             self.score.record(result)
             self.game = MoveFigures()  # the next game has begun
