@@ -93,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "chosen when stdin or stdout is not a terminal)")
     play.add_argument("--speed", choices=["fast", "authentic"], default="fast",
                       help="how the typewriter types: at once (default) or at about 10 "
-                           "characters a second, as the SC printer did (F3 toggles)")
+                           "characters a second, as the SC printer did (F3 toggles; with "
+                           "--plain the output is paced too)")
     play.add_argument("--transcript", metavar="FILE", type=_path,
                       help="append the printer paper of the whole session to FILE")
     play.add_argument("--image", metavar="FILE", type=_path,
@@ -417,7 +418,7 @@ def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE
     console = PlainConsole(Desk(words, _machine_options(args)), sys.stdin, sys.stdout,
-                           sys.stderr)
+                           sys.stderr, authentic=args.speed == "authentic")
     if transcript is not None:
         console.also_print_to(_reporting(transcript))
     try:
@@ -465,7 +466,8 @@ def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
         return EXIT_USAGE
     options = _machine_options(args)
     settings = ConsoleSettings(authentic=args.speed == "authentic",
-                               transcript=Path(args.transcript) if args.transcript else None)
+                               transcript=Path(args.transcript) if args.transcript else None,
+                               tictactoe=args.image is None)
     try:
         console = ConsoleApp(lambda on_print: GameSession(words, options, on_print), settings)
     except TranscriptError as exc:
