@@ -539,8 +539,8 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     import os
 
     from .kiosk.app import KioskApp
-    from .kiosk.controller import Kiosk, KioskSettings
-    from .kiosk.supervisor import lock_signals, setup_logging, supervise
+    from .kiosk.controller import MIN_PIN_LENGTH, Kiosk, KioskSettings
+    from .kiosk.supervisor import lock_signals, log_kiosk_start, setup_logging, supervise
     from .program.shipped import ProgramError, load_tictactoe
 
     pin = args.pin or os.environ.get("UNIVAC_TTT_STAFF_PIN", "")
@@ -551,6 +551,10 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     if not pin.strip() or not pin.isprintable():
         sys.stderr.write("univac-ttt: the staff PIN must be printable characters, not only "
                          "spaces (docs/museum.md)\n")
+        return EXIT_USAGE
+    if len(pin) < MIN_PIN_LENGTH:
+        sys.stderr.write(f"univac-ttt: the staff PIN is too short: use at least "
+                         f"{MIN_PIN_LENGTH} characters (docs/museum.md)\n")
         return EXIT_USAGE
     data = _data_folder(args)
     log_path = Path(args.log) if args.log is not None else data / "kiosk.log"
@@ -576,6 +580,7 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
         printouts=Path(args.printouts) if args.printouts is not None else data / "printouts",
         stats=stats_path)
     lock_signals()
+    log_kiosk_start(settings, data, __version__)
     return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings)),
                      report=lambda message: sys.stderr.write(f"univac-ttt: {message}\n"))
 
