@@ -153,17 +153,11 @@ class ConsoleApp:
                  "Type your first move now.", True)
 
     def _game_ended(self) -> None:
-        """A result was typed: the program begins the next game by itself, so whatever was
-        typed ahead belongs to the game that ended and is dropped."""
+        """A result was typed: the program begins the next game by itself, so keys typed
+        ahead (a paste, a fast typist) belong to the game that ended and are dropped until
+        the new game is shown (``holding``). Function keys and quitting still work."""
         self.keyboard_buffer.reset()
         self._hold_until = self.settings.clock() + TYPEAHEAD_GRACE
-        try:
-            pending = self.app.key_processor.input_queue
-        except AttributeError:
-            return
-        if pending:
-            pending.clear()
-            self._dropped()
 
     def submit(self) -> None:
         text = self.keyboard_buffer.text

@@ -63,6 +63,7 @@ class PlainConsole:
         self.authentic = authentic
         self.sleep = sleep
         self._hurry = False  # Ctrl-C while typing at the typewriter's pace: the rest at once
+        self._paced = 0.0  # seconds of pacing since the last word release
         # The operator presses START at a normal or breakpoint stop (run --start-after-stop).
         self.start_after_stop = start_after_stop
         self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
@@ -76,11 +77,14 @@ class PlainConsole:
         for sink in self._sinks:
             sink(chunk.text)
         if chunk.keyed:
+            self._paced = 0.0  # a word release: the UNIVAC's time starts again
             return  # on stdout the prompt and the echoed line already show it
         if not self.authentic or self._hurry:
             self.stdout.write(chunk.text)
             return
-        self._pause(pulses_to_us(chunk.since_release) / 1_000_000)
+        # the piece is typed once the UNIVAC time since the release has passed (typing
+        # the earlier pieces counts towards it), then a character at a time
+        self._pause(pulses_to_us(chunk.since_release) / 1_000_000 - self._paced)
         for ch in chunk.text:
             self.stdout.write(ch)
             self.stdout.flush()
@@ -88,8 +92,10 @@ class PlainConsole:
                         else TYPEWRITER_CHARACTER_SECONDS)
 
     def _pause(self, seconds: float) -> None:
-        if not self._hurry and seconds > 0:
-            self.sleep(seconds)
+        if seconds > 0:
+            self._paced += seconds
+            if not self._hurry:
+                self.sleep(seconds)
 
     def also_print_to(self, sink: Callable[[str], None]) -> None:
         """Send the paper to another sink as well (a transcript file)."""
