@@ -145,7 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
                                        "large board, demonstrations when idle, locked keys, "
                                        "a printout file per game and a daily tally. Staff "
                                        "leave with F12 and the PIN.")
-    kiosk.add_argument("--pin", help="staff PIN (or set UNIVAC_TTT_STAFF_PIN)")
+    kiosk.add_argument("--pin", help="staff PIN, at least 4 characters (or set "
+                       "UNIVAC_TTT_STAFF_PIN); wrong PINs lock it for a while")
     kiosk.add_argument("--idle", type=count_option(IDLE_LIMIT), default=60, metavar="SECONDS",
                        help="seconds without a key before demonstrations start and an "
                             "unfinished game is abandoned (default 60, at most 86400)")
