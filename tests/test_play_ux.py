@@ -317,3 +317,15 @@ def test_captions_wrap_at_words_with_one_indent(kiosk, columns, rows, scale):
     assert all(len(line) <= app.left_width() - 2 for line in lines)
     body = rows - 4
     assert board_size(scale)[1] + len(lines) <= body  # the board and caption fit
+
+
+@pytest.mark.parametrize("close, still_open", [("", True), ("\r", False), ("\x1b", False)])
+def test_kiosk_help_says_how_to_close_it_and_those_keys_do(kiosk, close, still_open):
+    from univac_ttt.kiosk.app import KIOSK_HELP
+
+    assert KIOSK_HELP.endswith("Press Enter or Esc to close this help.")
+    with create_pipe_input() as pipe:
+        app = KioskApp(kiosk, input=pipe, output=DummyOutput())
+        pipe.send_text("\x1bOP" + close + "\x1b[24~" + "2468\r")  # F1, the key, F12, PIN
+        assert app.run() == 0
+    assert app.show_help is still_open

@@ -40,7 +40,7 @@ from .controller import Kiosk, Mode
 
 STAFF_EXIT = 0
 LOCKED_KEYS = ("c-c", "c-z", "c-\\", "c-q", "c-d", "f3", "f4", "c-x", "c-l")
-KIOSK_HELP = GAME_HELP + "\n\nPress any key to close this help."
+KIOSK_HELP = GAME_HELP + "\n\nPress Enter or Esc to close this help."
 BIG_SCREEN = (100, 41)  # columns and rows from which the board is drawn twice as large
 STYLE = style({
     "board": "#f0e6c8 bold",
