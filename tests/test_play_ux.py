@@ -329,3 +329,12 @@ def test_kiosk_help_says_how_to_close_it_and_those_keys_do(kiosk, close, still_o
         pipe.send_text("\x1bOP" + close + "\x1b[24~" + "2468\r")  # F1, the key, F12, PIN
         assert app.run() == 0
     assert app.show_help is still_open
+
+
+def test_kiosk_keys_typed_while_the_univac_types_are_not_kept(kiosk):
+    assert kiosk.pacer.busy  # the greeting is being typed (the fake clock stands still)
+    with create_pipe_input() as pipe:
+        app = KioskApp(kiosk, input=pipe, output=DummyOutput())
+        pipe.send_text("37\r" + "\x1b[24~" + "2468\r")
+        assert app.run() == 0
+    assert app.keyboard_buffer.text == "" and kiosk.session.words_typed == 0

@@ -175,7 +175,9 @@ class KioskApp:
             if kiosk.activity() or self.show_help:
                 self.show_help = False
                 return
-            if event.data in KEYBOARD_KEYS:
+            if kiosk.pacer.busy:  # keys typed ahead would land in the next game
+                kiosk.hint = "The UNIVAC is still typing. Wait for INPUT READY."
+            elif event.data in KEYBOARD_KEYS:
                 self.keyboard_buffer.insert_text(event.data.upper())
                 kiosk.hint = ""
             else:
