@@ -414,9 +414,9 @@ def test_files_to_write_must_be_regular_files_not_fifos(tmp_path, fifo):
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "tally.json").symlink_to(fifo)
     for args in (["play", "--plain", "--transcript", str(fifo)],
-                 ["kiosk", "--pin", "12", "--log", str(fifo)],
-                 ["kiosk", "--pin", "12", "--stats", str(fifo)],
-                 ["kiosk", "--pin", "12", "--data", str(tmp_path / "data")]):
+                 ["kiosk", "--pin", "2468", "--log", str(fifo)],
+                 ["kiosk", "--pin", "2468", "--stats", str(fifo)],
+                 ["kiosk", "--pin", "2468", "--data", str(tmp_path / "data")]):
         result = univac(*args, timeout=30)
         assert result.returncode == 2 and "FIFO" in no_traceback(result), args
 

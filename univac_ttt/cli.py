@@ -99,7 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "chosen when stdin or stdout is not a terminal)")
     play.add_argument("--speed", choices=["fast", "authentic"], default="fast",
                       help="how the typewriter types: at once (default) or at about 10 "
-                           "characters a second, as the SC printer did (F3 toggles)")
+                           "characters a second, as the SC printer did (F3 toggles; with "
+                           "--plain the output is paced too)")
     play.add_argument("--transcript", metavar="FILE", type=_path,
                       help="append the printer paper of the whole session to FILE")
     play.add_argument("--image", metavar="FILE", type=_path,
@@ -159,7 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
                                        "large board, demonstrations when idle, locked keys, "
                                        "a printout file per game and a daily tally. Staff "
                                        "leave with F12 and the PIN.")
-    kiosk.add_argument("--pin", help="staff PIN (or set UNIVAC_TTT_STAFF_PIN)")
+    kiosk.add_argument("--pin", help="staff PIN, at least 4 characters (or set "
+                       "UNIVAC_TTT_STAFF_PIN); wrong PINs lock it for a while")
     kiosk.add_argument("--idle", type=count_option(IDLE_LIMIT), default=60, metavar="SECONDS",
                        help="seconds without a key before demonstrations start and an "
                             "unfinished game is abandoned (default 60, at most 86400)")
@@ -490,7 +492,8 @@ def _play_plain(args: argparse.Namespace, tape: Reel) -> int:
         if transcript is not None:
             transcript.close()
         return EXIT_ERROR_STOP
-    console = PlainConsole(desk, sys.stdin, sys.stdout, sys.stderr)
+    console = PlainConsole(desk, sys.stdin, sys.stdout, sys.stderr,
+                           authentic=args.speed == "authentic")
     if transcript is not None:
         console.also_print_to(_reporting(transcript))
     try:
@@ -538,7 +541,8 @@ def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel) -
         return EXIT_USAGE
     options = _machine_options(args)
     settings = ConsoleSettings(authentic=args.speed == "authentic",
-                               transcript=Path(args.transcript) if args.transcript else None)
+                               transcript=Path(args.transcript) if args.transcript else None,
+                               tictactoe=args.image is None)
     try:
         console = ConsoleApp(lambda on_print: GameSession(words, options, on_print,
                                                                    tape=tape), settings)
@@ -617,8 +621,8 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     import os
 
     from .kiosk.app import KioskApp
-    from .kiosk.controller import Kiosk, KioskSettings
-    from .kiosk.supervisor import lock_signals, setup_logging, supervise
+    from .kiosk.controller import MIN_PIN_LENGTH, Kiosk, KioskSettings
+    from .kiosk.supervisor import lock_signals, log_kiosk_start, setup_logging, supervise
     from .program.boottape import fresh_tictactoe_tape
     from .program.shipped import ProgramError, load_tictactoe
 
@@ -630,6 +634,10 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     if not pin.strip() or not pin.isprintable():
         sys.stderr.write("univac-ttt: the staff PIN must be printable characters, not only "
                          "spaces (docs/museum.md)\n")
+        return EXIT_USAGE
+    if len(pin) < MIN_PIN_LENGTH:
+        sys.stderr.write(f"univac-ttt: the staff PIN is too short: use at least "
+                         f"{MIN_PIN_LENGTH} characters (docs/museum.md)\n")
         return EXIT_USAGE
     data = _data_folder(args)
     log_path = Path(args.log) if args.log is not None else data / "kiosk.log"
@@ -656,6 +664,7 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
         printouts=Path(args.printouts) if args.printouts is not None else data / "printouts",
         stats=stats_path)
     lock_signals()
+    log_kiosk_start(settings, data, __version__)
     return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings,
                                             fresh_tictactoe_tape())),
                      report=lambda message: sys.stderr.write(f"univac-ttt: {message}\n"))

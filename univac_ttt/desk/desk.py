@@ -88,6 +88,9 @@ class Desk:
         self.observe: dict[int, str] = {}
         self.noticed: list[str] = []  # what ``observe`` saw during the last run, in order
         self.operation = CONTINUOUS  # the operation switch: how far START runs
+        # Show each released entry on the paper as the operator's (the console, the plain
+        # console and the kiosk do; the monitor's exact back-stepping keeps its own paper).
+        self.echo_keys = False
         if words is not None:
             self.machine.load(words)
 
@@ -114,6 +117,8 @@ class Desk:
         KeyboardEntryError (a key the keyboard lacks) leaves everything as it was."""
         word = self.keyboard.type_line(text)
         self.paper.released = self.machine.pulses
+        if self.echo_keys:
+            self.paper.add_keyed(text.upper(), self.machine.pulses)
         return word
 
     def clear_c(self) -> None:

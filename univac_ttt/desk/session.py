@@ -49,6 +49,7 @@ class GameSession:
         self.tape = tape if tape is not None else boot_reel(words, "program tape")
         self.boot_moves: list[TapeMove] = []  # the tape's blocks as the last boot read them
         self.desk = Desk(options=options or MachineOptions(), limits=limits)
+        self.desk.echo_keys = True
         self.desk.observe = dict(observe or {})
         if on_print is not None:
             self.desk.paper.listeners.append(on_print)
@@ -167,6 +168,6 @@ class GameSession:
                                      machine.pulses - pulses)
         self.game.instructions += self.last_move.instructions
         self.game.pulses += self.last_move.pulses
-        for result in results_in(self.desk.paper.since(mark)):
+        for result in results_in(self.desk.paper.typed_since(mark)):
             self.score.record(result)
             self.game = MoveFigures()  # the next game has begun

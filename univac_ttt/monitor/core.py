@@ -904,7 +904,7 @@ class Monitor:
         try:
             data = load_json(read_text_file(rest, FILE_LIMIT), rest, FILE_LIMIT, max_digits=19)
         except TextFileError as exc:
-            raise MonitorError(f"{rest!r} {exc.reason}") from None
+            raise MonitorError(f"{rest}: {exc.reason}") from None
         except JsonError as exc:
             raise MonitorError(f"not a saved machine: {exc}") from None
         try:
@@ -922,7 +922,7 @@ class Monitor:
         try:
             lines = read_text_file(rest, FILE_LIMIT).split("\n")
         except TextFileError as exc:
-            raise MonitorError(f"{rest!r} {exc.reason}") from None
+            raise MonitorError(f"{rest}: {exc.reason}") from None
         out: list[str] = []
         self._do_depth += 1
         try:
