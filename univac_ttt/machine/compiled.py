@@ -77,7 +77,8 @@ TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the ma
 _NAMESPACE = {
     "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
     "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
-    "Bail": Bail, "ZERO": ZERO, "ADD": fastarith.add, "MUL": fastarith.multiply,
+    "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word, "PASSES": fastarith.passes,
+    "ADD": fastarith.add, "MUL": fastarith.multiply,
     "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
     "PRODUCTS_P": fastarith.PRODUCTS[False, True],
     "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
@@ -86,14 +87,21 @@ _NAMESPACE = {
     "SLK": ar.shift_left_keep_sign, "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
 }
 _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
+# Registers live in m._a, m._x, m._l, m._f: a word, or (after compiled arithmetic) a
+# number's int value that fastarith.register_word turns into its word when one is needed.
+_A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else REG(v))" for r in "axlf")
 _PLAIN = {
-    "B": ["m.a = m.x = mem[{a}]"], "L": ["m.l = m.x = mem[{a}]"], "F": ["m.f = mem[{a}]"],
-    "H": ["mem[{a}] = m.a"], "C": ["mem[{a}] = m.a", "m.a = ZERO"], "G": ["mem[{a}] = m.f"],
-    "J": ["mem[{a}] = m.x"], "K": ["m.l = m.a", "m.a = ZERO"],
-    "E": ["m.a = EXTRACT(m.a, mem[{a}], m.f)"],
+    "B": ["m._a = m._x = mem[{a}]"], "L": ["m._l = m._x = mem[{a}]"], "F": ["m._f = mem[{a}]"],
+    "H": [f"mem[{{a}}] = {_A}"], "C": [f"mem[{{a}}] = {_A}", "m._a = ZERO"],
+    "G": [f"mem[{{a}}] = {_F}"], "J": [f"mem[{{a}}] = {_X}"], "K": ["m._l = m._a", "m._a = ZERO"],
+    "E": [f"e = {_A}", f"m._a = EXTRACT(e, mem[{{a}}], {_F})"],
     "V": ["m.v = [mem[{a}], mem[{a1}]]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
     "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
-    "Q": ["if m.a == m.l:", " n = {a}"], "T": ["if GREATER(m.a, m.l):", " n = {a}"],
+    # Two ints are equal exactly when their words are; a word and an int are compared as words.
+    "Q": ["e = m._a", "v = m._l", "if e == v or (e.__class__ is not v.__class__ and "
+          "(e if e.__class__ is str else REG(e)) == (v if v.__class__ is str else REG(v))):",
+          " n = {a}"],
+    "T": [f"e = {_A}", f"if GREATER(e, {_L}):", " n = {a}"],
     "U": ["n = {a}"], "R": ["mem[{a}] = LINKS[n]"],
 }
 _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
@@ -159,26 +167,17 @@ class _Writer:
             self.emit(*(line.format(a=a, a1=(a + 1) % 1000) for line in _PLAIN[code]))
         elif code in _SHIFTS:
             zeros = repr(ZERO_DIGIT * a)
-            self.emit({".n": f"m.a = ({zeros} + m.a)[:12]",
-                       ";n": f"m.a = (m.a + {zeros})[{a}:{a + 12}]",
-                       "-n": "w = m.a", "0n": "w = m.a"}[code])
-            if code == "-n":
-                self.emit(f"m.a = w[0] + ({zeros} + w[1:])[:11]")
-            elif code == "0n":
-                self.emit(f"m.a = w[0] + (w[1:] + {zeros})[{a}:{a + 11}]")
+            self.emit(f"w = {_A}")
+            self.emit({".n": f"m._a = ({zeros} + w)[:12]",
+                       ";n": f"m._a = (w + {zeros})[{a}:{a + 12}]",
+                       "-n": f"m._a = w[0] + ({zeros} + w[1:])[:11]",
+                       "0n": f"m._a = w[0] + (w[1:] + {zeros})[{a}:{a + 11}]"}[code])
         elif code in ("A", "S", "X"):
             self.adder(code, a, bail)
         elif code in ("M", "N", "P"):
-            kind = (code == "N", code == "P")
-            self.emit(f"x = mem[{a}]", "l = m.l", f"r = PRODUCTS_{code}.get((l, x), False)",
-                      "if r is False:", f" r = MUL(l, x, {kind[0]}, {kind[1]})",
-                      "if r is None:", f" {bail}", "m.a, m.x, m.f, p = r",
-                      f"t += {self.off} + p * 91")
-            self.off = 0
-            self.phase = None
+            self.multiply(code, a, bail)
         elif code == "D":
-            self.emit(f"r = DIV(mem[{a}], m.l)", "if r.__class__ is str:", f" {bail}",
-                      "m.a, m.x = r")
+            self.divide(a, bail)
         elif code == ",0":
             self.emit("if m.breakpoint_switch:", f" {bail}")
         elif code == "device":
@@ -200,27 +199,65 @@ class _Writer:
         self.half = 1
 
     def adder(self, code: str, a: int, bail: str) -> None:
-        """A, S, X: numbers with known values add here; the rest (text, overflow) go
-        through fastarith and arithmetic."""
-        if code != "X":
-            sign = "+" if code == "A" else "-"
-            rx = "x = w" if code == "A" else "x = NEGATE[w[0]] + w[1:]"
-            self.emit(f"w = mem[{a}]", "va = VALUE(m.a, False)", "vb = VALUE(w, False)",
-                      "if va.__class__ is int and vb.__class__ is int and "
-                      f"-{MODULUS} < va {sign} vb < {MODULUS}:",
-                      f" {rx}", " m.x = x", f" m.a = WORD(va {sign} vb) or WORD_OF(va {sign} vb)",
-                      "else:")
-            indent = " "
-        else:
-            indent = ""
-        work = {"A": [" x = w", " s, o = ADD(m.a, x)"],
-                "X": [" s, o = ADD(m.a, m.x)"], "S": [" x, s, o = SUB(m.a, w)"]}
+        """A, S, X: numbers with known values add here and rA keeps the sum as an int;
+        the rest (text, overflow) go through fastarith and arithmetic as words."""
+        sign = "-" if code == "S" else "+"
+        second = "VALUE(w, False)" if code != "X" else \
+            "v if (v := m._x).__class__ is int else VALUE(v, False)"
+        rx = {"A": " m._x = w", "S": " m._x = NEGATE[w[0]] + w[1:]", "X": " pass"}[code]
+        self.emit(*([f"w = mem[{a}]"] if code != "X" else []),
+                  "va = v if (v := m._a).__class__ is int else VALUE(v, False)",
+                  f"vb = {second}",
+                  "if va.__class__ is int and vb.__class__ is int and "
+                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS}:", rx, " m._a = s", "else:")
+        work = {"A": [" x = w", f" s, o = ADD({_A}, x)"],
+                "X": [f" e = {_A}", f" s, o = ADD(e, {_X})"],
+                "S": [f" x, s, o = SUB({_A}, w)"]}
         lines = ["try:", *work[code], "except AdderFault:", f" {bail}"]
         if self.overflow_stop:
             lines += ["if o:", f" {bail}"]
-        lines += ["m.x = x" if code != "X" else "pass", "m.a = s", "if o:",
+        lines += ["m._x = x" if code != "X" else "pass", "m._a = s", "if o:",
                   " m.overflows += 1", " n = 0"]
-        self.emit(*(indent + line for line in lines))
+        self.emit(*(" " + line for line in lines))
+
+    def multiply(self, code: str, a: int, bail: str) -> None:
+        """M, N, P on numbers with known values: the product's words stay ints in rA, rX
+        (P) and rF (the triple), as fastarith._multiply would form them; otherwise (an
+        unknown word, a non-digit) through fastarith with words."""
+        self.emit(f"x = mem[{a}]", "vx = VALUE(x, False)",
+                  "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
+                  "if vx.__class__ is int and vl.__class__ is int:",
+                  " r = vl * vx", " s = r if r >= 0 else -r")
+        if code == "P":
+            self.emit(f" hi, lo = divmod(s, {MODULUS})",
+                      " if r < 0:", "  hi, lo = -hi, -lo", " m._a = hi", " m._x = lo")
+        else:  # M rounds the magnitude; N gives the product the other sign
+            test = "r < 0" if code == "M" else "r >= 0"
+            self.emit(f" s = (s + {ar.HALF_UNIT}) // {MODULUS}",
+                      f" m._a = -s if {test} else s", " m._x = x")
+        self.emit(" m._f = 3 * (vl if vl >= 0 else -vl)",
+                  " p = PASSES(vx if vx >= 0 else -vx)", "else:",
+                  f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
+                  f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
+                  " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",
+                  f"t += {self.off} + p * 91")
+        self.off = 0
+        self.phase = None
+
+    def divide(self, a: int, bail: str) -> None:
+        """D on numbers with known values: both quotients stay ints in rA and rX, as
+        fastarith.divide forms them; anything else through fastarith with words."""
+        self.emit(f"d = mem[{a}]", "va = VALUE(d, False)",
+                  "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
+                  "r = None",
+                  "if va.__class__ is int and vl.__class__ is int:",
+                  " ma = va if va >= 0 else -va", " ml = vl if vl >= 0 else -vl",
+                  " if ma < ml:", f"  q, r = divmod(ma * {MODULUS}, ml)",
+                  "  r = q + (2 * r >= ml)", f"  if r >= {MODULUS}:", "   r = None",
+                  "  elif (va < 0) != (vl < 0):", "   m._a = -r", "   m._x = -q", "  else:",
+                  "   m._a = r", "   m._x = q",
+                  "if r is None:", f" r = DIV(d, {_L})", " if r.__class__ is str:", f"  {bail}",
+                  " m._a, m._x = r")
 
     def source(self) -> str:
         self.emit(f"m.pulses = {self.now()}", "return n")

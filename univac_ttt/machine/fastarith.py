@@ -47,6 +47,18 @@ def word_of(number: int) -> str:
     return word
 
 
+def register_word(number: int) -> str:
+    """The word a register holding ``number`` stands for (compiled pairs keep numbers in
+    rA, rX, rL and rF as ints): word_of for an adder value (|number| < 10^11), and for rF's
+    triple (up to 3 x 10^11) its twelve digits, the top one in the sign position."""
+    word = _WORDS.get(number)
+    if word is not None:
+        return word
+    if -MODULUS < number < MODULUS:
+        return word_of(number)
+    return (b"%012d" % number).translate(_TO_WORD).decode()  # a triple: not an adder value
+
+
 def add(a: str, b: str) -> tuple[str, bool]:
     """arithmetic.add: (sum word, overflow); AdderFault on a double bypass."""
     va = _VALUES.get(a, False)
