@@ -77,7 +77,8 @@ TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the ma
 _NAMESPACE = {
     "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
     "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
-    "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word, "PASSES": fastarith.passes,
+    "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word, "PASSES": fastarith.passes_of,
+    "PASSES_OF": fastarith._PASSES_OF.get,
     "ADD": fastarith.add, "MUL": fastarith.multiply,
     "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
     "PRODUCTS_P": fastarith.PRODUCTS[False, True],
@@ -89,19 +90,24 @@ _NAMESPACE = {
 _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
 # Registers live in m._a, m._x, m._l, m._f: a word, or (after compiled arithmetic) a
 # number's int value that fastarith.register_word turns into its word when one is needed.
-_A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else REG(v))" for r in "axlf")
+# Reading one as a word materialises an int and keeps the word, so the next read is cheap.
+_A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else WORD(v) or REG(v))"
+                  for r in "axlf")
+_WA, _WX, _WL, _WF = ([f"v = m._{r}",
+                       f"if v.__class__ is not str: m._{r} = v = WORD(v) or REG(v)"]
+                      for r in "axlf")
 _PLAIN = {
     "B": ["m._a = m._x = mem[{a}]"], "L": ["m._l = m._x = mem[{a}]"], "F": ["m._f = mem[{a}]"],
-    "H": [f"mem[{{a}}] = {_A}"], "C": [f"mem[{{a}}] = {_A}", "m._a = ZERO"],
-    "G": [f"mem[{{a}}] = {_F}"], "J": [f"mem[{{a}}] = {_X}"], "K": ["m._l = m._a", "m._a = ZERO"],
-    "E": [f"e = {_A}", f"m._a = EXTRACT(e, mem[{{a}}], {_F})"],
+    "H": [*_WA, "mem[{a}] = v"], "C": [f"mem[{{a}}] = {_A}", "m._a = ZERO"],
+    "G": [*_WF, "mem[{a}] = v"], "J": [*_WX, "mem[{a}] = v"], "K": ["m._l = m._a", "m._a = ZERO"],
+    "E": [*_WF, "e = v", *_WA, "m._a = EXTRACT(v, mem[{a}], e)"],
     "V": ["m.v = [mem[{a}], mem[{a1}]]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
     "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
     # Two ints are equal exactly when their words are; a word and an int are compared as words.
-    "Q": ["e = m._a", "v = m._l", "if e == v or (e.__class__ is not v.__class__ and "
-          "(e if e.__class__ is str else REG(e)) == (v if v.__class__ is str else REG(v))):",
-          " n = {a}"],
-    "T": [f"e = {_A}", f"if GREATER(e, {_L}):", " n = {a}"],
+    "Q": ["e = m._a", "v = m._l", "if e.__class__ is not v.__class__:",
+          " if e.__class__ is not str: m._a = e = WORD(e) or REG(e)",
+          " if v.__class__ is not str: m._l = v = WORD(v) or REG(v)", "if e == v:", " n = {a}"],
+    "T": [*_WL, "e = v", *_WA, "if GREATER(v, e):", " n = {a}"],
     "U": ["n = {a}"], "R": ["mem[{a}] = LINKS[n]"],
 }
 _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
@@ -167,7 +173,7 @@ class _Writer:
             self.emit(*(line.format(a=a, a1=(a + 1) % 1000) for line in _PLAIN[code]))
         elif code in _SHIFTS:
             zeros = repr(ZERO_DIGIT * a)
-            self.emit(f"w = {_A}")
+            self.emit(*_WA, "w = v")
             self.emit({".n": f"m._a = ({zeros} + w)[:12]",
                        ";n": f"m._a = (w + {zeros})[{a}:{a + 12}]",
                        "-n": f"m._a = w[0] + ({zeros} + w[1:])[:11]",
@@ -236,7 +242,7 @@ class _Writer:
             self.emit(f" s = (s + {ar.HALF_UNIT}) // {MODULUS}",
                       f" m._a = -s if {test} else s", " m._x = x")
         self.emit(" m._f = 3 * (vl if vl >= 0 else -vl)",
-                  " p = PASSES(vx if vx >= 0 else -vx)", "else:",
+                  " p = PASSES_OF(vx)", " if p is None:", "  p = PASSES(vx)", "else:",
                   f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
                   f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
                   " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",

@@ -38,24 +38,28 @@ def word_of(number: int) -> str:
     """word.from_int for |number| < 10^11, remembered both ways."""
     word = _WORDS.get(number)
     if word is None:
-        word = (b"%012d" % number).translate(_TO_WORD).decode()
-        if len(_VALUES) >= _LIMIT:
-            _VALUES.clear()
-            _WORDS.clear()
-        _WORDS[number] = word
-        _VALUES[word] = number
+        return _new_word(number)
+    return word
+
+
+def _new_word(number: int) -> str:
+    """word_of for a number not in the table."""
+    word = (b"%012d" % number).translate(_TO_WORD).decode()
+    if len(_VALUES) >= _LIMIT:
+        _VALUES.clear()
+        _WORDS.clear()
+    _WORDS[number] = word
+    _VALUES[word] = number
     return word
 
 
 def register_word(number: int) -> str:
     """The word a register holding ``number`` stands for (compiled pairs keep numbers in
     rA, rX, rL and rF as ints): word_of for an adder value (|number| < 10^11), and for rF's
-    triple (up to 3 x 10^11) its twelve digits, the top one in the sign position."""
-    word = _WORDS.get(number)
-    if word is not None:
-        return word
+    triple (up to 3 x 10^11) its twelve digits, the top one in the sign position. Compiled
+    code has looked in the table first: ``WORD(v) or REG(v)``."""
     if -MODULUS < number < MODULUS:
-        return word_of(number)
+        return _WORDS.get(number) or _new_word(number)
     return (b"%012d" % number).translate(_TO_WORD).decode()  # a triple: not an adder value
 
 
@@ -104,6 +108,19 @@ def passes(magnitude: int) -> int:
     """arithmetic.multiplier_passes for a multiplier of this magnitude."""
     high, low = divmod(magnitude, 10_000)
     return _PASSES[high // 10_000] + _PASSES[high % 10_000] + _PASSES[low]
+
+
+_PASSES_OF: dict[int, int] = {}  # multiplier value -> adder passes (compiled M, N, P)
+
+
+def passes_of(multiplier: int) -> int:
+    """passes() of a signed multiplier's magnitude, remembered (a program's multipliers are
+    mostly its constants)."""
+    result = passes(-multiplier if multiplier < 0 else multiplier)
+    if len(_PASSES_OF) >= _LIMIT:
+        _PASSES_OF.clear()
+    _PASSES_OF[multiplier] = result
+    return result
 
 
 # Products remembered by (rL, rX), one table per kind: (negative, full) for M, N and P.
