@@ -90,7 +90,8 @@ _NAMESPACE = {
 _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
 # Registers live in m._a, m._x, m._l, m._f: a word, or (after compiled arithmetic) a
 # number's int value that fastarith.register_word turns into its word when one is needed.
-# Reading one as a word materialises an int and keeps the word, so the next read is cheap.
+# Reading one as a word materialises an int and keeps the word, so the next read is cheap;
+# C and K leave the int 0 (the word ZERO) in rA.
 _A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else WORD(v) or REG(v))"
                   for r in "axlf")
 _WA, _WX, _WL, _WF = ([f"v = m._{r}",
@@ -98,8 +99,8 @@ _WA, _WX, _WL, _WF = ([f"v = m._{r}",
                       for r in "axlf")
 _PLAIN = {
     "B": ["m._a = m._x = mem[{a}]"], "L": ["m._l = m._x = mem[{a}]"], "F": ["m._f = mem[{a}]"],
-    "H": [*_WA, "mem[{a}] = v"], "C": [f"mem[{{a}}] = {_A}", "m._a = ZERO"],
-    "G": [*_WF, "mem[{a}] = v"], "J": [*_WX, "mem[{a}] = v"], "K": ["m._l = m._a", "m._a = ZERO"],
+    "H": [*_WA, "mem[{a}] = v"], "C": [f"mem[{{a}}] = {_A}", "m._a = 0"],
+    "G": [*_WF, "mem[{a}] = v"], "J": [*_WX, "mem[{a}] = v"], "K": ["m._l = m._a", "m._a = 0"],
     "E": [*_WF, "e = v", *_WA, "m._a = EXTRACT(v, mem[{a}], e)"],
     "V": ["m.v = [mem[{a}], mem[{a1}]]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
     "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
@@ -107,7 +108,12 @@ _PLAIN = {
     "Q": ["e = m._a", "v = m._l", "if e.__class__ is not v.__class__:",
           " if e.__class__ is not str: m._a = e = WORD(e) or REG(e)",
           " if v.__class__ is not str: m._l = v = WORD(v) or REG(v)", "if e == v:", " n = {a}"],
-    "T": [*_WL, "e = v", *_WA, "if GREATER(v, e):", " n = {a}"],
+    # Two ints compare as numbers, which is what T does with two numeric words (U4).
+    "T": ["e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
+          " g = e > v", "else:",
+          " if e.__class__ is not str: m._a = e = WORD(e) or REG(e)",
+          " if v.__class__ is not str: m._l = v = WORD(v) or REG(v)",
+          " g = GREATER(e, v)", "if g:", " n = {a}"],
     "U": ["n = {a}"], "R": ["mem[{a}] = LINKS[n]"],
 }
 _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
