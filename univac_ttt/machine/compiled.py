@@ -77,7 +77,8 @@ TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the ma
 _NAMESPACE = {
     "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
     "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
-    "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word, "PASSES": fastarith.passes_of,
+    "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word,
+    "NEW": fastarith._new_word, "PASSES": fastarith.passes_of,
     "PASSES_OF": fastarith._PASSES_OF.get,
     "ADD": fastarith.add, "MUL": fastarith.multiply,
     "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
@@ -92,11 +93,13 @@ _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
 # number's int value that fastarith.register_word turns into its word when one is needed.
 # Reading one as a word materialises an int and keeps the word, so the next read is cheap;
 # C and K leave the int 0 (the word ZERO) in rA.
-_A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else WORD(v) or REG(v))"
-                  for r in "axlf")
+# rA, rX and rL hold ints below 10^11 only (NEW makes word_of's word); rF may hold a
+# twelve-digit triple (REG).
+_A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else WORD(v) or {new}(v))"
+                  for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
 _WA, _WX, _WL, _WF = ([f"v = m._{r}",
-                       f"if v.__class__ is not str: m._{r} = v = WORD(v) or REG(v)"]
-                      for r in "axlf")
+                       f"if v.__class__ is not str: m._{r} = v = WORD(v) or {new}(v)"]
+                      for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
 _PLAIN = {
     "B": ["m._a = m._x = mem[{a}]"], "L": ["m._l = m._x = mem[{a}]"], "F": ["m._f = mem[{a}]"],
     "H": [*_WA, "mem[{a}] = v"], "C": [f"mem[{{a}}] = {_A}", "m._a = 0"],
@@ -106,13 +109,13 @@ _PLAIN = {
     "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
     # Two ints are equal exactly when their words are; a word and an int are compared as words.
     "Q": ["e = m._a", "v = m._l", "if e.__class__ is not v.__class__:",
-          " if e.__class__ is not str: m._a = e = WORD(e) or REG(e)",
-          " if v.__class__ is not str: m._l = v = WORD(v) or REG(v)", "if e == v:", " n = {a}"],
+          " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
+          " if v.__class__ is not str: m._l = v = WORD(v) or NEW(v)", "if e == v:", " n = {a}"],
     # Two ints compare as numbers, which is what T does with two numeric words (U4).
     "T": ["e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
           " g = e > v", "else:",
-          " if e.__class__ is not str: m._a = e = WORD(e) or REG(e)",
-          " if v.__class__ is not str: m._l = v = WORD(v) or REG(v)",
+          " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
+          " if v.__class__ is not str: m._l = v = WORD(v) or NEW(v)",
           " g = GREATER(e, v)", "if g:", " n = {a}"],
     "U": ["n = {a}"], "R": ["mem[{a}] = LINKS[n]"],
 }
