@@ -9,6 +9,11 @@ address), so a store into memory from anywhere (an instruction, the monitor, a r
 tape, a fault) makes the address hold a word whose function is looked up afresh: nothing
 can run stale code, and there is nothing to invalidate.
 
+Arithmetic on numbers whose values are known (A, S, X, M, N, P, D) leaves its results in
+the registers (``m._a``, ``m._x``, ``m._l``, ``m._f``) as ints and makes no word; a word is
+made only when something reads the register as one (a store, a compare with a word, a
+shift, the interpreter, the monitor: Machine.a and its kin materialise on read).
+
 Anything unusual (a stop, a keyboard with nothing typed, a tape error, an adder fault, an
 overflow stop, a non-digit in a multiply or divide) leaves through ``Bail`` before that
 instruction has changed anything, and the interpreter in cpu.py runs it as always.
