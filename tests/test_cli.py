@@ -114,7 +114,10 @@ def test_the_installed_command_exists_and_runs(adder):
 
 
 def test_plain_mode_output_is_byte_stable():
-    """A fixed session must print exactly what it printed when this file was recorded."""
+    """A fixed session must print exactly what it printed when this file was recorded.
+
+    play boots the program from tictactoe.tape by INITIAL READ (tests/test_tapes_desk.py);
+    the load types nothing, so no tape line was added and the golden file is unchanged."""
     from pathlib import Path
     data = Path(__file__).parent / "data"
     result = univac("play", "--plain", stdin=(data / "plain_session.in").read_text())

@@ -199,7 +199,7 @@ def test_a_full_disk_keeps_the_tally_whole_and_logging_quiet(tmp_path):
     assert "Logging error" not in result.stderr and "Traceback" not in result.stderr
     tally = json.loads((tmp_path / "tally.json").read_text())  # whole, never cut
     assert tally["2026-11-30"]["games"] == 5
-    assert 1 < len(tally) < 201  # some saves worked, then the disk was full
+    assert len(tally) in range(2, 201)  # some saves worked, then the disk was full
     assert not list(tmp_path.glob(".*.tmp")) and not list(tmp_path.glob("*.damaged*"))
     assert (tmp_path / "kiosk.log").stat().st_size <= 3000
 

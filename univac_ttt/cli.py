@@ -15,8 +15,9 @@ from .machine import MachineOptions
 from .textfile import TextFileError, check_path, check_write_target
 
 if TYPE_CHECKING:
+    from .desk import Desk
     from .desk.transcript import Transcript
-    from .machine import Machine
+    from .machine.tape import Reel
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL, EXIT_OUTPUT = 0, 1, 2, 70, 74
 MAX_STEPS_LIMIT = 10**15  # --max-steps: more than a year of UNIVAC time
@@ -85,7 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play tic-tac-toe against the UNIVAC (the default)",
                           description="Play tic-tac-toe against the UNIVAC. You are X and "
                                       "move first: type a square code 1-9 (1 top left, "
-                                      "9 bottom right) and press Enter. A program that "
+                                      "9 bottom right) and press Enter. Each game boots "
+                                      "the program tape tictactoe.tape (or one made "
+                                      "from --image) by CLEAR C and INITIAL READ on "
+                                      "Uniservo 1. A program that "
                                       "runs 5,000,000 instructions without waiting for "
                                       "the keyboard is stopped (exit status 1).")
     play.add_argument("--plain", action="store_true",
@@ -129,7 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
                              description="The lecture monitor: examine, step, break and go "
                                          "back through a program in memory, in SIMH's "
                                          "command language (type help inside). With no "
-                                         "IMAGE, the tic-tac-toe program. Ctrl-C stops a "
+                                         "IMAGE, the tic-tac-toe program, with its program "
+                                         "tape on Uniservo 1 (boot loads it; attach and "
+                                         "detach mount reels). Ctrl-C stops a "
                                          "run; under --script a run stops after 5,000,000 "
                                          "instructions.")
     monitor.add_argument("image", nargs="?", type=_path,
@@ -290,12 +296,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
             return EXIT_USAGE
     # run has no cap of its own: --max-steps is the guard (Ctrl-C ends it too).
     desk = Desk(desk_words, _machine_options(args), Limits(cap=10**15))
-    mounts = _mount_tapes(desk.machine, args.tape)
+    mounts = _mount_tapes(desk, args.tape)
     if mounts is None:
         return EXIT_USAGE
     if not args.image:
-        desk.clear_c()
-        stop = desk.initial_read()
+        stop = desk.boot()  # CLEAR C and INITIAL READ
         if stop is not None:
             sys.stderr.write(f"univac-ttt: {stop.reason} (mount a program tape with "
                              "--tape 1=FILE, or name a memory image)\n")
@@ -310,7 +315,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return result.exit_code if saved else EXIT_USAGE
 
 
-def _mount_tapes(machine: Machine, specs: list[str]) -> list | None:
+def _mount_tapes(desk: Desk, specs: list[str]) -> list | None:
     """Mount every --tape reel, all or none; a list of (spec, reel), None after a message."""
     from .program.reel import ReelError, TapeSpec
 
@@ -327,7 +332,7 @@ def _mount_tapes(machine: Machine, specs: list[str]) -> list | None:
             sys.stderr.write(f"univac-ttt: --tape {exc}\n")
             return None
     for spec, reel in mounts:
-        machine.tapes.attach(spec.unit, reel)
+        desk.attach(spec.unit, reel)
     return mounts
 
 
@@ -371,27 +376,31 @@ def _cmd_tape(args: argparse.Namespace) -> int:
     return EXIT_USAGE
 
 
-def _program_words(args: argparse.Namespace) -> dict[int, str] | None:
-    """The words to load for play: the shipped program or --image; None after a message."""
+def _program_words(args: argparse.Namespace) -> tuple[dict[int, str], Reel] | None:
+    """The words play runs and the program tape that loads them (the shipped
+    tictactoe.tape, or a tape made from --image with the loader); None after a message."""
+    from .program.boottape import boot_reel, fresh_tictactoe_tape
     from .program.image import ImageError, read_image
     from .program.shipped import ProgramError, load_tictactoe
 
     try:
         if args.image is not None:
-            return read_image(args.image).words
-        return load_tictactoe().image.words
+            words = read_image(args.image).words
+            return words, boot_reel(words, Path(args.image).name)
+        return load_tictactoe().image.words, fresh_tictactoe_tape()
     except (ImageError, ProgramError) as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return None
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    words = _program_words(args)
-    if words is None:
+    loaded = _program_words(args)
+    if loaded is None:
         return EXIT_USAGE
+    words, tape = loaded
     if args.plain or not _full_screen_possible():
-        return _play_plain(args, words)
-    return _play_console(args, words)
+        return _play_plain(args, tape)
+    return _play_console(args, words, tape)
 
 
 def _full_screen_possible() -> bool:
@@ -402,7 +411,7 @@ def _full_screen_possible() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty() and term not in ("", "dumb")
 
 
-def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
+def _play_plain(args: argparse.Namespace, tape: Reel) -> int:
     from .console.plain import PlainConsole
     from .desk import Desk
     from .desk.transcript import Transcript, TranscriptError
@@ -416,8 +425,14 @@ def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
         except TranscriptError as exc:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE
-    console = PlainConsole(Desk(words, _machine_options(args)), sys.stdin, sys.stdout,
-                           sys.stderr)
+    desk = Desk(options=_machine_options(args))
+    stop = desk.load_tape(tape)  # the tape on Uniservo 1, CLEAR C, INITIAL READ
+    if stop is not None:
+        sys.stderr.write(f"univac-ttt: the program tape did not load: {stop.describe()}\n")
+        if transcript is not None:
+            transcript.close()
+        return EXIT_ERROR_STOP
+    console = PlainConsole(desk, sys.stdin, sys.stdout, sys.stderr)
     if transcript is not None:
         console.also_print_to(_reporting(transcript))
     try:
@@ -456,7 +471,7 @@ def _reporting(transcript: Transcript) -> Callable[[str], None]:
     return write
 
 
-def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
+def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel) -> int:
     from .console.app import ConsoleApp, ConsoleSettings
     from .desk.session import GameSession
     from .desk.transcript import TranscriptError
@@ -467,7 +482,8 @@ def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
     settings = ConsoleSettings(authentic=args.speed == "authentic",
                                transcript=Path(args.transcript) if args.transcript else None)
     try:
-        console = ConsoleApp(lambda on_print: GameSession(words, options, on_print), settings)
+        console = ConsoleApp(lambda on_print: GameSession(words, options, on_print,
+                                                                   tape=tape), settings)
     except TranscriptError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
@@ -486,10 +502,14 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
     from .program.image import ImageError, read_image
     from .program.shipped import ProgramError, load_tictactoe
 
+    tapes = {}
     try:
         if args.image is None:
+            from .program.boottape import fresh_tictactoe_tape
+
             shipped = load_tictactoe()
             words, program = shipped.image.words, shipped.program
+            tapes = {1: fresh_tictactoe_tape()}  # on Uniservo 1, for boot
         elif args.image.endswith(".ucs"):
             program = assemble_file(args.image)
             words = program.image.words
@@ -503,7 +523,7 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
     full_screen = args.script is None and sys.stdin.isatty() and sys.stdout.isatty()
     # On the full screen Ctrl-C stops a run, so the cap is only a last resort.
     limits = Limits(cap=INTERACTIVE_CAP) if full_screen else Limits()
-    monitor = Monitor(words, program, _machine_options(args), limits)
+    monitor = Monitor(words, program, _machine_options(args), limits, tapes)
     if args.script is not None:
         from .textfile import TextFileError, read_text_file
 
@@ -539,6 +559,7 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     from .kiosk.app import KioskApp
     from .kiosk.controller import Kiosk, KioskSettings
     from .kiosk.supervisor import lock_signals, setup_logging, supervise
+    from .program.boottape import fresh_tictactoe_tape
     from .program.shipped import ProgramError, load_tictactoe
 
     pin = args.pin or os.environ.get("UNIVAC_TTT_STAFF_PIN", "")
@@ -561,6 +582,7 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         shipped = load_tictactoe()
+        fresh_tictactoe_tape()  # the tape each game boots from: checked before the screen
     except ProgramError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
@@ -574,7 +596,8 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
         printouts=Path(args.printouts) if args.printouts is not None else data / "printouts",
         stats=stats_path)
     lock_signals()
-    return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings)),
+    return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings,
+                                            fresh_tictactoe_tape())),
                      report=lambda message: sys.stderr.write(f"univac-ttt: {message}\n"))
 
 

@@ -40,6 +40,7 @@ from prompt_toolkit.output import Output
 from ..desk.pacing import TypewriterPacer
 from ..desk.paper import PrintedChunk
 from ..desk.session import GameSession
+from ..desk.tapelamps import loaded_note, tape_lamp
 from ..desk.transcript import Transcript
 from ..machine.charset import KEYBOARD_KEYS
 from ..program.tictactoe import GAME_HELP
@@ -84,6 +85,8 @@ class ConsoleApp:
         self.pacer = TypewriterPacer(settings.authentic, settings.clock)
         self.transcript = Transcript(settings.transcript) if settings.transcript else None
         self._transcript_said = False
+        self._boot_started = settings.clock()  # the program tape is read from now on
+        self._lamp = ""  # the Uniservo lamp on the hint line while the tape is read
         self.session = session_factory(self._printed)
         self.hint = ""
         self.hint_is_warning = False
@@ -197,6 +200,7 @@ class ConsoleApp:
             return
         self.pacer.finish()
         self.pacer.start_reply()
+        self._boot_started = self.settings.clock()
         self.session.new_game()
         self.say("A new game has started.")
         self._sync_paper()
@@ -363,11 +367,28 @@ class ConsoleApp:
 
         return kb
 
+    def show_tape_lamp(self) -> bool:
+        """In authentic speed, while the program tape is being read (as the machine's clock
+        timed it), the hint line shows the Uniservo's lamp block by block, then a note of
+        the load. True when the hint changed. In fast speed the load is instant, unshown."""
+        if not self.pacer.authentic or not self.session.boot_moves:
+            return False
+        moves = self.session.boot_moves
+        lamp = tape_lamp(moves, self.settings.clock() - self._boot_started)
+        if lamp == self._lamp:
+            return False
+        if lamp:
+            self.say(lamp)
+        elif self.hint == self._lamp:  # the load is over and nothing else was said since
+            self.say(loaded_note(moves, self.session.tape.name))
+        self._lamp = lamp
+        return True
+
     async def _ticker(self) -> None:
         """Type paced text as it falls due; sleep longer when nothing is typing."""
         try:
             while True:
-                if self.pacer.advance():
+                if self.pacer.advance() | self.show_tape_lamp():
                     self._sync_paper()
                     self.app.invalidate()
                 await asyncio.sleep(0.03 if self.pacer.busy else 0.2)

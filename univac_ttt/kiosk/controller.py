@@ -19,6 +19,7 @@ from ..desk.paper import PrintedChunk
 from ..desk.score import RESULT_COUNTERS
 from ..desk.session import GameSession
 from ..machine import MachineOptions
+from ..machine.tape import Reel
 from ..program.assembler import Program
 from ..program.board import last_printed_board
 from ..program.tictactoe import (
@@ -61,12 +62,13 @@ class KioskSettings:
 
 class Kiosk:
     def __init__(self, words: dict[int, str], program: Program | None,
-                 settings: KioskSettings) -> None:
+                 settings: KioskSettings, tape: Reel | None = None) -> None:
         self.settings = settings
         self.clock = settings.clock
         self.pacer = TypewriterPacer(settings.authentic, settings.clock)
+        # Each game boots ``tape`` (the shipped tictactoe.tape) by INITIAL READ.
         self.session = GameSession(words, settings.options, self._printed,
-                                   caption_addresses(program))
+                                   caption_addresses(program), tape=tape)
         self.tally = TallyFile(settings.stats)
         self.mode = Mode.PLAYING
         self._mode_before_staff = Mode.PLAYING

@@ -15,7 +15,7 @@ from .fastarith import register_word
 from .ops import decode
 from .options import MachineOptions
 from .stops import Stop, StopKind, StopRequest
-from .tape import TapeUnits, initial_read
+from .tape import TapesState, TapeUnits, initial_read
 from .word import LAST_ADDRESS, MEMORY_WORDS, TAPE_BLOCK_WORDS, ZERO, instruction
 
 __all__ = ["MEMORY_WORDS", "TAPE_BLOCK_WORDS", "Machine", "MachineState"]
@@ -51,6 +51,7 @@ class MachineState:
     overflows: int
     breakpoint_switch: bool
     faults: tuple[checking.Fault, ...] = ()  # words whose check bits are wrong
+    tapes: TapesState = TapesState()  # reels mounted, heads, busy times (tape.py)
 
 
 class Machine:
@@ -380,7 +381,8 @@ class Machine:
             tuple(self.mem), self.a, self.x, self.l, self.f, tuple(self.v), tuple(self.y),
             tuple(self.ri), tuple(self.ro), self.cc, self.cr, self.half, self.instructions,
             self.cr_address, self.pulses, self.keyboard_words, self.printed_words,
-            self.overflows, self.breakpoint_switch, tuple(self.faults.values()))
+            self.overflows, self.breakpoint_switch, tuple(self.faults.values()),
+            self.tapes.state())
 
     def restore(self, state: MachineState) -> None:
         self.mem[:] = state.mem
@@ -394,3 +396,4 @@ class Machine:
         self.overflows = state.overflows
         self.breakpoint_switch = state.breakpoint_switch
         self.faults = {fault.location: fault for fault in state.faults}
+        self.tapes.restore(state.tapes)

@@ -12,16 +12,19 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..desk import Desk, Limits
+from ..desk import Desk, Limits, TapeUnitError, tape_unit
 from ..limits import JsonError, load_json
 from ..machine import KeyboardEntryError, MachineOptions, StopKind
 from ..machine.charset import BY_GLYPH
 from ..machine.ops import OPERATIONS, decode, find_operation
+from ..machine.tape import Reel
 from ..machine.timing import format_time, pulses_to_us
 from ..machine.word import MEMORY_WORDS, from_int, from_text, is_numeric, to_int, to_text
 from ..program.address import AddressError, evaluate
 from ..program.assembler import AssemblyError, Program, encode_instruction
+from ..program.boottape import load_loader
 from ..program.disassembler import instruction_text, symbol_for, view
+from ..program.reel import ReelError, TapeSpec, save_reel
 from ..program.tictactoe import board_lines, has_board
 from ..safefile import atomic_write
 from ..textfile import TextFileError, check_write_target, read_text_file
@@ -60,7 +63,8 @@ COMMANDS: tuple[Command, ...] = (
             "stop before an address or an operation; alone, list breakpoints", "do_break"),
     Command("nobreak", ("nob",), "nobreak [addr | -op X | -keyboard | -printer | all]",
             "remove breakpoints", "do_nobreak"),
-    Command("show", ("sh",), "show break | watch | options", "show settings", "do_show"),
+    Command("show", ("sh",), "show break | watch | options | tapes", "show settings",
+            "do_show"),
     Command("examine", ("e", "ex"), "examine addr[-addr] | register",
             "show words as characters, number and instructions", "do_examine"),
     Command("deposit", ("d", "dep"), "deposit addr|register word",
@@ -88,6 +92,15 @@ COMMANDS: tuple[Command, ...] = (
     Command("desk", (), "desk [pair | clear-c | general-clear | initial-read | switch on|off]",
             "the Supervisory Control desk: neons, one-pair step, clears, INITIAL READ, "
             "the ,0 breakpoint switch", "do_desk"),
+    Command("attach", ("at",), "attach N FILE[:rw]",
+            "mount a reel file on Uniservo N (1-9, - for the tenth); :rw lets the program "
+            "write it (detach saves it)", "do_attach"),
+    Command("detach", ("det",), "detach N | all",
+            "take the reel off Uniservo N; a reel the program wrote is saved to its file",
+            "do_detach"),
+    Command("boot", (), "boot",
+            "CLEAR C and INITIAL READ: block 1 of Uniservo 1 into 000-059, CC at 000",
+            "do_boot"),
     Command("save", (), "save FILE", "save the whole machine state as JSON", "do_save"),
     Command("restore", (), "restore FILE", "restore a state saved with save", "do_restore"),
     Command("do", (), "do FILE", "run the monitor commands in FILE", "do_do"),
@@ -120,9 +133,14 @@ class Monitor:
     """A desk with a program loaded, its coding sheet, and the monitor's own settings."""
 
     def __init__(self, words: dict[int, str], program: Program | None = None,
-                 options: MachineOptions | None = None, limits: Limits | None = None) -> None:
-        self.program = program
+                 options: MachineOptions | None = None, limits: Limits | None = None,
+                 tapes: dict[int, Reel] | None = None) -> None:
+        self.sheet = program  # the coding sheet of the program (the loader has its own)
+        self._loader = load_loader()
         self.desk = Desk(words, options, limits, record_keys=True)
+        for unit, reel in (tapes or {}).items():
+            self.desk.attach(unit, reel)
+        self.mounts: dict[int, TapeSpec] = {}  # reels attached from files by the operator
         self.keyboard = self.desk.keyboard
         self.machine = self.desk.machine
         self.timeline = Timeline(self.desk)
@@ -153,11 +171,24 @@ class Monitor:
     def waiting_for_keyboard(self) -> bool:
         return self.desk.waiting_for_keyboard
 
+    @property
+    def program(self) -> Program | None:
+        """The coding sheet for what memory holds: the loader's while INITIAL READ's block
+        is at 000-059 (so examine, where and trace name the loader's words), else the
+        program's."""
+        mem = self.machine.mem
+        if all(mem[a] == w for a, w in self._loader.image.words.items()):
+            return self._loader
+        return self.sheet
+
     # ---- addresses and words ---------------------------------------------------------
 
     def address(self, text: str) -> int:
+        shown = self.program
+        symbols = {**(self.sheet.symbols if self.sheet else {}),
+                   **(shown.symbols if shown is not None and shown is not self.sheet else {})}
         try:
-            base = evaluate(text, self.program.symbols if self.program else None)
+            base = evaluate(text, symbols or None)
         except AddressError as exc:
             raise MonitorError(exc.reason) from None
         if not 0 <= base < MEMORY_WORDS:
@@ -410,13 +441,16 @@ class Monitor:
         if rest in ("watch", "watches", "w"):
             return [f"watching {a:03d} = {to_text(w)}" for a, w in sorted(self.watches.items())
                     ] or ["no watches"]
+        if rest in ("tapes", "tape", "t"):
+            return [view.line() for view in self.desk.tape_units()] or [
+                "no reels mounted (attach N FILE)"]
         if rest in ("options", "o"):
             o = machine.options
             return [f"right half after a transfer: {o.right_half_after_transfer}",
                     f"overflow: {o.overflow}", f"timing: {o.timing}",
                     f"breakpoint switch: {machine.breakpoint_switch}",
                     f"trace: {'on' if self.tracing else 'off'}"]
-        raise MonitorError("show break, show watch or show options")
+        raise MonitorError("show break, show watch, show options or show tapes")
 
     def do_examine(self, rest: str) -> list[str]:
         if not rest:
@@ -561,9 +595,9 @@ class Monitor:
         return [f"| {line}" for line in lines[-count:]]
 
     def do_board(self, rest: str) -> list[str]:
-        if self.program is None or not has_board(self.program):
+        if self.sheet is None or not has_board(self.sheet):
             raise MonitorError("this program has no board (no label BRD)")
-        return board_lines(self.machine.mem, self.program)
+        return board_lines(self.machine.mem, self.sheet)
 
     def do_registers(self, rest: str) -> list[str]:
         return self.register_lines()
@@ -594,12 +628,79 @@ class Monitor:
             if stop is not None:
                 return [stop.reason]
             self.timeline.forget()
-            return ["INITIAL READ: block 1 of Uniservo 1 read into 000-059", self.describe_stop()]
+            block = self.machine.tapes[1].position
+            return [f"INITIAL READ: block {block} of Uniservo 1 read into 000-059",
+                    self.describe_stop()]
         if len(words) == 2 and words[0] == "switch" and words[1] in ("on", "off"):
             desk.breakpoint_switch = words[1] == "on"
             return [f"breakpoint switch {words[1]}"]
         raise MonitorError("desk, desk pair, desk clear-c, desk general-clear, "
                            "desk initial-read, desk switch on|off")
+
+    def do_attach(self, rest: str) -> list[str]:
+        unit_text, _, path = rest.strip().partition(" ")
+        if not path.strip():
+            raise MonitorError("attach N FILE, or attach N FILE:rw for a reel the program "
+                               "may write, e.g. attach 1 tictactoe.tape")
+        try:
+            unit = tape_unit(unit_text)
+            spec = TapeSpec(f"{unit_text}={path.strip()}")
+            reel = spec.load()
+        except (TapeUnitError, ReelError, ValueError) as exc:
+            raise MonitorError(f"{exc}; nothing was mounted") from None
+        saved = self._save_if_written(unit)
+        self.desk.attach(unit, reel)
+        self.mounts[unit] = spec
+        self.timeline.forget()
+        view = next(v for v in self.desk.tape_units() if v.unit == unit)
+        return saved + [f"attached: {view.line()}"]
+
+    def do_detach(self, rest: str) -> list[str]:
+        word = rest.strip()
+        if not word:
+            raise MonitorError("detach N (1-9, or -), or detach all")
+        try:
+            units = ([v.unit for v in self.desk.tape_units()] if word == "all"
+                     else [tape_unit(word)])
+        except TapeUnitError as exc:
+            raise MonitorError(str(exc)) from None
+        out: list[str] = []
+        for unit in units:
+            out += self._save_if_written(unit)
+            reel = self.desk.detach(unit)
+            self.mounts.pop(unit, None)
+            name = "-" if unit == 10 else str(unit)
+            out.append(f"Uniservo {name}: {reel.name} taken off" if reel is not None
+                       else f"Uniservo {name} had no reel")
+        if units:
+            self.timeline.forget()
+        return out or ["no reels mounted"]
+
+    def _save_if_written(self, unit: int) -> list[str]:
+        """Save the reel on ``unit`` to its file if it is writable and was written."""
+        spec = self.mounts.get(unit)
+        reel = self.machine.tapes[unit].reel
+        if spec is None or reel is None or not spec.writable or not reel.written:
+            return []
+        try:
+            save_reel(reel, spec.path, "written by the univac-ttt monitor")
+        except OSError as exc:
+            raise MonitorError(f"cannot save the reel {spec.path}: {exc.strerror or exc}; "
+                               "it stays mounted") from None
+        reel.written = False
+        return [f"saved the reel written on Uniservo {'-' if unit == 10 else unit} to "
+                f"{spec.path}"]
+
+    def do_boot(self, rest: str) -> list[str]:
+        if rest.strip() not in ("", "1"):
+            raise MonitorError("boot takes no unit: INITIAL READ always reads Uniservo 1")
+        stop = self.desk.boot()
+        if stop is not None:
+            return [stop.reason + " (attach 1 FILE first)"]
+        self.timeline.forget()
+        servo = self.machine.tapes[1]
+        return [f"CLEAR C, INITIAL READ: block {servo.position} of {servo.block_count} on "
+                "Uniservo 1 read into 000-059; start runs it from 000", self.describe_stop()]
 
     def do_save(self, rest: str) -> list[str]:
         if not rest:
