@@ -79,7 +79,13 @@ TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the ma
 
 # ---- code generation ---------------------------------------------------------------------
 
+def _mixed_equal(m: Machine) -> bool:
+    """Q's test when one of rA, rL holds an int and the other a word: as words."""
+    return m.a == m.l  # the properties make (and keep) the words
+
+
 _NAMESPACE = {
+    "MIXED_EQUAL": _mixed_equal,
     "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
     "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
     "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word,
@@ -93,11 +99,12 @@ _NAMESPACE = {
     "SR": ar.shift_right, "SL": ar.shift_left, "SRK": ar.shift_right_keep_sign,
     "SLK": ar.shift_left_keep_sign, "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
 }
+# A sum that the right half of its pair reads as a word is made a word at once.
+_READS_A_AS_WORD = {"H", "C", "E", "Q", "T", ".n", ";n", "-n", "0n"}
 _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
 # Registers live in m._a, m._x, m._l, m._f: a word, or (after compiled arithmetic) a
 # number's int value that fastarith.register_word turns into its word when one is needed.
-# Reading one as a word materialises an int and keeps the word, so the next read is cheap;
-# C and K leave the int 0 (the word ZERO) in rA.
+# Reading one as a word materialises an int and keeps the word, so the next read is cheap.
 # rA, rX and rL hold ints below 10^11 only (NEW makes word_of's word); rF may hold a
 # twelve-digit triple (REG).
 _A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else WORD(v) or {new}(v))"
@@ -107,15 +114,14 @@ _WA, _WX, _WL, _WF = ([f"v = m._{r}",
                       for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
 _PLAIN = {
     "B": ["m._a = m._x = mem[{a}]"], "L": ["m._l = m._x = mem[{a}]"], "F": ["m._f = mem[{a}]"],
-    "H": [*_WA, "mem[{a}] = v"], "C": [f"mem[{{a}}] = {_A}", "m._a = 0"],
-    "G": [*_WF, "mem[{a}] = v"], "J": [*_WX, "mem[{a}] = v"], "K": ["m._l = m._a", "m._a = 0"],
+    "H": [*_WA, "mem[{a}] = v"], "C": [f"mem[{{a}}] = {_A}", "m._a = ZERO"],
+    "G": [*_WF, "mem[{a}] = v"], "J": [*_WX, "mem[{a}] = v"], "K": ["m._l = m._a", "m._a = ZERO"],
     "E": [*_WF, "e = v", *_WA, "m._a = EXTRACT(v, mem[{a}], e)"],
     "V": ["m.v = [mem[{a}], mem[{a1}]]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
     "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
     # Two ints are equal exactly when their words are; a word and an int are compared as words.
-    "Q": ["e = m._a", "v = m._l", "if e.__class__ is not v.__class__:",
-          " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
-          " if v.__class__ is not str: m._l = v = WORD(v) or NEW(v)", "if e == v:", " n = {a}"],
+    "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(m):",
+          " n = {a}"],
     # Two ints compare as numbers, which is what T does with two numeric words (U4).
     "T": ["e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
           " g = e > v", "else:",
@@ -147,6 +153,7 @@ class _Writer:
         self.off = 0
         self.phase = (digit + 1) % 10
         self.half = 0
+        self.right_code: str | None = None  # the right half's operation, for the left
         self.namespace: dict[str, object] = dict(_NAMESPACE)
 
     def emit(self, *lines: str) -> None:
@@ -229,7 +236,9 @@ class _Writer:
                   "va = v if (v := m._a).__class__ is int else VALUE(v, False)",
                   f"vb = {second}",
                   "if va.__class__ is int and vb.__class__ is int and "
-                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS}:", rx, " m._a = s", "else:")
+                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS}:", rx,
+                  " m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
+                  _READS_A_AS_WORD else " m._a = s", "else:")
         work = {"A": [" x = w", f" s, o = ADD({_A}, x)"],
                 "X": [f" e = {_A}", f" s, o = ADD(e, {_X})"],
                 "S": [f" x, s, o = SUB({_A}, w)"]}
@@ -301,6 +310,7 @@ def compile_pair(tables: Tables, address: int, word: str) -> Pair:
     function: Pair = _generic
     if all(code in _COMPILABLE for code in codes):
         writer = _Writer(address % 10, word, tables.overflow_stop)
+        writer.right_code = codes[1]
         for code, (op, operand) in zip(codes, halves, strict=True):
             writer.instruction(code, operand, op)  # type: ignore[arg-type]
         namespace = writer.namespace
