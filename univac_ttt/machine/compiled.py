@@ -252,20 +252,31 @@ class _Writer:
     def multiply(self, code: str, a: int, bail: str) -> None:
         """M, N, P on numbers with known values: the product's words stay ints in rA, rX
         (P) and rF (the triple), as fastarith._multiply would form them; otherwise (an
-        unknown word, a non-digit) through fastarith with words."""
+        unknown word, a non-digit) through fastarith with words. Each multiply in compiled
+        code remembers its last operands and results (one tuple, replaced whole, so that
+        machines in other threads sharing the code read a consistent one): programs without
+        index registers multiply the same numbers pass after pass."""
+        last = f"LAST{self.half}"
+        self.namespace[last] = [(None,)]
         self.emit(f"x = mem[{a}]", "vx = VALUE(x, False)",
                   "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
                   "if vx.__class__ is int and vl.__class__ is int:",
-                  " r = vl * vx", " s = r if r >= 0 else -r")
+                  f" c = {last}[0]", " if c[0] == vl and c[1] == vx:",
+                  "  m._a = c[2]", "  m._x = c[3] if c[3] is not None else x",
+                  "  m._f = c[4]", "  p = c[5]", " else:",
+                  "  r = vl * vx", "  s = r if r >= 0 else -r")
         if code == "P":
-            self.emit(f" hi, lo = divmod(s, {MODULUS})",
-                      " if r < 0:", "  hi, lo = -hi, -lo", " m._a = hi", " m._x = lo")
+            self.emit(f"  hi, lo = divmod(s, {MODULUS})",
+                      "  if r < 0:", "   hi, lo = -hi, -lo")
         else:  # M rounds the magnitude; N gives the product the other sign
             test = "r < 0" if code == "M" else "r >= 0"
-            self.emit(f" s = (s + {ar.HALF_UNIT}) // {MODULUS}",
-                      f" m._a = -s if {test} else s", " m._x = x")
-        self.emit(" m._f = 3 * (vl if vl >= 0 else -vl)",
-                  " p = PASSES_OF(vx)", " if p is None:", "  p = PASSES(vx)", "else:",
+            self.emit(f"  s = (s + {ar.HALF_UNIT}) // {MODULUS}",
+                      f"  hi = -s if {test} else s", "  lo = None")
+        self.emit("  f = 3 * (vl if vl >= 0 else -vl)",
+                  "  p = PASSES_OF(vx)", "  if p is None:", "   p = PASSES(vx)",
+                  f"  {last}[0] = (vl, vx, hi, lo, f, p)",
+                  "  m._a = hi", "  m._x = lo if lo is not None else x", "  m._f = f",
+                  "else:",
                   f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
                   f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
                   " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",
