@@ -154,6 +154,7 @@ class _Writer:
         self.phase = (digit + 1) % 10
         self.half = 0
         self.right_code: str | None = None  # the right half's operation, for the left
+        self.words: set[str] = set()  # registers ("a", "l") known to hold words here
         self.namespace: dict[str, object] = dict(_NAMESPACE)
 
     def emit(self, *lines: str) -> None:
@@ -185,7 +186,12 @@ class _Writer:
             whole, rest = divmod(pulses, MINOR_CYCLE_PULSES)
             self.phase = None if rest else (self.phase + cycles + whole) % 10
         a = operand
-        if code == "Y" and a <= 990:
+        first = len(self.lines)
+        known = self.words
+        if code in ("Q", "T") and known >= {"a", "l"}:  # two words: as the interpreter does
+            self.emit("if m._a == m._l:" if code == "Q" else "if GREATER(m._a, m._l):",
+                      f" n = {a}")
+        elif code == "Y" and a <= 990:
             self.emit(f"m.y = mem[{a}:{a + 10}]")
         elif code == "Z" and a <= 990:
             self.emit("y = m.y", "if len(y) == 10:", f" mem[{a}:{a + 10}] = y", "else:",
@@ -223,7 +229,36 @@ class _Writer:
                       "m.cr_address = cc", "printer = m.printer",
                       "if printer is not None:", f" printer.print_word(mem[{a}])",
                       "m.printed_words += 1")
+        self._simplify(first)
+        self._learn(code)
         self.half = 1
+
+    def _simplify(self, first: int) -> None:
+        """Drop the int checks of rA and rL where they are known to hold words."""
+        lines = self.lines[first:]
+        for register, check, expression in (("a", _WA[1], _A), ("l", _WL[1], _L)):
+            if register in self.words:
+                lines = [line.replace(expression, f"m._{register}") for line in lines
+                         if line.strip() != check]
+        self.lines[first:] = lines
+
+    def _learn(self, code: str) -> None:
+        """What this instruction leaves in rA and rL: a word for sure, or perhaps an int."""
+        words = self.words
+        if code == "K":
+            words.discard("l")
+            if "a" in words:
+                words.add("l")
+        if code in ("B", "H", "C", "E", "K", *_SHIFTS) or (
+                code in ("A", "S", "X") and self.half == 0
+                and self.right_code in _READS_A_AS_WORD):
+            words.add("a")
+        elif code in ("A", "S", "X", "M", "N", "P", "D"):
+            words.discard("a")
+        elif code == "L":
+            words.add("l")
+        elif code == "device":
+            words.clear()
 
     def adder(self, code: str, a: int, bail: str) -> None:
         """A, S, X: numbers with known values add here and rA keeps the sum as an int;
