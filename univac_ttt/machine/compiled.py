@@ -81,7 +81,7 @@ TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the ma
 
 def _mixed_equal(m: Machine) -> bool:
     """Q's test when one of rA, rL holds an int and the other a word: as words."""
-    return m.a == m.l  # the properties make (and keep) the words
+    return m.a == m.l  # the properties make the words
 
 
 _NAMESPACE = {
@@ -104,7 +104,8 @@ _READS_A_AS_WORD = {"H", "C", "E", "Q", "T", ".n", ";n", "-n", "0n"}
 _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
 # Registers live in m._a, m._x, m._l, m._f: a word, or (after compiled arithmetic) a
 # number's int value that fastarith.register_word turns into its word when one is needed.
-# Reading one as a word materialises an int and keeps the word, so the next read is cheap.
+# Compiled code reading one as a word makes the word from an int and keeps it there (the
+# machine's own thread), so the next read is cheap.
 # rA, rX and rL hold ints below 10^11 only (NEW makes word_of's word); rF may hold a
 # twelve-digit triple (REG).
 _A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else WORD(v) or {new}(v))"

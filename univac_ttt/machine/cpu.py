@@ -80,16 +80,14 @@ class Machine:
     # ---- registers --------------------------------------------------------------------
     # Compiled pairs may keep a number in rA, rX, rL or rF as its int value (no word made
     # until someone looks); everyone else reads and writes 12-character words here. An int
-    # stands for fastarith.register_word of it; reading materialises and keeps the word.
+    # stands for fastarith.register_word of it. Reading never writes the register back: a
+    # desk may read it from another thread while the machine runs and stores a newer value.
 
     @property
     def a(self) -> str:
         """rA as a word."""
         v = self._a
-        if v.__class__ is str:
-            return v  # type: ignore[return-value]
-        self._a = v = register_word(v)  # type: ignore[arg-type]
-        return v
+        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
 
     @a.setter
     def a(self, word: str) -> None:
@@ -99,10 +97,7 @@ class Machine:
     def x(self) -> str:
         """rX as a word."""
         v = self._x
-        if v.__class__ is str:
-            return v  # type: ignore[return-value]
-        self._x = v = register_word(v)  # type: ignore[arg-type]
-        return v
+        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
 
     @x.setter
     def x(self, word: str) -> None:
@@ -112,10 +107,7 @@ class Machine:
     def l(self) -> str:  # noqa: E743 - rL, as the machine names it
         """rL as a word."""
         v = self._l
-        if v.__class__ is str:
-            return v  # type: ignore[return-value]
-        self._l = v = register_word(v)  # type: ignore[arg-type]
-        return v
+        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
 
     @l.setter
     def l(self, word: str) -> None:  # noqa: E743
@@ -125,10 +117,7 @@ class Machine:
     def f(self) -> str:
         """rF as a word."""
         v = self._f
-        if v.__class__ is str:
-            return v  # type: ignore[return-value]
-        self._f = v = register_word(v)  # type: ignore[arg-type]
-        return v
+        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
 
     @f.setter
     def f(self, word: str) -> None:
