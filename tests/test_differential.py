@@ -20,6 +20,7 @@ from univac_ttt.machine.cpu import MachineState
 from univac_ttt.machine.ops import BY_CODE
 from univac_ttt.machine.tape import Reel
 from univac_ttt.machine.word import from_int, from_text, instruction
+from univac_ttt.monitor.core import Monitor
 from univac_ttt.program.boottape import fresh_tictactoe_tape
 from univac_ttt.program.shipped import load_tictactoe
 from univac_ttt.program.tictactoe import DEMO_GAMES
@@ -350,3 +351,108 @@ def test_random_tape_loops_match_the_reference(body, typed, tape_options, runs):
     for steps in runs:
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
         assert tape_state(fast[0]) == tape_state(ref[0])
+
+
+# ---- registers that keep numbers as ints -----------------------------------------------------
+# Compiled arithmetic leaves its results in m._a, m._x, m._l, m._f as ints; m.a, m.x, m.l,
+# m.f, snapshots, the monitor, faults and printing must see exactly the reference's words.
+
+NUMERIC_LOOP = {  # every result below passes through a register as an int
+    0: "A00101H00100",  # rA = x + k (int), stored: x; overflow wraps, back to 000
+    1: "L00100M00103",  # rL = x; rA = x * c rounded, rX = c, rF = 3x (ints)
+    2: "S00100D00104",  # rA = x * c - x; rA, rX = 1 / x rounded and not (ints)
+    3: "J00105P00103",  # the unrounded quotient stored; rA, rX = x * c in 22 digits
+    4: "G00106X00000",  # rF (a triple, maybe 12 digits) stored; rA = rA + rX
+    5: "500105500106",  # both printed
+    6: "K00000N00103",  # rL = rA (an int), rA = 0; rA = -(rL * c)
+    7: "T00009E00107",  # to 009 if rA > rL (two ints); rA = extract of (107) under rF
+    8: "Q00000-20000",  # to 000 if rA = rL (a word and an int); shift rA
+    9: "C00108D00109",  # rA stored and cleared; rA, rX = (109) / rL (a negative int)
+    10: "J00110500110",  # the unrounded quotient stored and printed
+    11: "B00100U00000",  # rA = x for the next pass
+}
+
+
+def numeric_memory() -> dict[int, str]:
+    memory = {a: from_text(t) for a, t in NUMERIC_LOOP.items()}
+    memory.update({100: from_int(0), 101: from_int(31_415_926_535),
+                   103: from_int(-27_182_818_284), 104: from_int(1),
+                   107: from_text("ABCDEFGHIJKL"), 109: from_int(1)})
+    return memory
+
+
+def held_as_ints(m: Machine) -> set[str]:
+    """Registers holding an int right now (looked at without materialising them)."""
+    return {name for name in ("_a", "_x", "_l", "_f") if vars(m)[name].__class__ is int}
+
+
+def test_registers_holding_numbers_read_as_on_the_reference():
+    seen: set[str] = set()
+    for opts in (MachineOptions(), MachineOptions(overflow="stop")):
+        fast, ref = twin(opts, numeric_memory(), [])
+        for steps in (60, 1, 3, 7, 50, 2001, 4, 999, 20_000, *[2] * 40):  # 2: pair by pair
+            fast_stop, ref_stop = fast[0].run(steps), reference_run(ref[0], steps)
+            ints_before = held_as_ints(fast[0])
+            seen |= ints_before
+            assert (fast[0].a, fast[0].x, fast[0].l, fast[0].f) == \
+                (ref[0].a, ref[0].x, ref[0].l, ref[0].f)
+            assert held_as_ints(fast[0]) == ints_before, "reading changes no register"
+            same(fast, ref, fast_stop, ref_stop)
+        assert len(fast[1].log) > 100 or opts.overflow == "stop"  # which stops on pass 3
+    assert seen == {"_a", "_x", "_l", "_f"}, "the new representation was exercised"
+
+
+def test_snapshots_and_restores_of_registers_holding_numbers():
+    fast, ref = twin(MachineOptions(), numeric_memory(), [])
+    same(fast, ref, fast[0].run(3001), reference_run(ref[0], 3001))
+    fast[0].run(77)
+    assert held_as_ints(fast[0])
+    state = fast[0].snapshot()  # taken while the registers hold ints
+    assert all(isinstance(word, str) and len(word) == 12
+               for word in (state.a, state.x, state.l, state.f))
+    reference_run(ref[0], 77)
+    assert state == ref[0].snapshot()
+    for steps in (500, 9):
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+        fast[0].restore(state)
+        ref[0].restore(state)
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+
+
+def test_faults_in_registers_holding_numbers_stop_as_on_the_reference():
+    found: set[str] = set()
+    for register in ("rA", "rX", "rL", "rF"):
+        for start in range(1001, 1023, 2):  # at every pair of the loop in turn
+            fast, ref = twin(MachineOptions(), numeric_memory(), [])
+            fast[0].run(start)
+            reference_run(ref[0], start)
+            ints = held_as_ints(fast[0])
+            for bit in (0, 6):  # a code bit (the word changes), then the check bit
+                for m in (fast[0], ref[0]):
+                    m.inject_fault(register, 4, bit)
+                same(fast, ref, fast[0].run(60), reference_run(ref[0], 60))
+                if fast[0].last_stop.kind is StopKind.ERROR and f"_{register[1].lower()}" in ints:
+                    found.add(register)
+                for m in (fast[0], ref[0]):
+                    m.clear_faults()
+                same(fast, ref, fast[0].run(60), reference_run(ref[0], 60))
+    assert found == {"rA", "rX", "rL", "rF"}, "a fault in a register holding an int is found"
+
+
+def test_the_monitor_sees_registers_holding_numbers_as_on_the_reference():
+    fast, ref = Monitor(numeric_memory()), Monitor(numeric_memory())
+    for steps in (1000, 6, 32):  # whole pairs, so that they run compiled
+        fast.machine.run(steps)
+        reference_run(ref.machine, steps)
+        for _ in range(12):  # on, pair by pair, to where registers hold ints
+            if held_as_ints(fast.machine):
+                break
+            fast.machine.run(2)
+            reference_run(ref.machine, 2)
+        assert held_as_ints(fast.machine)
+        for command in ("registers", "examine rF", "examine rA", "where"):
+            assert fast.execute(command) == ref.execute(command)
+    for command in ("deposit rA 12", "deposit rF 7", "step 9", "registers", "back 3",
+                    "registers", "history 5", "continue 500", "registers"):
+        assert fast.execute(command) == ref.execute(command)
+    assert fast.machine.snapshot() == ref.machine.snapshot()

@@ -71,3 +71,17 @@ def test_divide_rounds_exact_halves_as_the_divider(dividend, sign_a, sign_l):
     """2 x 10^11 = 2^12 x 5^11, so any dividend over 4096 leaves exactly half a unit."""
     a, l_word = from_int(sign_a * dividend), from_int(sign_l * 4096)
     assert fa.divide(a, l_word) == ar.divide(a, l_word)
+
+
+@settings(max_examples=400)
+@given(st.one_of(st.integers(-(MODULUS - 1), MODULUS - 1), edges), words)
+def test_a_register_int_stands_for_the_word_of_its_value(value, multiplicand):
+    """Compiled pairs keep rA, rX, rL as ints below 10^11 and rF as a triple (below
+    3 x 10^11): each must stand for the word arithmetic.py would have left there."""
+    assert fa.register_word(value) == from_int(value)
+    assert fa._new_word(value) == from_int(value)
+    assert fa.value(fa.register_word(value)) == value
+    magnitude = ar._signed(multiplicand)
+    if magnitude is not None:
+        assert fa.register_word(3 * abs(magnitude)) == ar.triple(multiplicand)
+    assert fa.passes_of(value) == ar.multiplier_passes(from_int(value))

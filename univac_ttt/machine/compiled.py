@@ -9,6 +9,11 @@ address), so a store into memory from anywhere (an instruction, the monitor, a r
 tape, a fault) makes the address hold a word whose function is looked up afresh: nothing
 can run stale code, and there is nothing to invalidate.
 
+Arithmetic on numbers whose values are known (A, S, X, M, N, P, D) leaves its results in
+the registers (``m._a``, ``m._x``, ``m._l``, ``m._f``) as ints and makes no word; a word is
+made only when something reads the register as one (a store, a compare with a word, a
+shift, the interpreter, the monitor: Machine.a and its kin materialise on read).
+
 Anything unusual (a stop, a keyboard with nothing typed, a tape error, an adder fault, an
 overflow stop, a non-digit in a multiply or divide) leaves through ``Bail`` before that
 instruction has changed anything, and the interpreter in cpu.py runs it as always.
@@ -74,10 +79,19 @@ TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the ma
 
 # ---- code generation ---------------------------------------------------------------------
 
+def _mixed_equal(m: Machine) -> bool:
+    """Q's test when one of rA, rL holds an int and the other a word: as words."""
+    return m.a == m.l  # the properties make the words
+
+
 _NAMESPACE = {
+    "MIXED_EQUAL": _mixed_equal,
     "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
     "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
-    "Bail": Bail, "ZERO": ZERO, "ADD": fastarith.add, "MUL": fastarith.multiply,
+    "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word,
+    "NEW": fastarith._new_word, "PASSES": fastarith.passes_of,
+    "PASSES_OF": fastarith._PASSES_OF.get,
+    "ADD": fastarith.add, "MUL": fastarith.multiply,
     "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
     "PRODUCTS_P": fastarith.PRODUCTS[False, True],
     "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
@@ -85,15 +99,36 @@ _NAMESPACE = {
     "SR": ar.shift_right, "SL": ar.shift_left, "SRK": ar.shift_right_keep_sign,
     "SLK": ar.shift_left_keep_sign, "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
 }
+# A sum that the right half of its pair reads as a word is made a word at once.
+_READS_A_AS_WORD = {"H", "C", "E", "Q", "T", ".n", ";n", "-n", "0n"}
 _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
+# Registers live in m._a, m._x, m._l, m._f: a word, or (after compiled arithmetic) a
+# number's int value that fastarith.register_word turns into its word when one is needed.
+# Compiled code reading one as a word makes the word from an int and keeps it there (the
+# machine's own thread), so the next read is cheap.
+# rA, rX and rL hold ints below 10^11 only (NEW makes word_of's word); rF may hold a
+# twelve-digit triple (REG).
+_A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else WORD(v) or {new}(v))"
+                  for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
+_WA, _WX, _WL, _WF = ([f"v = m._{r}",
+                       f"if v.__class__ is not str: m._{r} = v = WORD(v) or {new}(v)"]
+                      for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
 _PLAIN = {
-    "B": ["m.a = m.x = mem[{a}]"], "L": ["m.l = m.x = mem[{a}]"], "F": ["m.f = mem[{a}]"],
-    "H": ["mem[{a}] = m.a"], "C": ["mem[{a}] = m.a", "m.a = ZERO"], "G": ["mem[{a}] = m.f"],
-    "J": ["mem[{a}] = m.x"], "K": ["m.l = m.a", "m.a = ZERO"],
-    "E": ["m.a = EXTRACT(m.a, mem[{a}], m.f)"],
+    "B": ["m._a = m._x = mem[{a}]"], "L": ["m._l = m._x = mem[{a}]"], "F": ["m._f = mem[{a}]"],
+    "H": [*_WA, "mem[{a}] = v"], "C": [f"mem[{{a}}] = {_A}", "m._a = ZERO"],
+    "G": [*_WF, "mem[{a}] = v"], "J": [*_WX, "mem[{a}] = v"], "K": ["m._l = m._a", "m._a = ZERO"],
+    "E": [*_WF, "e = v", *_WA, "m._a = EXTRACT(v, mem[{a}], e)"],
     "V": ["m.v = [mem[{a}], mem[{a1}]]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
     "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
-    "Q": ["if m.a == m.l:", " n = {a}"], "T": ["if GREATER(m.a, m.l):", " n = {a}"],
+    # Two ints are equal exactly when their words are; a word and an int are compared as words.
+    "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(m):",
+          " n = {a}"],
+    # Two ints compare as numbers, which is what T does with two numeric words (U4).
+    "T": ["e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
+          " g = e > v", "else:",
+          " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
+          " if v.__class__ is not str: m._l = v = WORD(v) or NEW(v)",
+          " g = GREATER(e, v)", "if g:", " n = {a}"],
     "U": ["n = {a}"], "R": ["mem[{a}] = LINKS[n]"],
 }
 _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
@@ -119,6 +154,8 @@ class _Writer:
         self.off = 0
         self.phase = (digit + 1) % 10
         self.half = 0
+        self.right_code: str | None = None  # the right half's operation, for the left
+        self.words: set[str] = set()  # registers ("a", "l") known to hold words here
         self.namespace: dict[str, object] = dict(_NAMESPACE)
 
     def emit(self, *lines: str) -> None:
@@ -150,7 +187,12 @@ class _Writer:
             whole, rest = divmod(pulses, MINOR_CYCLE_PULSES)
             self.phase = None if rest else (self.phase + cycles + whole) % 10
         a = operand
-        if code == "Y" and a <= 990:
+        first = len(self.lines)
+        known = self.words
+        if code in ("Q", "T") and known >= {"a", "l"}:  # two words: as the interpreter does
+            self.emit("if m._a == m._l:" if code == "Q" else "if GREATER(m._a, m._l):",
+                      f" n = {a}")
+        elif code == "Y" and a <= 990:
             self.emit(f"m.y = mem[{a}:{a + 10}]")
         elif code == "Z" and a <= 990:
             self.emit("y = m.y", "if len(y) == 10:", f" mem[{a}:{a + 10}] = y", "else:",
@@ -159,26 +201,17 @@ class _Writer:
             self.emit(*(line.format(a=a, a1=(a + 1) % 1000) for line in _PLAIN[code]))
         elif code in _SHIFTS:
             zeros = repr(ZERO_DIGIT * a)
-            self.emit({".n": f"m.a = ({zeros} + m.a)[:12]",
-                       ";n": f"m.a = (m.a + {zeros})[{a}:{a + 12}]",
-                       "-n": "w = m.a", "0n": "w = m.a"}[code])
-            if code == "-n":
-                self.emit(f"m.a = w[0] + ({zeros} + w[1:])[:11]")
-            elif code == "0n":
-                self.emit(f"m.a = w[0] + (w[1:] + {zeros})[{a}:{a + 11}]")
+            self.emit(*_WA, "w = v")
+            self.emit({".n": f"m._a = ({zeros} + w)[:12]",
+                       ";n": f"m._a = (w + {zeros})[{a}:{a + 12}]",
+                       "-n": f"m._a = w[0] + ({zeros} + w[1:])[:11]",
+                       "0n": f"m._a = w[0] + (w[1:] + {zeros})[{a}:{a + 11}]"}[code])
         elif code in ("A", "S", "X"):
             self.adder(code, a, bail)
         elif code in ("M", "N", "P"):
-            kind = (code == "N", code == "P")
-            self.emit(f"x = mem[{a}]", "l = m.l", f"r = PRODUCTS_{code}.get((l, x), False)",
-                      "if r is False:", f" r = MUL(l, x, {kind[0]}, {kind[1]})",
-                      "if r is None:", f" {bail}", "m.a, m.x, m.f, p = r",
-                      f"t += {self.off} + p * 91")
-            self.off = 0
-            self.phase = None
+            self.multiply(code, a, bail)
         elif code == "D":
-            self.emit(f"r = DIV(mem[{a}], m.l)", "if r.__class__ is str:", f" {bail}",
-                      "m.a, m.x = r")
+            self.divide(a, bail)
         elif code == ",0":
             self.emit("if m.breakpoint_switch:", f" {bail}")
         elif code == "device":
@@ -197,30 +230,110 @@ class _Writer:
                       "m.cr_address = cc", "printer = m.printer",
                       "if printer is not None:", f" printer.print_word(mem[{a}])",
                       "m.printed_words += 1")
+        self._simplify(first)
+        self._learn(code)
         self.half = 1
 
+    def _simplify(self, first: int) -> None:
+        """Drop the int checks of rA and rL where they are known to hold words."""
+        lines = self.lines[first:]
+        for register, check, expression in (("a", _WA[1], _A), ("l", _WL[1], _L)):
+            if register in self.words:
+                lines = [line.replace(expression, f"m._{register}") for line in lines
+                         if line.strip() != check]
+        self.lines[first:] = lines
+
+    def _learn(self, code: str) -> None:
+        """What this instruction leaves in rA and rL: a word for sure, or perhaps an int."""
+        words = self.words
+        if code == "K":
+            words.discard("l")
+            if "a" in words:
+                words.add("l")
+        if code in ("B", "H", "C", "E", "K", *_SHIFTS) or (
+                code in ("A", "S", "X") and self.half == 0
+                and self.right_code in _READS_A_AS_WORD):
+            words.add("a")
+        elif code in ("A", "S", "X", "M", "N", "P", "D"):
+            words.discard("a")
+        elif code == "L":
+            words.add("l")
+        elif code == "device":
+            words.clear()
+
     def adder(self, code: str, a: int, bail: str) -> None:
-        """A, S, X: numbers with known values add here; the rest (text, overflow) go
-        through fastarith and arithmetic."""
-        if code != "X":
-            sign = "+" if code == "A" else "-"
-            rx = "x = w" if code == "A" else "x = NEGATE[w[0]] + w[1:]"
-            self.emit(f"w = mem[{a}]", "va = VALUE(m.a, False)", "vb = VALUE(w, False)",
-                      "if va.__class__ is int and vb.__class__ is int and "
-                      f"-{MODULUS} < va {sign} vb < {MODULUS}:",
-                      f" {rx}", " m.x = x", f" m.a = WORD(va {sign} vb) or WORD_OF(va {sign} vb)",
-                      "else:")
-            indent = " "
-        else:
-            indent = ""
-        work = {"A": [" x = w", " s, o = ADD(m.a, x)"],
-                "X": [" s, o = ADD(m.a, m.x)"], "S": [" x, s, o = SUB(m.a, w)"]}
+        """A, S, X: numbers with known values add here and rA keeps the sum as an int;
+        the rest (text, overflow) go through fastarith and arithmetic as words."""
+        sign = "-" if code == "S" else "+"
+        second = "VALUE(w, False)" if code != "X" else \
+            "v if (v := m._x).__class__ is int else VALUE(v, False)"
+        rx = {"A": " m._x = w", "S": " m._x = NEGATE[w[0]] + w[1:]", "X": " pass"}[code]
+        self.emit(*([f"w = mem[{a}]"] if code != "X" else []),
+                  "va = v if (v := m._a).__class__ is int else VALUE(v, False)",
+                  f"vb = {second}",
+                  "if va.__class__ is int and vb.__class__ is int and "
+                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS}:", rx,
+                  " m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
+                  _READS_A_AS_WORD else " m._a = s", "else:")
+        work = {"A": [" x = w", f" s, o = ADD({_A}, x)"],
+                "X": [f" e = {_A}", f" s, o = ADD(e, {_X})"],
+                "S": [f" x, s, o = SUB({_A}, w)"]}
         lines = ["try:", *work[code], "except AdderFault:", f" {bail}"]
         if self.overflow_stop:
             lines += ["if o:", f" {bail}"]
-        lines += ["m.x = x" if code != "X" else "pass", "m.a = s", "if o:",
+        lines += ["m._x = x" if code != "X" else "pass", "m._a = s", "if o:",
                   " m.overflows += 1", " n = 0"]
-        self.emit(*(indent + line for line in lines))
+        self.emit(*(" " + line for line in lines))
+
+    def multiply(self, code: str, a: int, bail: str) -> None:
+        """M, N, P on numbers with known values: the product's words stay ints in rA, rX
+        (P) and rF (the triple), as fastarith._multiply would form them; otherwise (an
+        unknown word, a non-digit) through fastarith with words. Each multiply in compiled
+        code remembers its last operands and results (one tuple, replaced whole, so that
+        machines in other threads sharing the code read a consistent one): programs without
+        index registers multiply the same numbers pass after pass."""
+        last = f"LAST{self.half}"
+        self.namespace[last] = [(None,)]
+        self.emit(f"x = mem[{a}]", "vx = VALUE(x, False)",
+                  "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
+                  "if vx.__class__ is int and vl.__class__ is int:",
+                  f" c = {last}[0]", " if c[0] == vl and c[1] == vx:",
+                  "  m._a = c[2]", "  m._x = c[3] if c[3] is not None else x",
+                  "  m._f = c[4]", "  p = c[5]", " else:",
+                  "  r = vl * vx", "  s = r if r >= 0 else -r")
+        if code == "P":
+            self.emit(f"  hi, lo = divmod(s, {MODULUS})",
+                      "  if r < 0:", "   hi, lo = -hi, -lo")
+        else:  # M rounds the magnitude; N gives the product the other sign
+            test = "r < 0" if code == "M" else "r >= 0"
+            self.emit(f"  s = (s + {ar.HALF_UNIT}) // {MODULUS}",
+                      f"  hi = -s if {test} else s", "  lo = None")
+        self.emit("  f = 3 * (vl if vl >= 0 else -vl)",
+                  "  p = PASSES_OF(vx)", "  if p is None:", "   p = PASSES(vx)",
+                  f"  {last}[0] = (vl, vx, hi, lo, f, p)",
+                  "  m._a = hi", "  m._x = lo if lo is not None else x", "  m._f = f",
+                  "else:",
+                  f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
+                  f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
+                  " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",
+                  f"t += {self.off} + p * 91")
+        self.off = 0
+        self.phase = None
+
+    def divide(self, a: int, bail: str) -> None:
+        """D on numbers with known values: both quotients stay ints in rA and rX, as
+        fastarith.divide forms them; anything else through fastarith with words."""
+        self.emit(f"d = mem[{a}]", "va = VALUE(d, False)",
+                  "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
+                  "r = None",
+                  "if va.__class__ is int and vl.__class__ is int:",
+                  " ma = va if va >= 0 else -va", " ml = vl if vl >= 0 else -vl",
+                  " if ma < ml:", f"  q, r = divmod(ma * {MODULUS}, ml)",
+                  "  r = q + (2 * r >= ml)", f"  if r >= {MODULUS}:", "   r = None",
+                  "  elif (va < 0) != (vl < 0):", "   m._a = -r", "   m._x = -q", "  else:",
+                  "   m._a = r", "   m._x = q",
+                  "if r is None:", f" r = DIV(d, {_L})", " if r.__class__ is str:", f"  {bail}",
+                  " m._a, m._x = r")
 
     def source(self) -> str:
         self.emit(f"m.pulses = {self.now()}", "return n")
@@ -244,6 +357,7 @@ def compile_pair(tables: Tables, address: int, word: str) -> Pair:
     function: Pair = _generic
     if all(code in _COMPILABLE for code in codes):
         writer = _Writer(address % 10, word, tables.overflow_stop)
+        writer.right_code = codes[1]
         for code, (op, operand) in zip(codes, halves, strict=True):
             writer.instruction(code, operand, op)  # type: ignore[arg-type]
         namespace = writer.namespace

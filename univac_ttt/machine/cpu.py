@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from . import checking, compiled, timing
 from .devices import Keyboard, Printer
+from .fastarith import register_word
 from .ops import decode
 from .options import MachineOptions
 from .stops import Stop, StopKind, StopRequest
@@ -70,7 +71,57 @@ class Machine:
         self.break_executors: set[object] = set()
         # Injected faults by location; empty on a sound machine (see checking.py).
         self.faults: dict[checking.Location, checking.Fault] = {}
+        self._a: str | int = ZERO  # the registers behind a, x, l, f (see "registers")
+        self._x: str | int = ZERO
+        self._l: str | int = ZERO
+        self._f: str | int = ZERO
         self.clear()
+
+    # ---- registers --------------------------------------------------------------------
+    # Compiled pairs may keep a number in rA, rX, rL or rF as its int value (no word made
+    # until someone looks); everyone else reads and writes 12-character words here. An int
+    # stands for fastarith.register_word of it. Reading never writes the register back: a
+    # desk may read it from another thread while the machine runs and stores a newer value.
+
+    @property
+    def a(self) -> str:
+        """rA as a word."""
+        v = self._a
+        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
+
+    @a.setter
+    def a(self, word: str) -> None:
+        self._a = word
+
+    @property
+    def x(self) -> str:
+        """rX as a word."""
+        v = self._x
+        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
+
+    @x.setter
+    def x(self, word: str) -> None:
+        self._x = word
+
+    @property
+    def l(self) -> str:  # noqa: E743 - rL, as the machine names it
+        """rL as a word."""
+        v = self._l
+        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
+
+    @l.setter
+    def l(self, word: str) -> None:  # noqa: E743
+        self._l = word
+
+    @property
+    def f(self) -> str:
+        """rF as a word."""
+        v = self._f
+        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
+
+    @f.setter
+    def f(self, word: str) -> None:
+        self._f = word
 
     # ---- setting up ------------------------------------------------------------------
 

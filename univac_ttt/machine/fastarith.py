@@ -4,7 +4,8 @@ arithmetic.py converts every operand from its 12 characters and every result bac
 bounded table remembers the value of each numeric word seen or made, so a result stored and
 fetched again is not converted twice, and results are formed through a byte table. Every
 function returns exactly what its namesake in arithmetic.py returns (tests/test_fastarith.py);
-words holding non-digits go to arithmetic.py unchanged.
+words holding non-digits go to arithmetic.py unchanged. Compiled pairs also leave results
+in the registers as ints; ``register_word`` is the word such an int stands for.
 """
 
 from __future__ import annotations
@@ -38,13 +39,29 @@ def word_of(number: int) -> str:
     """word.from_int for |number| < 10^11, remembered both ways."""
     word = _WORDS.get(number)
     if word is None:
-        word = (b"%012d" % number).translate(_TO_WORD).decode()
-        if len(_VALUES) >= _LIMIT:
-            _VALUES.clear()
-            _WORDS.clear()
-        _WORDS[number] = word
-        _VALUES[word] = number
+        return _new_word(number)
     return word
+
+
+def _new_word(number: int) -> str:
+    """word_of for a number not in the table."""
+    word = (b"%012d" % number).translate(_TO_WORD).decode()
+    if len(_VALUES) >= _LIMIT:
+        _VALUES.clear()
+        _WORDS.clear()
+    _WORDS[number] = word
+    _VALUES[word] = number
+    return word
+
+
+def register_word(number: int) -> str:
+    """The word a register holding ``number`` stands for (compiled pairs keep numbers in
+    rA, rX, rL and rF as ints): word_of for an adder value (|number| < 10^11), and for rF's
+    triple (up to 3 x 10^11) its twelve digits, the top one in the sign position. Compiled
+    code has looked in the table first: ``WORD(v) or REG(v)``."""
+    if -MODULUS < number < MODULUS:
+        return _WORDS.get(number) or _new_word(number)
+    return (b"%012d" % number).translate(_TO_WORD).decode()  # a triple: not an adder value
 
 
 def add(a: str, b: str) -> tuple[str, bool]:
@@ -92,6 +109,19 @@ def passes(magnitude: int) -> int:
     """arithmetic.multiplier_passes for a multiplier of this magnitude."""
     high, low = divmod(magnitude, 10_000)
     return _PASSES[high // 10_000] + _PASSES[high % 10_000] + _PASSES[low]
+
+
+_PASSES_OF: dict[int, int] = {}  # multiplier value -> adder passes (compiled M, N, P)
+
+
+def passes_of(multiplier: int) -> int:
+    """passes() of a signed multiplier's magnitude, remembered (a program's multipliers are
+    mostly its constants)."""
+    result = passes(-multiplier if multiplier < 0 else multiplier)
+    if len(_PASSES_OF) >= _LIMIT:
+        _PASSES_OF.clear()
+    _PASSES_OF[multiplier] = result
+    return result
 
 
 # Products remembered by (rL, rX), one table per kind: (negative, full) for M, N and P.
