@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import timing
 from .stops import Stop, StopKind, StopRequest, error
@@ -101,10 +101,10 @@ class Uniservo:
         return reel
 
 
-@dataclass(frozen=True)
-class TapeMove:
+class TapeMove(NamedTuple):
     """One movement of a tape: which unit, what it did, the block it passed (1 = the
-    first on the reel) and the clock pulses at which it began and ended."""
+    first on the reel) and the clock pulses at which it began and ended. A named tuple:
+    one is made at every tape instruction, and a frozen dataclass costs several times more."""
 
     unit: int
     motion: str
