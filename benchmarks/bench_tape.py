@@ -12,6 +12,7 @@ import argparse
 import statistics
 import time
 
+from univac_ttt.desk import Desk
 from univac_ttt.machine import Machine
 from univac_ttt.machine.timing import format_time
 from univac_ttt.program.boottape import fresh_tictactoe_tape, load_tictactoe_tape
@@ -32,6 +33,22 @@ def boot_once() -> tuple[float, float]:
     return time.perf_counter() - start, m.time_us
 
 
+def desk_boot_once() -> float:
+    """Wall seconds of ``Desk.load_tape``, the front ends' boot (a watched loader run)."""
+    desk = Desk()
+    start = time.perf_counter()
+    stop = desk.load_tape(fresh_tictactoe_tape())
+    assert stop is None, stop
+    return time.perf_counter() - start
+
+
+def snapshot_restore_once(desk: Desk) -> float:
+    """Wall seconds of one snapshot and restore with the program tape mounted."""
+    start = time.perf_counter()
+    desk.restore(desk.snapshot())
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=200)
@@ -47,6 +64,12 @@ def main() -> None:
     print(f"boot (initial read + loader), median {statistics.median(walls) * 1000:8.3f} ms")
     print(f"boot, worst                          {walls[-1] * 1000:8.3f} ms")
     print(f"boot, UNIVAC time                    {format_time(runs[0][1]):>11}")
+    desk_walls = sorted(desk_boot_once() for _ in range(args.repeat))
+    print(f"desk.load_tape, median               {statistics.median(desk_walls) * 1000:8.3f} ms")
+    desk = Desk()
+    desk.load_tape(fresh_tictactoe_tape())
+    pairs = sorted(snapshot_restore_once(desk) for _ in range(args.repeat))
+    print(f"snapshot + restore (tape on), median {statistics.median(pairs) * 1e6:8.1f} µs")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,9 @@ def adder(tmp_path):
 def test_run_a_hand_written_program(adder):
     result = univac("run", str(adder), "--plain", stdin="12\n30\n-00000000005\n2\n0\n")
     assert result.returncode == 0
-    assert result.stdout == "> > SUM 000000000042\n> > SUM -00000000003\n> "
+    # each keyed line follows its prompt (echoed: stdin is not a terminal), as on screen
+    assert result.stdout == ("> 12\n> 30\nSUM 000000000042\n"
+                             "> -00000000005\n> 2\nSUM -00000000003\n> 0\n")
     summary = result.stderr.strip().splitlines()[-1]
     assert "normal stop at 009 (left)" in summary and "UNIVAC time" in summary
 
@@ -48,7 +50,7 @@ def test_run_a_hand_written_program(adder):
 def test_run_refuses_keys_the_keyboard_lacks_and_prompts_again(adder):
     result = univac("run", str(adder), "--plain", stdin="1!\n1\n2\n0\n")
     assert "refused" in result.stderr and "'!'" in result.stderr
-    assert result.stdout.startswith("> > > SUM 000000000003")
+    assert result.stdout.startswith("> 1!\n> 1\n> 2\nSUM 000000000003")
 
 
 def test_run_end_of_input_is_clean(adder):
@@ -114,7 +116,10 @@ def test_the_installed_command_exists_and_runs(adder):
 
 
 def test_plain_mode_output_is_byte_stable():
-    """A fixed session must print exactly what it printed when this file was recorded."""
+    """A fixed session must print exactly what it printed when this file was recorded.
+
+    play boots the program from tictactoe.tape by INITIAL READ (tests/test_tapes_desk.py);
+    the load types nothing, so no tape line was added and the golden file is unchanged."""
     from pathlib import Path
     data = Path(__file__).parent / "data"
     result = univac("play", "--plain", stdin=(data / "plain_session.in").read_text())

@@ -135,7 +135,8 @@ FRONT_ENDS = ("console", "monitor", "kiosk", "serve")
 # The machine's own tests: instructions, arithmetic, checking, tapes and the loader, timing.
 MACHINE_TESTS = {"test_cpu.py", "test_instructions.py", "test_arithmetic.py", "conftest.py",
                  "test_multiplier.py", "test_checking.py", "test_fidelity_decisions.py",
-                 "test_tape.py", "test_boottape.py", "test_timing_calibration.py"}
+                 "test_tape.py", "test_boottape.py", "test_timing_calibration.py",
+                 "test_differential.py", "test_fastarith.py"}
 
 
 def _python_files():

@@ -199,7 +199,7 @@ def test_a_full_disk_keeps_the_tally_whole_and_logging_quiet(tmp_path):
     assert "Logging error" not in result.stderr and "Traceback" not in result.stderr
     tally = json.loads((tmp_path / "tally.json").read_text())  # whole, never cut
     assert tally["2026-11-30"]["games"] == 5
-    assert 1 < len(tally) < 201  # some saves worked, then the disk was full
+    assert len(tally) in range(2, 201)  # some saves worked, then the disk was full
     assert not list(tmp_path.glob(".*.tmp")) and not list(tmp_path.glob("*.damaged*"))
     assert (tmp_path / "kiosk.log").stat().st_size <= 3000
 
@@ -414,9 +414,9 @@ def test_files_to_write_must_be_regular_files_not_fifos(tmp_path, fifo):
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "tally.json").symlink_to(fifo)
     for args in (["play", "--plain", "--transcript", str(fifo)],
-                 ["kiosk", "--pin", "12", "--log", str(fifo)],
-                 ["kiosk", "--pin", "12", "--stats", str(fifo)],
-                 ["kiosk", "--pin", "12", "--data", str(tmp_path / "data")]):
+                 ["kiosk", "--pin", "2468", "--log", str(fifo)],
+                 ["kiosk", "--pin", "2468", "--stats", str(fifo)],
+                 ["kiosk", "--pin", "2468", "--data", str(tmp_path / "data")]):
         result = univac(*args, timeout=30)
         assert result.returncode == 2 and "FIFO" in no_traceback(result), args
 

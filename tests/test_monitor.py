@@ -13,6 +13,7 @@ from univac_ttt.machine.word import from_int, from_text, to_int
 from univac_ttt.monitor.app import MonitorApp
 from univac_ttt.monitor.core import COMMANDS, Monitor, find_command
 from univac_ttt.monitor.script import run_script
+from univac_ttt.program.boottape import fresh_tictactoe_tape
 from univac_ttt.program.shipped import load_tictactoe
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +30,8 @@ ALL_KINDS.update({100: from_int(5), 101: from_int(7), 102: from_text("1010101010
 
 
 def game_monitor():
-    return Monitor(SHIPPED.image.words, SHIPPED.program)
+    """The monitor as `univac-ttt monitor` starts it: the program, its tape on Uniservo 1."""
+    return Monitor(SHIPPED.image.words, SHIPPED.program, tapes={1: fresh_tictactoe_tape()})
 
 
 def at_keyboard():
@@ -179,7 +181,9 @@ def test_paper_and_board():
 
 def test_help_lists_every_command():
     out = m = game_monitor().execute("help")
-    assert len(out) == len(COMMANDS) + 1
+    for command in COMMANDS:  # each usage starts a line, its summary follows
+        index = next(i for i, line in enumerate(out) if line.startswith(command.usage))
+        assert command.summary[:20] in out[index] + out[index + 1]
     assert "step over" in game_monitor().execute("help next")[1]
     del m
 
@@ -278,7 +282,7 @@ def test_do_runs_a_script_file(tmp_path):
     assert "monitor> board" in out and "   O   2   3" in out
 
 
-@pytest.mark.parametrize("tour", ["opening", "block"])
+@pytest.mark.parametrize("tour", ["opening", "block", "loading"])
 def test_lecture_tours_match_their_expected_output(tour):
     import io
     script = (ROOT / "docs" / "lecture" / f"{tour}.txt").read_text().splitlines()
@@ -291,11 +295,27 @@ def test_monitor_ui_through_a_pipe():
     m = game_monitor()
     with create_pipe_input() as pipe:
         app = MonitorApp(m, input=pipe, output=DummyOutput())
-        pipe.send_text("go\r5\rboard\r:where\r\x11\x11")
+        pipe.send_text("go\r5\r:board\r:where\r\x11\x11")
         assert app.run() == 0
     text = "\n".join(app.lines)
     assert "UNIVAC KEYBOARD ▸ 5" in text and "   O   2   3" in text
     assert "monitor> where" in text
+
+
+def test_keyboard_mode_takes_only_colon_lines_as_commands():
+    """Issue 13: `e NX` typed while the UNIVAC waits is a keyboard word, never half a
+    command; ':' (no key of the UNIVAC keyboard) marks a command in keyboard mode."""
+    from univac_ttt.machine.charset import BY_GLYPH
+
+    assert ":" not in BY_GLYPH
+    m = game_monitor()
+    with create_pipe_input() as pipe:
+        app = MonitorApp(m, input=pipe, output=DummyOutput())
+        pipe.send_text("go\rexamine BRD\r:e NX\r\x11\x11")
+        assert app.run() == 0
+    text = "\n".join(app.lines)
+    assert "UNIVAC KEYBOARD ▸ examine BRD" in text  # went to the UNIVAC, as typed
+    assert "monitor> e NX" in text and "NX:" in text
 
 
 def test_monitor_script_command_line(tmp_path):
@@ -344,3 +364,134 @@ def test_show_options_and_watch():
 def test_operation_breaks_accept_coding_sheet_spellings(spelling, code):
     m = Monitor({})
     assert m.execute(f"break -op {spelling}") == [f"break before every {code} instruction"]
+
+
+# ---- tapes: attach, detach, boot, show tapes --------------------------------------------
+
+def write_reel(path, *words):
+    path.write_text("".join(f"{word}\n" for word in words), encoding="utf-8")
+    return path
+
+
+def test_show_tapes_lists_the_shipped_tape_and_boot_reads_block_one():
+    m = game_monitor()
+    assert m.execute("show tapes") == [
+        "Uniservo 1  tictactoe.tape  18 blocks, at the start  (read only)"]
+    out = m.execute("boot")
+    assert out[0].startswith("CLEAR C, INITIAL READ: block 1 of 18")
+    assert out[1].startswith("next: 000 left  11 000")
+    assert m.execute("where")[0] == "000 left = LOAD, in: Loader (block 1 of the tape)"
+
+
+def test_break_and_watch_work_on_the_loader_and_back_steps_the_tape():
+    m = game_monitor()
+    m.execute("boot")
+    assert m.execute("break -op 31") == ["break before every 3n instruction"]
+    m.execute("continue")
+    m.execute("continue")
+    servo = m.machine.tapes[1]
+    position, busy = servo.position, servo.busy_until
+    m.execute("step 1")
+    assert servo.position == position + 1
+    m.execute("back 1")
+    assert (servo.position, servo.busy_until) == (position, busy)
+    m.execute("nobreak all")
+    m.execute("watch 000")
+    out = m.execute("continue")
+    assert out[0].startswith("watch: 000 changed from 110000310060")
+    m.execute("nowatch all")
+    assert m.execute("continue")[-1].endswith("UNIVAC time)") and m.waiting_for_keyboard
+    assert m.execute("where")[0].startswith("007 left = ")
+
+
+def test_attach_a_hand_written_reel_and_boot_it(tmp_path):
+    m = Monitor({})
+    reel = write_reel(tmp_path / "sum.tape", "B00010A00011", "H00012900000",
+                      *["000000000000"] * 8, "000000000005", "000000000007")
+    out = m.execute(f"attach 1 {reel}")
+    assert out == [f"attached: Uniservo 1  {reel}  1 blocks, at the start  (read only)"]
+    m.execute("boot")
+    m.execute("go 0")
+    assert to_int(m.machine.mem[12]) == 12
+    assert m.execute("detach 1") == [f"Uniservo 1: {reel} taken off"]
+    assert m.execute("show tapes") == ["no reels mounted (attach N FILE)"]
+
+
+def test_a_writable_reel_is_saved_on_detach(tmp_path):
+    m = Monitor({0: from_text("520100900000"), 100: from_int(42)})
+    target = tmp_path / "out.tape"
+    m.execute(f"attach 2 {target}:rw")
+    m.execute("go 0")
+    assert not target.exists()  # saved only when it comes off the unit
+    out = m.execute("detach 2")
+    assert out[0] == f"saved the reel written on Uniservo 2 to {target}"
+    assert "000000000042" in target.read_text()
+
+
+@pytest.mark.parametrize("line, message", [
+    ("attach", "attach N FILE"),
+    ("attach 1", "attach N FILE"),
+    ("attach 0 x.tape", "not a Uniservo"),
+    ("attach 1 /no/such/reel.tape", "nothing was mounted"),
+    ("detach", "detach N"),
+    ("detach 11", "not a Uniservo"),
+    ("boot 2", "always reads Uniservo 1"),
+    ("show tape-drives", "show tapes"),
+])
+def test_bad_tape_commands_change_nothing(line, message):
+    m = game_monitor()
+    before = m.machine.snapshot()
+    out = m.execute(line)
+    assert out[0].startswith("??") and message in out[0]
+    assert m.machine.snapshot() == before
+
+
+def test_boot_with_no_reel_says_so():
+    m = Monitor({})
+    assert "no reel" in m.execute("boot")[0]
+
+
+def test_a_saved_state_keeps_the_tapes(tmp_path):
+    m = game_monitor()
+    m.execute("boot")
+    m.execute("step 5")
+    saved = m.machine.snapshot()
+    path = tmp_path / "state.json"
+    m.execute(f"save {path}")
+    data = json.loads(path.read_text())
+    (unit,) = data["tapes"]["units"]
+    assert unit["unit"] == 1 and unit["position"] == 6 and len(unit["reel"]["blocks"]) == 18
+    m.execute("continue")
+    m.execute("detach 1")
+    m.execute(f"restore {path}")
+    assert m.machine.snapshot() == saved
+    fresh = game_monitor()
+    fresh.execute(f"restore {path}")
+    assert fresh.machine.snapshot() == saved
+
+
+def test_a_saved_state_with_a_bad_tape_is_refused(tmp_path):
+    m = game_monitor()
+    path = tmp_path / "state.json"
+    m.execute(f"save {path}")
+    data = json.loads(path.read_text())
+    data["tapes"]["units"][0]["position"] = 99
+    path.write_text(json.dumps(data))
+    before = m.machine.snapshot()
+    assert m.execute(f"restore {path}")[0].startswith("?? not a saved machine")
+    assert m.machine.snapshot() == before
+
+
+@pytest.mark.parametrize("spelling, code", [("31", "3n"), ("3n", "3n"), ("1n", "1n"),
+                                            ("5-", "5n"), ("8n", "8n"), ("30", "30")])
+def test_break_on_tape_operations_as_the_op_table_spells_them(spelling, code):
+    m = game_monitor()
+    assert m.execute(f"break -op {spelling}") == [f"break before every {code} instruction"]
+    assert f"break before every {code} instruction" in m.execute("show break")
+
+
+def test_desk_initial_read_names_the_block_it_read():
+    m = game_monitor()
+    m.execute("desk initial-read")
+    assert m.execute("desk initial-read")[0] == (
+        "INITIAL READ: block 2 of Uniservo 1 read into 000-059")

@@ -27,7 +27,7 @@ def test_run_ends_at_a_normal_stop_by_default(tmp_path):
 def test_start_after_stop_goes_on_past_the_stop(tmp_path):
     result = univac("run", _image(tmp_path), "--plain", "--start-after-stop")
     assert result.returncode == 0
-    assert result.stdout == "000000000012> "
+    assert result.stdout == "000000000012> \n"  # end of input ends the prompt line
     lines = result.stderr.splitlines()
     assert "normal stop at 000 (right)" in lines[0] and "START pressed" in lines[0]
     assert "breakpoint" not in result.stderr  # the switch is not set: ,0 does not stop
@@ -37,7 +37,7 @@ def test_start_after_stop_goes_on_past_the_stop(tmp_path):
 def test_start_after_stop_with_the_breakpoint_switch(tmp_path):
     result = univac("run", _image(tmp_path), "--plain", "--start-after-stop",
                     "--breakpoint-switch")
-    assert result.returncode == 0 and result.stdout == "000000000012> "
+    assert result.returncode == 0 and result.stdout == "000000000012> \n"
     lines = result.stderr.splitlines()
     assert "breakpoint stop at 001 (right)" in lines[1] and "START pressed" in lines[1]
 

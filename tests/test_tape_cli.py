@@ -65,7 +65,7 @@ def test_a_one_block_reel_boots_and_types_the_sum(tmp_path):
     reel = write(tmp_path, "add.tape", ADD_ONCE)
     result = univac("run", "--tape", f"1={reel}", "--plain", stdin="12\n30\n")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == "> > SUM 000000000042\n"
+    assert result.stdout == "> 12\n> 30\nSUM 000000000042\n"  # keyed lines echoed
     assert "normal stop" in result.stderr
 
 

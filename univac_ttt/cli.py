@@ -16,13 +16,16 @@ from .textfile import TextFileError, check_path, check_write_target
 from .tui.ending import SessionEnded
 
 if TYPE_CHECKING:
+    from .desk import Desk
     from .desk.transcript import Transcript
-    from .machine import Machine
+    from .machine.tape import Reel
+    from .serve.apps import AppFactory
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL, EXIT_OUTPUT = 0, 1, 2, 70, 74
 MAX_STEPS_LIMIT = 10**15  # --max-steps: more than a year of UNIVAC time
 IDLE_LIMIT = 86_400  # --idle: one day
-COMMANDS = ("play", "run", "verify", "monitor", "kiosk", "tape")
+MAX_CLIENTS_LIMIT = 1_000  # serve --max-clients: a file descriptor or more each
+COMMANDS = ("play", "run", "verify", "monitor", "kiosk", "tape", "assemble", "serve")
 SCRIPT_LIMIT = 1_000_000  # bytes of a monitor script
 INTERACTIVE_CAP = 1_000_000_000  # instructions a full-screen monitor run may take
 
@@ -89,7 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play tic-tac-toe against the UNIVAC (the default)",
                           description="Play tic-tac-toe against the UNIVAC. You are X and "
                                       "move first: type a square code 1-9 (1 top left, "
-                                      "9 bottom right) and press Enter. A program that "
+                                      "9 bottom right) and press Enter. Each game boots "
+                                      "the program tape tictactoe.tape (or one made "
+                                      "from --image) by CLEAR C and INITIAL READ on "
+                                      "Uniservo 1. A program that "
                                       "runs 5,000,000 instructions without waiting for "
                                       "the keyboard is stopped (exit status 1).")
     play.add_argument("--plain", action="store_true",
@@ -97,22 +103,25 @@ def build_parser() -> argparse.ArgumentParser:
                            "chosen when stdin or stdout is not a terminal)")
     play.add_argument("--speed", choices=["fast", "authentic"], default="fast",
                       help="how the typewriter types: at once (default) or at about 10 "
-                           "characters a second, as the SC printer did (F3 toggles)")
+                           "characters a second, as the SC printer did (F3 toggles; with "
+                           "--plain the output is paced too)")
     play.add_argument("--transcript", metavar="FILE", type=_path,
                       help="append the printer paper of the whole session to FILE")
     play.add_argument("--image", metavar="FILE", type=_path,
                       help="run this memory image instead of the tic-tac-toe program")
     _add_machine_options(play)
 
-    run = sub.add_parser("run", help="load a memory image or boot a tape, and run it",
-                         description="Load a memory image (docs/image-format.md) into a fresh "
+    run = sub.add_parser("run", help="load an image or a sheet, or boot a tape, and run it",
+                         description="Load a memory image (docs/image-format.md) or a coding "
+                                     "sheet (.ucs, assembled first) into a fresh "
                                      "machine and run it from 000; with no IMAGE, press "
                                      "CLEAR C and INITIAL READ: block 1 of the reel on "
                                      "Uniservo 1 goes to 000-059 and runs. Exit status: 0 "
                                      "normal stop, 1 error stop, 2 bad image, reel or option, "
                                      "74 the output could not be written.")
     run.add_argument("image", nargs="?", type=_path,
-                     help="memory image file (none: boot from the tape on Uniservo 1)")
+                     help="memory image, or coding sheet (.ucs) (none: boot from the tape "
+                          "on Uniservo 1)")
     run.add_argument("--tape", action="append", default=[], metavar="N=FILE[:rw]",
                      help="mount the reel FILE (docs/tape-format.md) on Uniservo N (1-9, or "
                           "- for the tenth); read-only unless :rw, when the reel is saved "
@@ -133,11 +142,18 @@ def build_parser() -> argparse.ArgumentParser:
                              description="The lecture monitor: examine, step, break and go "
                                          "back through a program in memory, in SIMH's "
                                          "command language (type help inside). With no "
-                                         "IMAGE, the tic-tac-toe program. Ctrl-C stops a "
+                                         "IMAGE, the tic-tac-toe program, with its program "
+                                         "tape on Uniservo 1 (boot loads it; attach and "
+                                         "detach mount reels). Ctrl-C stops a "
                                          "run; under --script a run stops after 5,000,000 "
-                                         "instructions.")
+                                         "instructions. While the UNIVAC waits for its "
+                                         "keyboard, a line goes to it and a command starts "
+                                         "with ':' (docs/lecture.md).")
     monitor.add_argument("image", nargs="?", type=_path,
                          help="a memory image, or a coding sheet (.ucs) for labels and remarks")
+    monitor.add_argument("--log", metavar="FILE", type=_path,
+                         help="append the session (each command and what it printed) to "
+                              "FILE, as the command log FILE does")
     monitor.add_argument("--script", metavar="FILE", type=_path,
                          help="run the monitor commands in FILE as plain text and exit "
                               "(also done with commands on stdin when it is not a terminal)")
@@ -148,7 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
                                        "large board, demonstrations when idle, locked keys, "
                                        "a printout file per game and a daily tally. Staff "
                                        "leave with F12 and the PIN.")
-    kiosk.add_argument("--pin", help="staff PIN (or set UNIVAC_TTT_STAFF_PIN)")
+    kiosk.add_argument("--pin", help="staff PIN, at least 4 characters (or set "
+                       "UNIVAC_TTT_STAFF_PIN); wrong PINs lock it for a while")
     kiosk.add_argument("--idle", type=count_option(IDLE_LIMIT), default=60, metavar="SECONDS",
                        help="seconds without a key before demonstrations start and an "
                             "unfinished game is abandoned (default 60, at most 86400)")
@@ -162,6 +179,39 @@ def build_parser() -> argparse.ArgumentParser:
     kiosk.add_argument("--stats", metavar="FILE", type=_path, help="the daily tally file")
     kiosk.add_argument("--log", metavar="FILE", type=_path, help="the kiosk's log file")
 
+    serve = sub.add_parser(
+        "serve", help="a UNIVAC for every terminal of a class (telnet/SSH)",
+        description="Serve a class or an exhibit: every telnet or SSH connection gets its own "
+                    "UNIVAC with the full-screen console (or the lecture monitor). Listens on "
+                    "127.0.0.1 unless a host is named. WARNING: telnet is plain text on the "
+                    "wire, passwords and all; use it only on a network you trust, or use --ssh. "
+                    "Ctrl-C or SIGTERM says goodbye on every terminal and exits 0. "
+                    "docs/lecture.md and docs/museum.md show how to run one.")
+    serve.add_argument("--telnet", metavar="[HOST:]PORT",
+                       help="listen for telnet clients (plain text on the wire)")
+    serve.add_argument("--ssh", metavar="[HOST:]PORT",
+                       help="listen for SSH clients (needs the ssh extra: "
+                            "pip install 'univac-ttt[ssh]'); the host key is made in --data")
+    serve.add_argument("--app", choices=["play", "monitor"], default="play",
+                       help="what each terminal gets: the game console (default) or the "
+                            "lecture monitor")
+    serve.add_argument("--max-clients", type=count_option(MAX_CLIENTS_LIMIT), default=40,
+                       metavar="N", help="terminals at once; the next one is told the class "
+                                         "is full (default 40, at most 1000)")
+    serve.add_argument("--idle", type=count_option(IDLE_LIMIT), default=600, metavar="SECONDS",
+                       help="close a terminal politely after this long without a key "
+                            "(default 600, at most 86400)")
+    serve.add_argument("--password-file", metavar="FILE", type=_path,
+                       help="a shared class password for SSH, on the file's first line "
+                            "(default: no password; never a system login)")
+    serve.add_argument("--data", metavar="DIR", type=_path,
+                       help="folder for the SSH host key and transcripts (default "
+                            "$UNIVAC_TTT_DATA or ~/.local/share/univac-ttt)")
+    serve.add_argument("--transcripts", action="store_true",
+                       help="keep each terminal's paper in DIR/transcripts/")
+    serve.add_argument("--speed", choices=["fast", "authentic"], default="fast",
+                       help="typewriter speed on every terminal (default fast)")
+
     verify = sub.add_parser("verify", help="prove the program plays perfectly",
                             description="Play every opponent strategy against the program "
                                         "in emulated memory and check each game against "
@@ -172,8 +222,20 @@ def build_parser() -> argparse.ArgumentParser:
                              "visit from the empty board (about two seconds more)")
     verify.add_argument("sheet", nargs="?", type=_path,
                         help="a coding sheet (.ucs) to judge instead of the shipped program, "
-                             "e.g. one with the element table reordered")
+                             "e.g. one with the element table reordered (or a memory image, "
+                             "when its board is at the shipped program's BRD)")
     _add_machine_options(verify)
+
+    assemble = sub.add_parser("assemble", help="assemble a coding sheet into a memory image",
+                              description="Assemble a coding sheet (docs/coding-sheet.md) and "
+                                          "print its listing: address, word, the two "
+                                          "instructions, label and remark. With -o, also "
+                                          "write the memory image (docs/image-format.md). "
+                                          "Exit status 2 on the first error, with its line.")
+    assemble.add_argument("sheet", type=_path, help="coding sheet")
+    assemble.add_argument("-o", "--output", metavar="IMAGE", type=_path,
+                          help="write the memory image to IMAGE (replaced atomically)")
+    assemble.add_argument("--quiet", action="store_true", help="no listing")
 
     tape = sub.add_parser("tape", help="make, list and compare tape reels",
                           description="Reel files (docs/tape-format.md): make a program tape "
@@ -248,6 +310,10 @@ def _dispatch(args: argparse.Namespace) -> int | None:
         return _cmd_kiosk(args)
     if command == "tape":
         return _cmd_tape(args)
+    if command == "assemble":
+        return _cmd_assemble(args)
+    if command == "serve":
+        return _cmd_serve(args)
     return None
 
 
@@ -295,23 +361,22 @@ def _silence_stdout() -> None:
 def _cmd_run(args: argparse.Namespace) -> int:
     from .console.plain import PlainConsole
     from .desk import Desk, Limits
-    from .program.image import ImageError, read_image
+    from .program.sources import ProgramFileError, read_program
 
     desk_words = None
     if args.image:
         try:
-            desk_words = read_image(args.image).words
-        except ImageError as exc:
+            desk_words = read_program(args.image).words
+        except ProgramFileError as exc:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE
     # run has no cap of its own: --max-steps is the guard (Ctrl-C ends it too).
     desk = Desk(desk_words, _machine_options(args), Limits(cap=10**15))
-    mounts = _mount_tapes(desk.machine, args.tape)
+    mounts = _mount_tapes(desk, args.tape)
     if mounts is None:
         return EXIT_USAGE
     if not args.image:
-        desk.clear_c()
-        stop = desk.initial_read()
+        stop = desk.boot()  # CLEAR C and INITIAL READ
         if stop is not None:
             sys.stderr.write(f"univac-ttt: {stop.reason} (mount a program tape with "
                              "--tape 1=FILE, or name a memory image)\n")
@@ -326,7 +391,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return result.exit_code if saved else EXIT_USAGE
 
 
-def _mount_tapes(machine: Machine, specs: list[str]) -> list | None:
+def _mount_tapes(desk: Desk, specs: list[str]) -> list | None:
     """Mount every --tape reel, all or none; a list of (spec, reel), None after a message."""
     from .program.reel import ReelError, TapeSpec
 
@@ -343,7 +408,7 @@ def _mount_tapes(machine: Machine, specs: list[str]) -> list | None:
             sys.stderr.write(f"univac-ttt: --tape {exc}\n")
             return None
     for spec, reel in mounts:
-        machine.tapes.attach(spec.unit, reel)
+        desk.attach(spec.unit, reel)
     return mounts
 
 
@@ -387,27 +452,31 @@ def _cmd_tape(args: argparse.Namespace) -> int:
     return EXIT_USAGE
 
 
-def _program_words(args: argparse.Namespace) -> dict[int, str] | None:
-    """The words to load for play: the shipped program or --image; None after a message."""
+def _program_words(args: argparse.Namespace) -> tuple[dict[int, str], Reel] | None:
+    """The words play runs and the program tape that loads them (the shipped
+    tictactoe.tape, or a tape made from --image with the loader); None after a message."""
+    from .program.boottape import boot_reel, fresh_tictactoe_tape
     from .program.image import ImageError, read_image
     from .program.shipped import ProgramError, load_tictactoe
 
     try:
         if args.image is not None:
-            return read_image(args.image).words
-        return load_tictactoe().image.words
+            words = read_image(args.image).words
+            return words, boot_reel(words, Path(args.image).name)
+        return load_tictactoe().image.words, fresh_tictactoe_tape()
     except (ImageError, ProgramError) as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return None
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    words = _program_words(args)
-    if words is None:
+    loaded = _program_words(args)
+    if loaded is None:
         return EXIT_USAGE
+    words, tape = loaded
     if args.plain or not _full_screen_possible():
-        return _play_plain(args, words)
-    return _play_console(args, words)
+        return _play_plain(args, tape)
+    return _play_console(args, words, tape)
 
 
 def _full_screen_possible() -> bool:
@@ -418,7 +487,7 @@ def _full_screen_possible() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty() and term not in ("", "dumb")
 
 
-def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
+def _play_plain(args: argparse.Namespace, tape: Reel) -> int:
     from .console.plain import PlainConsole
     from .desk import Desk
     from .desk.transcript import Transcript, TranscriptError
@@ -432,8 +501,15 @@ def _play_plain(args: argparse.Namespace, words: dict[int, str]) -> int:
         except TranscriptError as exc:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE
-    console = PlainConsole(Desk(words, _machine_options(args)), sys.stdin, sys.stdout,
-                           sys.stderr)
+    desk = Desk(options=_machine_options(args))
+    stop = desk.load_tape(tape)  # the tape on Uniservo 1, CLEAR C, INITIAL READ
+    if stop is not None:
+        sys.stderr.write(f"univac-ttt: the program tape did not load: {stop.describe()}\n")
+        if transcript is not None:
+            transcript.close()
+        return EXIT_ERROR_STOP
+    console = PlainConsole(desk, sys.stdin, sys.stdout, sys.stderr,
+                           authentic=args.speed == "authentic")
     if transcript is not None:
         console.also_print_to(_reporting(transcript))
     try:
@@ -472,7 +548,7 @@ def _reporting(transcript: Transcript) -> Callable[[str], None]:
     return write
 
 
-def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
+def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel) -> int:
     from .console.app import ConsoleApp, ConsoleSettings
     from .desk.session import GameSession
     from .desk.transcript import TranscriptError
@@ -481,9 +557,11 @@ def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
         return EXIT_USAGE
     options = _machine_options(args)
     settings = ConsoleSettings(authentic=args.speed == "authentic",
-                               transcript=Path(args.transcript) if args.transcript else None)
+                               transcript=Path(args.transcript) if args.transcript else None,
+                               tictactoe=args.image is None)
     try:
-        console = ConsoleApp(lambda on_print: GameSession(words, options, on_print), settings)
+        console = ConsoleApp(lambda on_print: GameSession(words, options, on_print,
+                                                                   tape=tape), settings)
     except TranscriptError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
@@ -498,20 +576,21 @@ def _play_console(args: argparse.Namespace, words: dict[int, str]) -> int:
 def _cmd_monitor(args: argparse.Namespace) -> int:
     from .monitor.core import Monitor
     from .monitor.script import run_script
-    from .program.assembler import AssemblyError, assemble_file
-    from .program.image import ImageError, read_image
     from .program.shipped import ProgramError, load_tictactoe
+    from .program.sources import ProgramFileError, read_program
 
+    tapes = {}
     try:
         if args.image is None:
+            from .program.boottape import fresh_tictactoe_tape
+
             shipped = load_tictactoe()
             words, program = shipped.image.words, shipped.program
-        elif args.image.endswith(".ucs"):
-            program = assemble_file(args.image)
-            words = program.image.words
+            tapes = {1: fresh_tictactoe_tape()}  # on Uniservo 1, for boot
         else:
-            words, program = read_image(args.image).words, None
-    except (AssemblyError, ImageError, ProgramError) as exc:
+            loaded = read_program(args.image)
+            words, program = loaded.words, loaded.program
+    except (ProgramFileError, ProgramError) as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
     from .desk import Limits
@@ -519,7 +598,12 @@ def _cmd_monitor(args: argparse.Namespace) -> int:
     full_screen = args.script is None and sys.stdin.isatty() and sys.stdout.isatty()
     # On the full screen Ctrl-C stops a run, so the cap is only a last resort.
     limits = Limits(cap=INTERACTIVE_CAP) if full_screen else Limits()
-    monitor = Monitor(words, program, _machine_options(args), limits)
+    monitor = Monitor(words, program, _machine_options(args), limits, tapes)
+    if args.log is not None:
+        opened = monitor.execute(f"log {args.log}")
+        if opened and opened[0].startswith("??"):
+            sys.stderr.write(f"univac-ttt: {opened[0][3:]}\n")
+            return EXIT_USAGE
     if args.script is not None:
         from .textfile import TextFileError, read_text_file
 
@@ -553,8 +637,9 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     import os
 
     from .kiosk.app import KioskApp
-    from .kiosk.controller import Kiosk, KioskSettings
-    from .kiosk.supervisor import lock_signals, setup_logging, supervise
+    from .kiosk.controller import MIN_PIN_LENGTH, Kiosk, KioskSettings
+    from .kiosk.supervisor import lock_signals, log_kiosk_start, setup_logging, supervise
+    from .program.boottape import fresh_tictactoe_tape
     from .program.shipped import ProgramError, load_tictactoe
 
     pin = args.pin or os.environ.get("UNIVAC_TTT_STAFF_PIN", "")
@@ -565,6 +650,10 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     if not pin.strip() or not pin.isprintable():
         sys.stderr.write("univac-ttt: the staff PIN must be printable characters, not only "
                          "spaces (docs/museum.md)\n")
+        return EXIT_USAGE
+    if len(pin) < MIN_PIN_LENGTH:
+        sys.stderr.write(f"univac-ttt: the staff PIN is too short: use at least "
+                         f"{MIN_PIN_LENGTH} characters (docs/museum.md)\n")
         return EXIT_USAGE
     data = _data_folder(args)
     log_path = Path(args.log) if args.log is not None else data / "kiosk.log"
@@ -577,6 +666,7 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         shipped = load_tictactoe()
+        fresh_tictactoe_tape()  # the tape each game boots from: checked before the screen
     except ProgramError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
@@ -590,19 +680,36 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
         printouts=Path(args.printouts) if args.printouts is not None else data / "printouts",
         stats=stats_path)
     lock_signals()
-    return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings)),
+    log_kiosk_start(settings, data, __version__)
+    return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings,
+                                            fresh_tictactoe_tape())),
                      report=lambda message: sys.stderr.write(f"univac-ttt: {message}\n"))
 
 
+def served_apps() -> dict[str, AppFactory]:
+    """The front ends serve may hand a terminal, by --app name. The command line composes:
+    serve never imports a front end, it is handed their public factories."""
+    from .console.served import build_application as console_application
+    from .monitor.served import build_application as monitor_application
+
+    return {"play": console_application, "monitor": monitor_application}
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .serve.main import serve_from_args
+
+    return serve_from_args(args, _data_folder(args), served_apps())
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from .program.assembler import AssemblyError, assemble_file
+    from .program.sources import ProgramFileError, program_for_referee, read_program
     from .verify.referee import RefereeError, run_verification
 
     program = None
     if args.sheet is not None:
         try:
-            program = assemble_file(args.sheet)
-        except AssemblyError as exc:
+            program = program_for_referee(read_program(args.sheet))
+        except ProgramFileError as exc:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE
     try:
@@ -615,6 +722,36 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     except RefereeError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
+
+
+def _cmd_assemble(args: argparse.Namespace) -> int:
+    from .program.image import format_image
+    from .program.listing import listing_lines
+    from .program.sources import ProgramFileError, read_sheet
+    from .safefile import atomic_write
+
+    try:
+        program = read_sheet(args.sheet).program
+    except ProgramFileError as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+        return EXIT_USAGE
+    assert program is not None
+    if not args.quiet:
+        for line in listing_lines(program):
+            sys.stdout.write(line + "\n")
+    if args.output is not None:
+        if not _writable("the image", args.output):
+            return EXIT_USAGE
+        header = f"memory image assembled from {Path(args.sheet).name} by univac-ttt assemble"
+        try:
+            atomic_write(args.output, format_image(program.image, header))
+        except OSError as exc:
+            sys.stderr.write(f"univac-ttt: cannot write {args.output}: "
+                             f"{exc.strerror or exc}\n")
+            return EXIT_USAGE
+        sys.stderr.write(f"univac-ttt: wrote {len(program.image.words)} words to "
+                         f"{args.output}\n")
+    return EXIT_OK
 
 
 if __name__ == "__main__":

@@ -25,23 +25,29 @@ def _fsync_folder(folder: Path) -> None:
             os.close(handle)
 
 
-def _write_temporary(folder: Path, name: str, data: bytes, mode: int = 0o644) -> str:
-    """A new temporary file beside ``name`` holding ``data``, flushed to disk; its path.
-
-    mkstemp makes it private (0600); it gets ``mode`` (the old file's, or 0644) before it
-    takes the real name, so a replaced tally or a printout stays readable as before."""
-    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+def _fill(handle: int, path: str | Path, data: bytes) -> None:
+    """Write ``data`` through the open ``handle`` and flush it to disk; on any failure the
+    half-written file at ``path`` is removed before the error goes on."""
     try:
-        with contextlib.suppress(OSError):
-            os.fchmod(handle, mode)
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
     except BaseException:
         with contextlib.suppress(OSError):
-            os.unlink(temporary)
+            os.unlink(path)
         raise
+
+
+def _write_temporary(folder: Path, name: str, data: bytes, mode: int = 0o644) -> str:
+    """A new temporary file beside ``name`` holding ``data``, flushed to disk; its path.
+
+    mkstemp makes it private (0600); it gets ``mode`` (the old file's, or 0644) before it
+    takes the real name, so a replaced tally or a printout stays readable as before."""
+    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    with contextlib.suppress(OSError):
+        os.fchmod(handle, mode)
+    _fill(handle, temporary, data)
     return temporary
 
 
@@ -104,13 +110,5 @@ def _create_exclusive(path: Path, raw: bytes) -> bool:
         handle = os.open(path, flags, 0o644)
     except FileExistsError:
         return False
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(raw)
-            stream.flush()
-            os.fsync(stream.fileno())
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-        raise
+    _fill(handle, path, raw)
     return True

@@ -2,7 +2,9 @@
 
 Layout: the printer paper on the left, the side panel (square codes, lamp, figures, score)
 on the right when the terminal is wide enough, a hint line, the keyboard line and a key bar.
-All game text on the paper comes from the program; the console only shows it.
+All game text on the paper comes from the program; the console only shows it, with the
+operator's keyed entries marked apart. The paper scrolls back (PageUp/PageDown, the mouse
+wheel); Up/Down recall earlier entries.
 """
 
 from __future__ import annotations
@@ -40,37 +42,51 @@ from prompt_toolkit.output import Output
 from ..desk.pacing import TypewriterPacer
 from ..desk.paper import PrintedChunk
 from ..desk.session import GameSession
+from ..desk.tapelamps import loaded_note, tape_lamp
 from ..desk.transcript import Transcript
 from ..machine.charset import KEYBOARD_KEYS
 from ..program.tictactoe import GAME_HELP
 from ..safefile import create_new
-from ..tui.guard import run_guarded
-from ..tui.paper import sync_paper
+from ..tui.guard import run_guarded, run_guarded_async
+from ..tui.paper import PaperView
 from ..tui.theme import style
 from .panels import PANEL_WIDTH, render_panel
 
-HELP_TEXT = GAME_HELP + """
+KEYS_HELP = """Keys: F1 this help   F2 new game   F3 typing speed   F4 save the paper
+      PageUp/PageDown or the mouse wheel scroll the paper; Up/Down earlier entries
+      Ctrl-Q or Ctrl-D quit (press twice)          Esc or Enter close this help"""
+HELP_TEXT = GAME_HELP + "\n\n" + KEYS_HELP
+IMAGE_HELP = """A PROGRAM ON THE UNIVAC I
 
-Keys: F1 this help   F2 new game   F3 typing speed   F4 save the paper
-      Ctrl-Q or Ctrl-D quit (press twice)          Esc close this help"""
+The UNIVAC runs the memory image you named. When the INPUT READY lamp is lit, type
+a word (up to twelve keys of the UNIVAC's keyboard) and press Enter: the word
+release. What you key is shown on the paper after "> "; the rest is what the
+program typed.
+
+""" + KEYS_HELP
 
 STYLE = style({
     "hint": "#c0c0c0 italic",
     "hint.warn": "#ff8080 bold",
+    "keyed": "#a02020 bold",  # the operator's keyed entry on the paper
     "prompt": "bold #f0b040",
     "keyboard": "bold",
     "bar.key": "bg:#303030 #f0b040 bold",
 })
 
 QUIT_KEYS = ("c-q", "c-d", "c-c")
+# Control keys the UNIVAC keyboard lacks: refused as they are typed, like any missing key.
+REFUSED_CONTROL_KEYS = tuple(f"c-{ch}" for ch in "abefgklnoprstuvwxyz@\\]^_")
 REPLY_CHUNK = 200_000  # instructions run at once in a key handler (a reply takes ~1,600)
+TYPEAHEAD_GRACE = 0.5  # seconds after a new game is shown in which older keys are dropped
 
 
 @dataclass
 class ConsoleSettings:
     authentic: bool = False
     transcript: Path | None = None
-    save_directory: Path = field(default_factory=Path.cwd)
+    save_directory: Path | None = field(default_factory=Path.cwd)  # None: F4 saves nothing
+    tictactoe: bool = True  # False for another program (--image): no game title or card
     clock: Callable[[], float] = time.monotonic
 
 
@@ -84,6 +100,8 @@ class ConsoleApp:
         self.pacer = TypewriterPacer(settings.authentic, settings.clock)
         self.transcript = Transcript(settings.transcript) if settings.transcript else None
         self._transcript_said = False
+        self._boot_started = settings.clock()  # the program tape is read from now on
+        self._lamp = ""  # the Uniservo lamp on the hint line while the tape is read
         self.session = session_factory(self._printed)
         self.hint = ""
         self.hint_is_warning = False
@@ -91,7 +109,9 @@ class ConsoleApp:
         self.running = False  # a reply longer than REPLY_CHUNK is running in the background
         self.quit_armed = False
         self.show_help = False
-        self.paper_buffer = Buffer(read_only=True)
+        self.paper = PaperView()
+        self.paper_buffer = self.paper.buffer
+        self._hold_until: float | None = None  # a game ended: older type-ahead is dropped
         self.keyboard_buffer = Buffer(multiline=False, history=InMemoryHistory())
         self.app = self._build(input, output)
         self._sync_paper()
@@ -104,7 +124,7 @@ class ConsoleApp:
         self.pacer.add_printed(chunk)
 
     def _sync_paper(self) -> None:
-        sync_paper(self.paper_buffer, self.pacer.text)
+        self.paper.sync(self.pacer.text)
 
     @property
     def typing(self) -> bool:
@@ -117,8 +137,37 @@ class ConsoleApp:
         if text:
             self.hint_log.append(text)
 
+    def holding(self) -> bool:
+        """True while keys typed ahead of a new game are dropped: from the end of a game
+        until its reply and the new greeting are typed, and a moment after."""
+        if self._hold_until is None:
+            return False
+        now = self.settings.clock()
+        if self.typing:
+            self._hold_until = now + TYPEAHEAD_GRACE
+            return True
+        if now < self._hold_until:
+            return True
+        self._hold_until = None
+        return False
+
+    def _dropped(self) -> None:
+        self.say("That key was typed before the new game began; it was not used. "
+                 "Type your first move now.", True)
+
+    def _game_ended(self) -> None:
+        """A result was typed: the program begins the next game by itself, so keys typed
+        ahead (a paste, a fast typist) belong to the game that ended and are dropped until
+        the new game is shown (``holding``). Function keys and quitting still work."""
+        self.keyboard_buffer.reset()
+        self._hold_until = self.settings.clock() + TYPEAHEAD_GRACE
+
     def submit(self) -> None:
         text = self.keyboard_buffer.text
+        if self.holding():
+            self.keyboard_buffer.reset()
+            self._dropped()
+            return
         if self.typing:
             self.say("The UNIVAC is still typing; wait for the INPUT READY lamp.", True)
             return
@@ -129,13 +178,17 @@ class ConsoleApp:
             self.say("The UNIVAC is still running; Esc or Ctrl-C stops it (STOP).", True)
             return
         self.pacer.start_reply()
+        games = self.session.score.games
         result = self.session.release(text)
         if result.accepted:
             self.keyboard_buffer.append_to_history()
             self.keyboard_buffer.reset()
+            self.paper.to_end()
             self.say("")
             if not self.session.run_reply(REPLY_CHUNK):
                 self._run_on()  # a long reply: finish it without freezing the keys
+            elif self.session.score.games > games:
+                self._game_ended()
         else:
             self.say(result.message, True)
         if self.transcript is not None and self.transcript.error and not self._transcript_said:
@@ -170,16 +223,26 @@ class ConsoleApp:
         return True
 
     def type_key(self, data: str) -> None:
+        if self.holding():
+            self._dropped()
+            return
         if data in KEYBOARD_KEYS:
             self.keyboard_buffer.insert_text(data.upper())
             if self.hint_is_warning:
                 self.say("")
         else:
-            shown = data if data.isprintable() else f"U+{ord(data[0]):04X}" if data else "?"
-            self.say(f"The UNIVAC keyboard has no {shown!r} key. Type a square code, 1 to 9.",
-                     True)
+            self.refuse(repr(data) if data.isprintable()
+                        else f"U+{ord(data[0]):04X}" if data else "'?'")
+
+    def refuse(self, key: str) -> None:
+        """A key the UNIVAC keyboard lacks: refused on the spot, nothing typed."""
+        then = " Type a square code, 1 to 9." if self.settings.tictactoe else ""
+        self.say(f"The UNIVAC keyboard has no {key} key.{then}", True)
 
     def paste(self, data: str) -> None:
+        if self.holding():
+            self._dropped()
+            return
         lines = data.splitlines() or [""]
         first = lines[0]
         typed = [ch for ch in first if ch in KEYBOARD_KEYS]
@@ -197,8 +260,12 @@ class ConsoleApp:
             return
         self.pacer.finish()
         self.pacer.start_reply()
+        self._boot_started = self.settings.clock()
         self.session.new_game()
-        self.say("A new game has started.")
+        self._hold_until = None
+        self.paper.to_end()
+        self.say("A new game has started." if self.settings.tictactoe
+                 else "The program was loaded again and started.")
         self._sync_paper()
 
     def toggle_speed(self) -> None:
@@ -208,6 +275,9 @@ class ConsoleApp:
         self._sync_paper()
 
     def save_paper(self) -> Path | None:
+        if self.settings.save_directory is None:
+            self.say("This terminal cannot save files; ask for the printout instead.", True)
+            return None
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         try:  # whole, and never over an earlier save from the same second
             path = create_new(self.settings.save_directory, f"univac-paper-{stamp}", ".txt",
@@ -215,7 +285,8 @@ class ConsoleApp:
         except OSError as exc:
             self.say(f"Could not save the paper: {exc.strerror or exc}.", True)
             return None
-        self.say(f"The paper was saved to {path}.")
+        self.say(f"The paper was saved to {path.resolve()} (F4 saves in the folder where "
+                 "univac-ttt was started).")
         return path
 
     def request_quit(self, key: str) -> None:
@@ -243,12 +314,17 @@ class ConsoleApp:
         return FormattedText(parts)
 
     def _title_text(self) -> FormattedText:
-        title = (" UNIVAC I  ·  SUPERVISORY CONTROL  ·  TIC-TAC-TOE" if self._columns() >= 52
-                 else " UNIVAC I · TIC-TAC-TOE")
+        wide = self._columns() >= 52
+        if self.settings.tictactoe:
+            title = (" UNIVAC I  ·  SUPERVISORY CONTROL  ·  TIC-TAC-TOE" if wide
+                     else " UNIVAC I · TIC-TAC-TOE")
+        else:
+            title = " UNIVAC I  ·  SUPERVISORY CONTROL" if wide else " UNIVAC I"
         return FormattedText([("class:title", title)])
 
     def _panel_text(self) -> ANSI:
-        return ANSI(render_panel(self.session, self.typing, self.pacer.authentic))
+        return ANSI(render_panel(self.session, self.typing, self.pacer.authentic,
+                                 tictactoe=self.settings.tictactoe))
 
     def _prompt_text(self) -> FormattedText:
         lamp = "INPUT READY ▸ " if (self.session.waiting_for_keyboard and not self.typing
@@ -258,8 +334,7 @@ class ConsoleApp:
     def _build(self, input: Input | None, output: Output | None) -> Application[int]:
         wide = Condition(lambda: self._columns() >= 64)
         tall = Condition(lambda: self._rows() >= 10)
-        paper = Window(BufferControl(self.paper_buffer, focusable=False), wrap_lines=True,
-                       style="class:paper", always_hide_cursor=True)
+        paper = self.paper.window
         panel = ConditionalContainer(
             Window(FormattedTextControl(self._panel_text), width=PANEL_WIDTH + 1,
                    dont_extend_width=True), filter=wide)
@@ -277,7 +352,8 @@ class ConsoleApp:
                                         style="class:bar"), filter=tall),
         ])
         help_window = ConditionalContainer(
-            Window(FormattedTextControl(HELP_TEXT), style="class:help", wrap_lines=True,
+            Window(FormattedTextControl(HELP_TEXT if self.settings.tictactoe else IMAGE_HELP),
+                   style="class:help", wrap_lines=True,
                    width=Dimension(preferred=84, max=84),
                    height=Dimension(preferred=26, max=26)),
             filter=Condition(lambda: self.show_help))
@@ -285,7 +361,7 @@ class ConsoleApp:
         return Application(
             layout=Layout(root, focused_element=self.keyboard_buffer),
             key_bindings=merge_key_bindings([load_basic_bindings(), self._bindings()]),
-            style=STYLE, full_screen=True, mouse_support=False,
+            style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls the paper
             input=input, output=output, after_render=lambda _app: None,
         )
 
@@ -343,6 +419,24 @@ class ConsoleApp:
             disarm(event)
             self.new_game()
 
+        @kb.add("pageup")
+        def _(event: KeyPressEvent) -> None:
+            disarm(event)
+            self.paper.page_up()
+
+        @kb.add("pagedown")
+        def _(event: KeyPressEvent) -> None:
+            disarm(event)
+            self.paper.page_down()
+
+        for key in REFUSED_CONTROL_KEYS:
+            name = "Ctrl-" + key[2:].upper()
+
+            @kb.add(key)
+            def _(event: KeyPressEvent, name: str = name) -> None:
+                disarm(event)
+                self.refuse(name)
+
         @kb.add("f3")
         def _(event: KeyPressEvent) -> None:
             disarm(event)
@@ -363,11 +457,28 @@ class ConsoleApp:
 
         return kb
 
+    def show_tape_lamp(self) -> bool:
+        """In authentic speed, while the program tape is being read (as the machine's clock
+        timed it), the hint line shows the Uniservo's lamp block by block, then a note of
+        the load. True when the hint changed. In fast speed the load is instant, unshown."""
+        if not self.pacer.authentic or not self.session.boot_moves:
+            return False
+        moves = self.session.boot_moves
+        lamp = tape_lamp(moves, self.settings.clock() - self._boot_started)
+        if lamp == self._lamp:
+            return False
+        if lamp:
+            self.say(lamp)
+        elif self.hint == self._lamp:  # the load is over and nothing else was said since
+            self.say(loaded_note(moves, self.session.tape.name))
+        self._lamp = lamp
+        return True
+
     async def _ticker(self) -> None:
         """Type paced text as it falls due; sleep longer when nothing is typing."""
         try:
             while True:
-                if self.pacer.advance():
+                if self.pacer.advance() | self.show_tape_lamp():
                     self._sync_paper()
                     self.app.invalidate()
                 await asyncio.sleep(0.03 if self.pacer.busy else 0.2)
@@ -375,6 +486,18 @@ class ConsoleApp:
             raise
         except Exception as exc:  # noqa: BLE001 - end the app cleanly, never a traceback
             self.app.exit(exception=exc)
+
+    async def run_async(self) -> int:
+        """Run on the caller's event loop (a server's connection): no signal or loop handlers."""
+        def start() -> None:
+            self.app.create_background_task(self._ticker())
+
+        try:
+            result = await run_guarded_async(self.app, start)
+        finally:
+            if self.transcript is not None:
+                self.transcript.close()
+        return int(result or 0)
 
     def run(self) -> int:
         def start() -> None:

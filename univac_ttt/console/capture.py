@@ -1,52 +1,109 @@
-"""A picture of the console for the docs: a short game, drawn by rich as SVG or HTML.
+"""The README's picture of the console, taken from the console itself so it cannot drift.
 
     python3 -m univac_ttt.console.capture docs/console.svg [moves...]
 
-The opponent's moves are given (default: a blunder that the UNIVAC punishes); every reply
-on the paper comes from the program running in the emulator, as always.
+The full-screen console runs headless at a fixed size; the moves are keyed into it as a
+player would; what it draws is read back by a terminal emulator (pyte) and saved as SVG by
+rich. Every reply on the paper comes from the program running in the emulator, as always.
+A test regenerates the picture and compares it with docs/console.svg.
 """
 
 from __future__ import annotations
 
+import asyncio
+import io
 import sys
 from pathlib import Path
 
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.color_depth import ColorDepth
+from prompt_toolkit.output.vt100 import Vt100_Output
 from rich.console import Console
-from rich.panel import Panel
-from rich.table import Table
+from rich.style import Style
 from rich.text import Text
 
 from ..desk.session import GameSession
 from ..program.shipped import load_tictactoe
-from .panels import PANEL_WIDTH, render_panel
+from .app import ConsoleApp, ConsoleSettings
 
 DEFAULT_MOVES = ("2", "8", "0", "5", "1", "3", "4")
+COLUMNS, ROWS = 100, 40
 
 
-def capture(path: Path, moves: tuple[str, ...] = DEFAULT_MOVES, width: int = 100) -> None:
-    session = GameSession(load_tictactoe().image.words)
-    typed = []
-    for move in moves:
-        session.submit(move)
-        typed.append(move)
-    paper = Text(session.paper.strip("\n"), style="#202020 on #f4efe1", no_wrap=True)
-    layout = Table.grid(padding=(0, 1))
-    layout.add_column(width=width - PANEL_WIDTH - 3)
-    layout.add_column(width=PANEL_WIDTH)
-    layout.add_row(Panel(paper, title="printer paper", style="on #f4efe1",
-                         border_style="#1c3a5e"),
-                   Text.from_ansi(render_panel(session, typing=False, authentic=False)))
-    console = Console(record=True, width=width, force_terminal=True, color_system="truecolor",
-                      file=open("/dev/null", "w"))  # noqa: SIM115 - recorded, not shown
-    console.print(Text(" UNIVAC I  ·  SUPERVISORY CONTROL  ·  TIC-TAC-TOE ",
-                       style="bold #f0e6c8 on #1c3a5e"))
-    console.print(layout)
-    console.print(Text(f" INPUT READY ▸  (typed so far: {' '.join(typed)})",
-                       style="bold #f0b040"))
-    if path.suffix == ".html":
-        console.save_html(str(path))
-    else:
-        console.save_svg(str(path), title="univac-ttt")
+def screen_bytes(moves: tuple[str, ...], columns: int = COLUMNS, rows: int = ROWS) -> str:
+    """What the console writes to a terminal of this size while the moves are keyed."""
+    words = load_tictactoe().image.words
+    written = io.StringIO()
+    output = Vt100_Output(written, lambda: Size(rows=rows, columns=columns),
+                          term="xterm-256color", default_color_depth=ColorDepth.TRUE_COLOR)
+
+    async def play() -> None:
+        with create_pipe_input() as keys:
+            console = ConsoleApp(lambda on_print: GameSession(words, on_print=on_print),
+                                 ConsoleSettings(), input=keys, output=output)
+            running = asyncio.ensure_future(console.app.run_async())
+            for move in moves:
+                while console.holding():  # a game just ended: keys wait for the next
+                    await asyncio.sleep(0.05)
+                typed = console.session.words_typed + console.session.refusals
+                keys.send_text(f"{move}\r")
+                for _ in range(200):  # until the console has taken the entry
+                    await asyncio.sleep(0.01)
+                    if console.session.words_typed + console.session.refusals > typed:
+                        break
+            await asyncio.sleep(0.2)
+            console.app.invalidate()
+            await asyncio.sleep(0.2)
+            drawn.append(written.getvalue())  # before the exit moves the cursor on
+            console.app.exit(result=0)
+            await running
+
+    drawn: list[str] = []
+    asyncio.run(play())
+    return drawn[0]
+
+
+def _colour(name: str, default: str) -> str:
+    if name == "default":
+        return default
+    if len(name) == 6 and all(c in "0123456789abcdefABCDEF" for c in name):
+        return f"#{name}"
+    return {"brown": "yellow"}.get(name, name)
+
+
+def screen_text(data: str, columns: int = COLUMNS, rows: int = ROWS) -> Text:
+    """The screen the bytes draw, as rich text with the colours the console chose."""
+    import pyte  # a documentation and test tool (pip install '.[docs]')
+
+    screen = pyte.Screen(columns, rows)
+    pyte.Stream(screen).feed(data)
+    text = Text()
+    for y in range(rows):
+        line = screen.buffer[y]
+        for x in range(columns):
+            char = line[x]
+            fg, bg = _colour(char.fg, "#e0e0e0"), _colour(char.bg, "#101010")
+            if char.reverse:
+                fg, bg = bg, fg
+            text.append(char.data or " ", Style(color=fg, bgcolor=bg, bold=char.bold,
+                                                italic=char.italics))
+        if y < rows - 1:
+            text.append("\n")
+    return text
+
+
+def picture(text: Text, html: bool = False) -> str:
+    """The screen as an SVG (or HTML) document."""
+    console = Console(record=True, width=COLUMNS, force_terminal=True, color_system="truecolor",
+                      file=io.StringIO())
+    console.print(text, no_wrap=True, overflow="crop")
+    return console.export_html() if html else console.export_svg(title="univac-ttt")
+
+
+def capture(path: Path, moves: tuple[str, ...] = DEFAULT_MOVES) -> None:
+    text = screen_text(screen_bytes(moves))
+    path.write_text(picture(text, html=path.suffix == ".html"), encoding="utf-8")
 
 
 if __name__ == "__main__":

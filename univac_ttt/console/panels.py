@@ -26,7 +26,7 @@ class Lamp:
     detail: str = ""
 
 
-def lamp_for(session: GameSession, typing: bool) -> Lamp:
+def lamp_for(session: GameSession, typing: bool, tictactoe: bool = True) -> Lamp:
     """Which console lamp is lit."""
     error = session.error
     if error:
@@ -39,7 +39,9 @@ def lamp_for(session: GameSession, typing: bool) -> Lamp:
     if typing:
         return Lamp("RUNNING", "bold black on green3", "the typewriter is typing")
     if session.waiting_for_keyboard:
-        return Lamp("INPUT READY", "bold black on orange1", "type a square code, then Enter")
+        return Lamp("INPUT READY", "bold black on orange1",
+                    "type a square code, then Enter" if tictactoe
+                    else "type a word, then Enter")
     return Lamp("RUNNING", "bold black on green3")
 
 
@@ -50,19 +52,33 @@ def square_card() -> Align:
     return Align.center(card)
 
 
+def figures_text(session: GameSession, width: int = PANEL_WIDTH) -> Text:
+    """The instructions and UNIVAC time of the last reply and of this game (or session), in
+    columns; a figure too wide for its column moves the time to a line of its own, so two
+    figures never run together."""
+    rows = (("last move", session.last_move), ("this game", session.game))
+    label_width = 10
+    figures = Text(f"{'UNIVAC':<{label_width}}{'instr.':>9} {'time':>9}\n", style="cyan")
+    for label, move in rows:
+        count, time = f"{move.instructions:,}", format_time(move.time_us)
+        figures.append(f"{label:<{label_width}}", style="bold")
+        if label_width + max(len(count), 9) + 1 + max(len(time), 9) <= width:
+            figures.append(f"{count:>9} {time:>9}\n")
+        else:
+            figures.append(f"{count:>9}\n{'':<{label_width}}{time:>{width - label_width}}\n")
+    return figures
+
+
 def render_panel(session: GameSession, typing: bool, authentic: bool,
-                 width: int = PANEL_WIDTH) -> str:
-    """About fifteen lines: the square codes, the lamp, the UNIVAC time, the score."""
-    lamp = lamp_for(session, typing)
+                 width: int = PANEL_WIDTH, tictactoe: bool = True) -> str:
+    """About fifteen lines: the square codes, the lamp, the UNIVAC time, the score. For
+    another program (``tictactoe`` False) only the lamp, the figures and the speed."""
+    lamp = lamp_for(session, typing, tictactoe)
     lamp_text = Text()
     lamp_text.append(f" {lamp.label} ", style=lamp.style)
     if lamp.detail:
         lamp_text.append(f"\n{lamp.detail}", style="italic")
-    last, game = session.last_move, session.game
-    figures = Text(f"{'UNIVAC':<9}{'instr.':>10}{'time':>10}\n", style="cyan")
-    for label, move in (("last move", last), ("this game", game)):
-        figures.append(f"{label:<9}", style="bold")
-        figures.append(f"{move.instructions:>10,}{format_time(move.time_us):>10}\n")
+    figures = figures_text(session, width)
     score = session.score
     tally = Text()
     for label, value in (("UNIVAC ", score.univac_wins), ("  draws ", score.draws),
@@ -70,14 +86,13 @@ def render_panel(session: GameSession, typing: bool, authentic: bool,
         tally.append(label, style="bold")
         tally.append(str(value))
     speed = "authentic (10 char/s)" if authentic else "fast"
-    group = Group(
-        Panel(square_card(), title="square codes", border_style="cyan"),
-        lamp_text,
-        Text(""),
-        figures,
-        tally,
-        Text(f"typing: {speed}", style="dim"),
-    )
+    parts = [Panel(square_card(), title="square codes", border_style="cyan")] if tictactoe \
+        else []
+    parts += [lamp_text, Text(""), figures]
+    if tictactoe:
+        parts.append(tally)
+    parts.append(Text(f"typing: {speed}", style="dim"))
+    group = Group(*parts)
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, force_terminal=True, color_system="256",
                       legacy_windows=False)

@@ -9,8 +9,10 @@ the referee run the UNIVAC through a desk, so a runaway program is treated alike
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind
+from ..machine.tape import UNITS, Reel, TapeMove, unit_name
 from ..machine.word import MEMORY_WORDS, ZERO
 from .keyboard import DeskKeyboard
 from .limits import Limits
@@ -22,6 +24,52 @@ from .paper import PAPER_LIMIT, Paper, StampedTypewriter
 AfterEach = Callable[[int, str, str], bool]
 
 CONTINUOUS, ONE_INSTRUCTION, ONE_PAIR = "continuous", "one instruction", "one pair"
+BOOT_UNIT = 1  # INITIAL READ reads Uniservo 1
+LOADER_LIMIT = 10_000  # instructions a program tape's loader may take to hand over
+
+
+class TapeUnitError(ValueError):
+    """A Uniservo the desk does not have (the message says which ones it has)."""
+
+
+@dataclass(frozen=True)
+class TapeUnitView:
+    """What the operator sees of one Uniservo: its reel, the head, whether it moves."""
+
+    unit: int
+    reel: str  # the reel's name ("" when none is mounted)
+    position: int  # blocks between the start of the tape and the head
+    blocks: int  # blocks written on the reel
+    writable: bool
+    interlocked: bool
+    moving: str  # "reading", "writing", "rewinding", ... or "" at rest
+
+    @property
+    def name(self) -> str:
+        return unit_name(self.unit)
+
+    def line(self) -> str:
+        """One line for a listing: ``Uniservo 1  tictactoe.tape  block 3 of 18  ...``."""
+        if not self.reel:
+            return f"Uniservo {self.name}  no reel"
+        head = ("at the start" if self.position == 0 else
+                f"after block {self.position} of {self.blocks}")
+        notes = ["read/write" if self.writable else "read only"]
+        if self.interlocked:
+            notes.append("interlocked (rewound with 8n; attach again)")
+        if self.moving:
+            notes.append(self.moving)
+        return (f"Uniservo {self.name}  {self.reel}  {self.blocks} blocks, {head}  "
+                f"({', '.join(notes)})")
+
+
+def tape_unit(text: str) -> int:
+    """A unit as the operator names it: 1-9, and - (or 10) for the tenth."""
+    units = {**{str(n): n for n in UNITS}, "-": 10}
+    if text.strip() not in units:
+        raise TapeUnitError(f"{text.strip()!r} is not a Uniservo: 1-9, or - (or 10) for "
+                            "the tenth")
+    return units[text.strip()]
 
 
 class Desk:
@@ -40,6 +88,9 @@ class Desk:
         self.observe: dict[int, str] = {}
         self.noticed: list[str] = []  # what ``observe`` saw during the last run, in order
         self.operation = CONTINUOUS  # the operation switch: how far START runs
+        # Show each released entry on the paper as the operator's (the console, the plain
+        # console and the kiosk do; the monitor's exact back-stepping keeps its own paper).
+        self.echo_keys = False
         if words is not None:
             self.machine.load(words)
 
@@ -66,6 +117,8 @@ class Desk:
         KeyboardEntryError (a key the keyboard lacks) leaves everything as it was."""
         word = self.keyboard.type_line(text)
         self.paper.released = self.machine.pulses
+        if self.echo_keys:
+            self.paper.add_keyed(text.upper(), self.machine.pulses)
         return word
 
     def clear_c(self) -> None:
@@ -79,6 +132,76 @@ class Desk:
         None when the machine is ready to start at 000; otherwise the error stop (no reel
         mounted, nothing left to read), and nothing has changed."""
         return self.machine.initial_read()
+
+    def boot(self) -> Stop | None:
+        """CLEAR C then INITIAL READ, the operator's sequence to start a program tape."""
+        self.clear_c()
+        return self.initial_read()
+
+    def load_tape(self, reel: Reel) -> Stop | None:
+        """A fresh start from a program tape: GENERAL CLEAR, the keyboard emptied, the
+        reel mounted on Uniservo 1 at its first block, CLEAR C, INITIAL READ, and the
+        loader run until it has read the whole tape and handed over at 000.
+
+        None when the program is in memory, ready to start at 000; otherwise the stop
+        (no block to read, the loader stopped or never handed over)."""
+        self.general_clear()
+        self.keyboard.clear()
+        self.typewriter.upper = True
+        self.attach(BOOT_UNIT, reel)
+        self.machine.tapes.moves.clear()
+        stop = self.boot()
+        if stop is not None:
+            return stop
+        servo = self.machine.tapes[BOOT_UNIT]
+
+        def handed_over() -> bool:
+            return (servo.position >= servo.block_count
+                    and self.machine.next_instruction_address() == (0, "left"))
+
+        stop = self.run(LOADER_LIMIT, lambda _address, _half, _instruction: handed_over())
+        if stop.kind is StopKind.STEP_LIMIT and handed_over():
+            return None
+        if stop.kind is StopKind.STEP_LIMIT:
+            return self._halt(StopKind.ERROR, "the tape's loader did not hand over at 000 "
+                              f"within {LOADER_LIMIT:,} instructions")
+        return stop
+
+    # ---- the Uniservos ---------------------------------------------------------------
+
+    def attach(self, unit: int, reel: Reel) -> None:
+        """Mount a reel on a Uniservo at its first block (one already there comes off)."""
+        self._unit(unit)
+        self.machine.tapes.attach(unit, reel)
+
+    def detach(self, unit: int) -> Reel | None:
+        """Take the reel off a Uniservo; the reel, or None if there was none."""
+        self._unit(unit)
+        return self.machine.tapes.detach(unit)
+
+    def _unit(self, unit: int) -> None:
+        if unit not in UNITS:
+            raise TapeUnitError(f"there is no Uniservo {unit}: 1-9, and 10 (written -)")
+
+    def tape_units(self, mounted_only: bool = True) -> list[TapeUnitView]:
+        """The Uniservos as the operator sees them, at the machine's present time."""
+        now = self.machine.pulses
+        views = []
+        for servo in self.machine.tapes.units.values():
+            reel = servo.reel
+            if reel is None and mounted_only:
+                continue
+            views.append(TapeUnitView(
+                servo.number, reel.name if reel is not None else "", servo.position,
+                servo.block_count, reel.writable if reel is not None else False,
+                servo.interlocked, servo.moving(now)))
+        return views
+
+    @property
+    def tape_moves(self) -> list[TapeMove]:
+        """The last tape movements (block reads, writes, rewinds), oldest first, timed in
+        clock pulses: how the console shows a boot as it happened."""
+        return list(self.machine.tapes.moves)
 
     # ---- the desk's switches and lamps -----------------------------------------------
 

@@ -35,7 +35,11 @@ class TypewriterPacer:
 
     def add_printed(self, chunk: PrintedChunk) -> None:
         """A piece of paper: in authentic mode it is typed once the UNIVAC time the program
-        spent since the word release (stamped on the paper) has passed."""
+        spent since the word release (stamped on the paper) has passed. The operator's
+        keyed entry is not the typewriter's: it shows at once."""
+        if chunk.keyed and not self._queue:
+            self._show(chunk.text)
+            return
         delay = max(0.0, pulses_to_us(chunk.since_release) / 1_000_000)
         self.add(chunk.text, self._reply_started + delay)
 

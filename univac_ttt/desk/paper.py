@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from ..machine.devices import Typewriter
 
 PAPER_LIMIT = 16_000  # characters kept: the current game and some forty before it
+# The operator's keyed entry is shown on its own line after this mark. The UNIVAC's
+# typewriter has no ">" (docs/fidelity.md), so a keyed line can never be taken for its output.
+KEYED_MARK = "> "
 
 
 @dataclass(frozen=True)
@@ -25,6 +28,7 @@ class PrintedChunk:
     text: str
     pulses: int
     since_release: int = 0
+    keyed: bool = False  # the operator's keyboard entry, not typed by the UNIVAC
 
 
 class Paper:
@@ -42,7 +46,16 @@ class Paper:
         return self.first + len(self.chunks)
 
     def add(self, text: str, pulses: int) -> None:
-        chunk = PrintedChunk(text, pulses, pulses - self.released)
+        self._append(PrintedChunk(text, pulses, pulses - self.released))
+
+    def add_keyed(self, entry: str, pulses: int) -> None:
+        """The operator's released entry, on a line of its own after ``KEYED_MARK``."""
+        last = self.chunks[-1].text if self.chunks else "\n"
+        newline = "" if last.endswith("\n") else "\n"
+        self._append(PrintedChunk(f"{newline}{KEYED_MARK}{entry}\n", pulses, 0, keyed=True))
+
+    def _append(self, chunk: PrintedChunk) -> None:
+        text = chunk.text
         self.chunks.append(chunk)
         self.characters += len(text)
         while self.characters > self.limit and len(self.chunks) > 1:
@@ -58,6 +71,11 @@ class Paper:
 
     def since(self, mark: int) -> str:
         return "".join(chunk.text for chunk in self.pieces_since(mark))
+
+    def typed_since(self, mark: int) -> str:
+        """Only what the UNIVAC typed from ``mark`` on (results are read from this, so an
+        entry such as ``YOU WIN`` keyed by the operator never counts)."""
+        return "".join(chunk.text for chunk in self.pieces_since(mark) if not chunk.keyed)
 
     @property
     def text(self) -> str:

@@ -1,7 +1,8 @@
 """A game session at the desk: the program, the paper since start-up, the figures, the score.
 
 Front ends (the full-screen console, the kiosk, the pictures for the docs) read this state
-and send it keystrokes; they never touch the program's words themselves.
+and send it keystrokes; they never touch the program's words themselves. Every game
+starts as in 1951: the program tape goes on Uniservo 1 and INITIAL READ loads it.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..machine import KeyboardEntryError, Machine, MachineOptions, Stop, StopKind
+from ..machine.tape import Reel, TapeMove
 from ..machine.timing import pulses_to_us
+from ..program.boottape import boot_reel
 from .desk import Desk
 from .limits import Limits
 from .paper import PrintedChunk
@@ -34,13 +37,19 @@ class Submission:
 
 
 class GameSession:
-    """One player's session: a desk running a program image, and what it has typed."""
+    """One player's session: a desk running a program booted from tape, and what it has
+    typed. ``tape`` is the program tape (default: one made from ``words`` with the loader;
+    the front ends pass the shipped tictactoe.tape)."""
 
     def __init__(self, words: dict[int, str], options: MachineOptions | None = None,
                  on_print: Callable[[PrintedChunk], None] | None = None,
-                 observe: dict[int, str] | None = None, limits: Limits | None = None) -> None:
+                 observe: dict[int, str] | None = None, limits: Limits | None = None,
+                 tape: Reel | None = None) -> None:
         self.words = words
+        self.tape = tape if tape is not None else boot_reel(words, "program tape")
+        self.boot_moves: list[TapeMove] = []  # the tape's blocks as the last boot read them
         self.desk = Desk(options=options or MachineOptions(), limits=limits)
+        self.desk.echo_keys = True
         self.desk.observe = dict(observe or {})
         if on_print is not None:
             self.desk.paper.listeners.append(on_print)
@@ -97,13 +106,22 @@ class GameSession:
     # ---- what the operator does ------------------------------------------------------
 
     def _start(self) -> None:
-        self.desk.load_program(self.words)
+        """Mount the program tape, CLEAR C, INITIAL READ; the loader loads the program and
+        starts it, and the program runs to its first keyboard wait."""
+        stop = self.desk.load_tape(self.tape)
+        self.boot_moves = self.desk.tape_moves
         self.game = MoveFigures()
         self._begin()
-        self.run_reply()
+        if stop is None:
+            self.run_reply()
+
+    @property
+    def boot_pulses(self) -> int:
+        """The tape time of the last boot, in clock pulses (0 when nothing was read)."""
+        return max((move.end for move in self.boot_moves), default=0)
 
     def new_game(self) -> None:
-        """Clear, reload the program and start it: what an operator does for a fresh game."""
+        """Clear, boot the program tape again and start: an operator's fresh game."""
         self._start()
 
     def submit(self, text: str) -> Submission:
@@ -150,6 +168,6 @@ class GameSession:
                                      machine.pulses - pulses)
         self.game.instructions += self.last_move.instructions
         self.game.pulses += self.last_move.pulses
-        for result in results_in(self.desk.paper.since(mark)):
+        for result in results_in(self.desk.paper.typed_since(mark)):
             self.score.record(result)
             self.game = MoveFigures()  # the next game has begun

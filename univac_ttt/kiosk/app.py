@@ -7,6 +7,7 @@ Ctrl-C, Ctrl-Z, Ctrl-\\, Ctrl-Q and Ctrl-D do nothing. Staff press F12 and type 
 from __future__ import annotations
 
 import asyncio
+import textwrap
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -32,15 +33,19 @@ from prompt_toolkit.output import Output
 from ..machine.charset import KEYBOARD_KEYS
 from ..program.tictactoe import GAME_HELP
 from ..tui.guard import run_guarded
-from ..tui.paper import sync_paper
+from ..tui.paper import PaperView
 from ..tui.theme import style
-from .bigboard import big_board
+from .bigboard import big_board_cells, board_size
 from .controller import Kiosk, Mode
 
 STAFF_EXIT = 0
 LOCKED_KEYS = ("c-c", "c-z", "c-\\", "c-q", "c-d", "f3", "f4", "c-x", "c-l")
+KIOSK_HELP = GAME_HELP + "\n\nPress Enter or Esc to close this help."
+BIG_SCREEN = (100, 41)  # columns and rows from which the board is drawn twice as large
 STYLE = style({
     "board": "#f0e6c8 bold",
+    "board.keyed": "#f0b040 bold",  # the visitor's keyed X, until the UNIVAC's reply shows
+    "keyed": "#a02020 bold",
     "caption": "#f0b040 bold",
     "prompt": "bold #f0b040",
     "prompt.staff": "bg:#a02020 #ffffff bold",
@@ -53,23 +58,51 @@ class KioskApp:
                  output: Output | None = None) -> None:
         self.kiosk = kiosk
         self.show_help = False
-        self.paper_buffer = Buffer(read_only=True)
+        self.paper = PaperView()
+        self.paper_buffer = self.paper.buffer
         self.keyboard_buffer = Buffer(multiline=False)
         self.pin_buffer = Buffer(multiline=False)
         self.app = self._build(input, output)
         self._sync()
 
     def _sync(self) -> None:
-        sync_paper(self.paper_buffer, self.kiosk.pacer.text)
+        self.paper.sync(self.kiosk.pacer.text)
 
     # ---- drawing ---------------------------------------------------------------------
 
+    def _size(self) -> tuple[int, int]:
+        try:
+            size = self.app.output.get_size()
+            return size.columns, size.rows
+        except Exception:  # noqa: BLE001 - a size we cannot read is a small one
+            return 80, 24
+
+    def scale(self) -> int:
+        """2 on a big museum screen (the board and caption seen from a distance), else 1."""
+        columns, rows = self._size()
+        return 2 if columns >= BIG_SCREEN[0] and rows >= BIG_SCREEN[1] else 1
+
+    def left_width(self) -> int:
+        """The board's column: the board, indented two, and one column to spare."""
+        return board_size(self.scale())[0] + 3
+
     def _board(self) -> FormattedText:
-        lines = big_board(self.kiosk.board)
-        return FormattedText([("class:board", "\n".join(f"  {line}" for line in lines))])
+        fragments: list[tuple[str, str]] = []
+        for line in big_board_cells(self.kiosk.board, self.scale(), self.kiosk.shown_keyed):
+            fragments.append(("class:board", "  "))
+            fragments += [("class:board.keyed" if keyed else "class:board", text)
+                          for keyed, text in line]
+            fragments.append(("", "\n"))
+        return FormattedText(fragments[:-1])
+
+    def caption_lines(self) -> list[str]:
+        """The caption wrapped at words to the board's column, every line indented alike."""
+        width = max(10, self.left_width() - 2)
+        return textwrap.wrap(self.kiosk.shown_caption, width, initial_indent=" ",
+                             subsequent_indent=" ") or [""]
 
     def _caption(self) -> FormattedText:
-        return FormattedText([("class:caption", f" {self.kiosk.caption}")])
+        return FormattedText([("class:caption", "\n".join(self.caption_lines()))])
 
     def _hint(self) -> FormattedText:
         return FormattedText([("class:hint", f" {self.kiosk.hint}")])
@@ -96,23 +129,25 @@ class KioskApp:
                 self.pin_buffer, input_processors=[PasswordProcessor()])), filter=staff),
         ], height=1)
         left = HSplit([
-            Window(FormattedTextControl(self._board), height=Dimension(min=5, preferred=19)),
-            Window(FormattedTextControl(self._caption), wrap_lines=True,
-                   height=Dimension(min=1, preferred=3)),
-        ], width=Dimension(min=31, max=32, preferred=32))
+            Window(FormattedTextControl(self._board),
+                   height=lambda: Dimension(min=5, max=board_size(self.scale())[1] + 1,
+                                            preferred=board_size(self.scale())[1] + 1)),
+            Window(FormattedTextControl(self._caption),
+                   height=lambda: Dimension(min=1, preferred=len(self.caption_lines()))),
+            Window(),  # the rest of a tall screen stays empty below the caption
+        ], width=lambda: Dimension.exact(self.left_width()))
         body = HSplit([
             Window(FormattedTextControl(FormattedText([
                 ("class:title", " UNIVAC I  ·  TIC-TAC-TOE  ·  1951")])), height=1,
                 style="class:title"),
             VSplit([left, Window(width=2),
-                    Window(BufferControl(self.paper_buffer, focusable=False), wrap_lines=True,
-                           style="class:paper")]),
+                    self.paper.window]),
             Window(FormattedTextControl(self._hint), height=1),
             keyboard_line,
             Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
         ])
         help_window = ConditionalContainer(
-            Window(FormattedTextControl(GAME_HELP), style="class:help",
+            Window(FormattedTextControl(KIOSK_HELP), style="class:help",
                    wrap_lines=True, width=Dimension(preferred=84, max=84),
                    height=Dimension(preferred=22, max=22)),
             filter=Condition(lambda: self.show_help))
@@ -140,7 +175,9 @@ class KioskApp:
             if kiosk.activity() or self.show_help:
                 self.show_help = False
                 return
-            if event.data in KEYBOARD_KEYS:
+            if kiosk.pacer.busy:  # keys typed ahead would land in the next game
+                kiosk.hint = "The UNIVAC is still typing. Wait for INPUT READY."
+            elif event.data in KEYBOARD_KEYS:
                 self.keyboard_buffer.insert_text(event.data.upper())
                 kiosk.hint = ""
             else:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hmac
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,10 +16,11 @@ from enum import Enum
 from pathlib import Path
 
 from ..desk.pacing import TypewriterPacer
-from ..desk.paper import PrintedChunk
+from ..desk.paper import KEYED_MARK, PrintedChunk
 from ..desk.score import RESULT_COUNTERS
 from ..desk.session import GameSession
 from ..machine import MachineOptions
+from ..machine.tape import Reel
 from ..program.assembler import Program
 from ..program.board import last_printed_board
 from ..program.tictactoe import (
@@ -33,7 +35,14 @@ from .stats import TallyFile
 
 log = logging.getLogger("univac_ttt.kiosk")
 WELCOME = "Your move: type a square code, 1 to 9, and press Enter."
+GREETING = "The UNIVAC is typing its greeting. Wait for INPUT READY."
+NEW_GAME = "New game! Your move: type a square code, 1 to 9, and press Enter."
+REPLYING = "You keyed your move. The UNIVAC is thinking and typing its answer."
 ATTRACT = "The UNIVAC is playing itself a demonstration. Press any key to play!"
+MIN_PIN_LENGTH = 4  # shorter staff PINs are refused at start
+FREE_PIN_TRIES = 2  # wrong PINs allowed before the PIN is locked
+PIN_LOCK_SECONDS = 30.0  # the first lockout; each further wrong PIN doubles it
+PIN_LOCK_LIMIT = 900.0  # the longest lockout (15 minutes)
 BOARD_TAIL = 2_000  # characters at the end of the visible paper that hold the last board
 GAME_PAPER_LIMIT = 50_000  # characters of one game's printout (a visitor typing 0 for hours)
 
@@ -61,12 +70,13 @@ class KioskSettings:
 
 class Kiosk:
     def __init__(self, words: dict[int, str], program: Program | None,
-                 settings: KioskSettings) -> None:
+                 settings: KioskSettings, tape: Reel | None = None) -> None:
         self.settings = settings
         self.clock = settings.clock
         self.pacer = TypewriterPacer(settings.authentic, settings.clock)
+        # Each game boots ``tape`` (the shipped tictactoe.tape) by INITIAL READ.
         self.session = GameSession(words, settings.options, self._printed,
-                                   caption_addresses(program))
+                                   caption_addresses(program), tape=tape)
         self.tally = TallyFile(settings.stats)
         self.mode = Mode.PLAYING
         self._mode_before_staff = Mode.PLAYING
@@ -82,6 +92,10 @@ class Kiosk:
         self.next_demo_at = 0.0
         self._demo_waiting_for_typing = False
         self.staff_since = 0.0
+        self.wrong_pins = 0  # wrong PINs since the last right one
+        self.pin_locked_until = 0.0
+        self.keyed_square: int | None = None  # the visitor's entry while the reply is typed
+        self._game_over = False  # a visitor game ended; the next one's greeting is typing
 
     # ---- paper and board -------------------------------------------------------------
 
@@ -91,10 +105,25 @@ class Kiosk:
     @property
     def board(self) -> tuple[int, ...] | None:
         """The last board typed so far on the visible paper (only its tail is read, so a
-        redraw costs the same after a month as after a minute)."""
+        redraw costs the same after a month as after a minute; keyed lines are skipped)."""
         tail = self.pacer.text[-BOARD_TAIL:]
-        return last_printed_board(tail[tail.find("\n") + 1:] if len(tail) == BOARD_TAIL
-                                  else tail)
+        tail = tail[tail.find("\n") + 1:] if len(tail) == BOARD_TAIL else tail
+        return last_printed_board("\n".join(line for line in tail.split("\n")
+                                            if not line.startswith(KEYED_MARK)))
+
+    @property
+    def shown_keyed(self) -> int | None:
+        """The square the visitor keyed, while the UNIVAC's reply to it is being typed."""
+        return self.keyed_square if self.pacer.busy and self.mode is Mode.PLAYING else None
+
+    @property
+    def shown_caption(self) -> str:
+        """The caption, true at this moment: a welcome only once the visitor can type."""
+        if self.mode is not Mode.PLAYING or not self.pacer.busy:
+            return self.caption
+        if self._game_over or self.caption in (WELCOME, NEW_GAME):
+            return GREETING
+        return self.caption
 
     # ---- visitors --------------------------------------------------------------------
 
@@ -113,9 +142,16 @@ class Kiosk:
         if self.pacer.busy:
             self.hint = "The UNIVAC is still typing. Wait for INPUT READY."
             return False
+        self._game_over = False
         accepted = self._send(text, demo=False)
         if accepted:
-            self.visitor_words += 1
+            if not self._game_over:  # (a word that ended the game begins no new one)
+                self.visitor_words += 1
+            entry = text.strip()
+            self.keyed_square = int(entry) if len(entry) == 1 and entry in "123456789" \
+                else None
+            if self.caption in (WELCOME, NEW_GAME):
+                self.caption = REPLYING
         return accepted
 
     def new_game(self) -> None:
@@ -153,20 +189,23 @@ class Kiosk:
         self.hint = ""
         if session.noticed:
             self.caption = session.noticed[-1]
-        self._account(session.desk.paper.since(mark), demo)
+        paper = session.desk.paper
+        self._account(paper.since(mark), paper.typed_since(mark), demo)
         return True
 
-    def _account(self, new_text: str, demo: bool) -> None:
+    def _account(self, new_text: str, typed: str, demo: bool) -> None:
+        """Count what the UNIVAC typed (``typed``); file the paper (``new_text``, with the
+        visitor's keyed lines) of each game that ended."""
         today = self.tally.today()
         changed = False
         if not demo:
-            bad = new_text.count(BAD_CODE_PHRASE)
+            bad = typed.count(BAD_CODE_PHRASE)
             if bad:
                 today.bad_codes += bad
                 changed = True
         paper = (self.game_paper + new_text)[-GAME_PAPER_LIMIT:]
-        for result in results_in(new_text):
-            match = RESULT_PATTERN.search(paper)
+        for result in results_in(typed):
+            match = _typed_result(paper)
             end = paper.find("\n", match.end()) if match else len(paper)
             end = len(paper) if end < 0 else end + 1
             game_paper, paper = paper[:end], paper[end:]
@@ -175,6 +214,7 @@ class Kiosk:
                 today.demonstrations += 1
                 continue
             today.games += 1
+            self._game_over = True
             counter = RESULT_COUNTERS[result]
             setattr(today, counter, getattr(today, counter) + 1)
             self.visitor_words = 0
@@ -199,6 +239,10 @@ class Kiosk:
         """Advance typing and the modes; True when the screen should be redrawn."""
         changed = self.pacer.advance()
         now = self.clock()
+        if self._game_over and not self.pacer.busy and self.mode is Mode.PLAYING:
+            self._game_over = False
+            self.caption = NEW_GAME
+            changed = True
         if self.mode is Mode.PLAYING and self.pacer.busy:
             self.last_activity = now  # idle time counts from when the visitor can type
         if self.mode is Mode.PLAYING and now - self.last_activity >= self.settings.idle_seconds:
@@ -252,7 +296,16 @@ class Kiosk:
 
     # ---- staff -----------------------------------------------------------------------
 
+    def pin_lock_left(self) -> float:
+        """Seconds until the staff PIN may be tried again (0: it may be tried now)."""
+        return max(0.0, self.pin_locked_until - self.clock())
+
     def staff_begin(self) -> None:
+        left = self.pin_lock_left()
+        if left > 0:
+            self.hint = (f"Staff PIN locked after {self.wrong_pins} wrong tries: try again in "
+                         f"{_seconds(left)}.")
+            return
         if self.mode is not Mode.STAFF:
             self._mode_before_staff = self.mode
             self.mode = Mode.STAFF
@@ -266,11 +319,41 @@ class Kiosk:
             self.last_activity = self.clock()
 
     def staff_pin(self, pin: str) -> bool:
-        """True for the right PIN (the kiosk may then exit)."""
+        """True for the right PIN (the kiosk may then exit). After ``FREE_PIN_TRIES`` wrong
+        PINs the PIN is locked, 30 s at first and twice as long after each further wrong
+        one (at most 15 minutes); while it is locked no PIN is even compared."""
+        if self.pin_lock_left() > 0:
+            self.staff_cancel()
+            self.staff_begin()  # says how long is left
+            return False
         if hmac.compare_digest(pin.encode(), self.settings.pin.encode()):
             log.info("staff exit")
+            self.wrong_pins = 0
             return True
-        log.warning("wrong staff PIN entered")
+        self.wrong_pins += 1
         self.staff_cancel()
-        self.hint = "That PIN is not right."
+        over = self.wrong_pins - FREE_PIN_TRIES
+        if over <= 0:
+            log.warning("wrong staff PIN entered (%s in a row)", self.wrong_pins)
+            self.hint = "That PIN is not right."
+            return False
+        lock = min(PIN_LOCK_SECONDS * 2 ** (over - 1), PIN_LOCK_LIMIT)
+        self.pin_locked_until = self.clock() + lock
+        log.warning("wrong staff PIN entered (%s in a row): PIN locked for %s",
+                    self.wrong_pins, _seconds(lock))
+        self.hint = f"That PIN is not right. The staff PIN is locked for {_seconds(lock)}."
         return False
+
+
+def _typed_result(paper: str) -> re.Match[str] | None:
+    """The first result on ``paper`` that the UNIVAC typed (not on a keyed line)."""
+    for match in RESULT_PATTERN.finditer(paper):
+        start = paper.rfind("\n", 0, match.start()) + 1
+        if not paper.startswith(KEYED_MARK, start):
+            return match
+    return None
+
+
+def _seconds(seconds: float) -> str:
+    whole = int(seconds + 0.999)
+    return f"{whole} s" if whole < 120 else f"{(whole + 59) // 60} min"

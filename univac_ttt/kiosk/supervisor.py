@@ -8,6 +8,7 @@ when staff leave with the PIN or the service manager sends SIGTERM.
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 import time
@@ -59,6 +60,13 @@ def setup_logging(path: Path) -> None:
     root.propagate = False
 
 
+def log_kiosk_start(settings: object, data: Path, version: str) -> None:
+    """One line in the log for every start of the kiosk (by hand, at boot, by systemd)."""
+    log.info("kiosk started: univac-ttt %s, pid %s, idle %ss, %s typing, data %s", version,
+             os.getpid(), getattr(settings, "idle_seconds", "?"),
+             "authentic" if getattr(settings, "authentic", True) else "fast", data)
+
+
 def lock_signals() -> None:
     """Ctrl-C, Ctrl-Z and Ctrl-\\ must not stop the kiosk, even between restarts."""
     if threading.current_thread() is not threading.main_thread():
@@ -87,6 +95,8 @@ def supervise(make_app: Callable[[], Runnable], sleep: Callable[[float], None] =
     while True:
         started = clock()
         try:
+            if restarts:
+                log.info("kiosk restarted with a clean game (restart %s)", restarts)
             app = make_app()
             started = clock()
             code = app.run()

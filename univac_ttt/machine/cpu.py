@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import checking, timing
+from . import checking, compiled, timing
 from .devices import Keyboard, Printer
+from .fastarith import register_word
 from .ops import decode
 from .options import MachineOptions
 from .stops import Stop, StopKind, StopRequest
-from .tape import TapeUnits, initial_read
+from .tape import TapesState, TapeUnits, initial_read
 from .word import LAST_ADDRESS, MEMORY_WORDS, TAPE_BLOCK_WORDS, ZERO, instruction
 
 __all__ = ["MEMORY_WORDS", "TAPE_BLOCK_WORDS", "Machine", "MachineState"]
@@ -50,6 +51,7 @@ class MachineState:
     overflows: int
     breakpoint_switch: bool
     faults: tuple[checking.Fault, ...] = ()  # words whose check bits are wrong
+    tapes: TapesState = TapesState()  # reels mounted, heads, busy times (tape.py)
 
 
 class Machine:
@@ -69,7 +71,57 @@ class Machine:
         self.break_executors: set[object] = set()
         # Injected faults by location; empty on a sound machine (see checking.py).
         self.faults: dict[checking.Location, checking.Fault] = {}
+        self._a: str | int = ZERO  # the registers behind a, x, l, f (see "registers")
+        self._x: str | int = ZERO
+        self._l: str | int = ZERO
+        self._f: str | int = ZERO
         self.clear()
+
+    # ---- registers --------------------------------------------------------------------
+    # Compiled pairs may keep a number in rA, rX, rL or rF as its int value (no word made
+    # until someone looks); everyone else reads and writes 12-character words here. An int
+    # stands for fastarith.register_word of it. Reading never writes the register back: a
+    # desk may read it from another thread while the machine runs and stores a newer value.
+
+    @property
+    def a(self) -> str:
+        """rA as a word."""
+        v = self._a
+        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
+
+    @a.setter
+    def a(self, word: str) -> None:
+        self._a = word
+
+    @property
+    def x(self) -> str:
+        """rX as a word."""
+        v = self._x
+        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
+
+    @x.setter
+    def x(self, word: str) -> None:
+        self._x = word
+
+    @property
+    def l(self) -> str:  # noqa: E743 - rL, as the machine names it
+        """rL as a word."""
+        v = self._l
+        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
+
+    @l.setter
+    def l(self, word: str) -> None:  # noqa: E743
+        self._l = word
+
+    @property
+    def f(self) -> str:
+        """rF as a word."""
+        v = self._f
+        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
+
+    @f.setter
+    def f(self, word: str) -> None:
+        self._f = word
 
     # ---- setting up ------------------------------------------------------------------
 
@@ -160,7 +212,17 @@ class Machine:
         return None if stop.kind is StopKind.STEP_LIMIT else stop
 
     def run(self, max_steps: int = 10**12) -> Stop:
-        """Run until the machine stops or ``max_steps`` instructions have executed."""
+        """Run until the machine stops or ``max_steps`` instructions have executed.
+
+        Whole pairs go through their compiled functions (compiled.py) when nothing needs
+        watching; single steps, monitored runs and anything unusual use the interpreter."""
+        if compiled.eligible(self):
+            return compiled.run(self, max_steps)
+        return self._run_generic(max_steps)  # type: ignore[return-value]
+
+    def _run_generic(self, max_steps: int, quiet: bool = False) -> Stop | None:
+        """The interpreter: one instruction at a time, with breakpoints and fault checks.
+        ``quiet``: None instead of a step-limit Stop (the compiled path's short steps)."""
         mem = self.mem
         cache = self._cache
         decode_pair = self._decode_uncached
@@ -258,6 +320,8 @@ class Machine:
         if request is None:
             self.half = half
             self.instructions += done
+            if quiet:
+                return None
             address, where = self.next_instruction_address()
             stop = Stop(StopKind.STEP_LIMIT, address, where, f"{done} instructions executed")
         else:
@@ -306,7 +370,8 @@ class Machine:
             tuple(self.mem), self.a, self.x, self.l, self.f, tuple(self.v), tuple(self.y),
             tuple(self.ri), tuple(self.ro), self.cc, self.cr, self.half, self.instructions,
             self.cr_address, self.pulses, self.keyboard_words, self.printed_words,
-            self.overflows, self.breakpoint_switch, tuple(self.faults.values()))
+            self.overflows, self.breakpoint_switch, tuple(self.faults.values()),
+            self.tapes.state())
 
     def restore(self, state: MachineState) -> None:
         self.mem[:] = state.mem
@@ -320,3 +385,4 @@ class Machine:
         self.overflows = state.overflows
         self.breakpoint_switch = state.breakpoint_switch
         self.faults = {fault.location: fault for fault in state.faults}
+        self.tapes.restore(state.tapes)

@@ -50,17 +50,17 @@ class Operation:
 # ---- executors -------------------------------------------------------------------------
 
 def _bring(m: Machine, a: int) -> Outcome:
-    m.a = m.x = m.mem[a]
+    m._a = m._x = m.mem[a]
     return None
 
 
 def _load_l(m: Machine, a: int) -> Outcome:
-    m.l = m.x = m.mem[a]
+    m._l = m._x = m.mem[a]
     return None
 
 
 def _load_f(m: Machine, a: int) -> Outcome:
-    m.f = m.mem[a]
+    m._f = m.mem[a]
     return None
 
 
@@ -71,7 +71,7 @@ def _hold(m: Machine, a: int) -> Outcome:
 
 def _clear(m: Machine, a: int) -> Outcome:
     m.mem[a] = m.a
-    m.a = ZERO
+    m._a = ZERO
     return None
 
 
@@ -86,8 +86,8 @@ def _store_x(m: Machine, a: int) -> Outcome:
 
 
 def _a_to_l(m: Machine, a: int) -> Outcome:
-    m.l = m.a
-    m.a = ZERO
+    m._l = m.a
+    m._a = ZERO
     return None
 
 
@@ -96,7 +96,7 @@ def _sum_into_a(m: Machine) -> Outcome:
         total, overflow = ar.add(m.a, m.x)
     except ar.AdderFault as fault:
         return error(f"adder fault: {fault}")
-    m.a = total
+    m._a = total
     if overflow:
         m.overflows += 1
         if m.options.overflow == "stop":
@@ -106,12 +106,12 @@ def _sum_into_a(m: Machine) -> Outcome:
 
 
 def _add(m: Machine, a: int) -> Outcome:
-    m.x = m.mem[a]
+    m._x = m.mem[a]
     return _sum_into_a(m)
 
 
 def _subtract(m: Machine, a: int) -> Outcome:
-    m.x = ar.negate(m.mem[a])
+    m._x = ar.negate(m.mem[a])
     return _sum_into_a(m)
 
 
@@ -127,16 +127,16 @@ MULTIPLY_FIXED_CYCLES = 22
 
 def _multiplier_work(m: Machine) -> None:
     """rF gets 3 x the multiplicand; the clock gets one minor cycle per adder pass."""
-    m.f = ar.triple(m.l) or m.f  # rL is a number here: the multiply has checked it
+    m._f = ar.triple(m.l) or m.f  # rL is a number here: the multiply has checked it
     m.pulses += ar.multiplier_passes(m.x) * MINOR_CYCLE_PULSES
 
 
 def _multiply(m: Machine, a: int, negative: bool = False) -> Outcome:
-    m.x = m.mem[a]
+    m._x = m.mem[a]
     result = ar.multiply_rounded(m.l, m.x, negative)
     if result is None:
         return error("a multiply operand holds a non-digit character")
-    m.a = result
+    m._a = result
     _multiplier_work(m)
     return None
 
@@ -146,12 +146,12 @@ def _negative_multiply(m: Machine, a: int) -> Outcome:
 
 
 def _product(m: Machine, a: int) -> Outcome:
-    m.x = m.mem[a]
+    m._x = m.mem[a]
     result = ar.multiply_full(m.l, m.x)
     if result is None:
         return error("a multiply operand holds a non-digit character")
     _multiplier_work(m)
-    m.a, m.x = result
+    m._a, m._x = result
     return None
 
 
@@ -160,12 +160,12 @@ def _divide(m: Machine, a: int) -> Outcome:
     result = ar.divide(dividend, m.l)
     if isinstance(result, str):
         return error(result)
-    m.a, m.x = result
+    m._a, m._x = result
     return None
 
 
 def _extract(m: Machine, a: int) -> Outcome:
-    m.a = ar.extract(m.a, m.mem[a], m.f)
+    m._a = ar.extract(m.a, m.mem[a], m.f)
     return None
 
 
@@ -211,22 +211,22 @@ def _record(m: Machine, a: int) -> Outcome:
 
 
 def _shift_right(m: Machine, n: int) -> Outcome:
-    m.a = ar.shift_right(m.a, n)
+    m._a = ar.shift_right(m.a, n)
     return None
 
 
 def _shift_left(m: Machine, n: int) -> Outcome:
-    m.a = ar.shift_left(m.a, n)
+    m._a = ar.shift_left(m.a, n)
     return None
 
 
 def _shift_right_keep_sign(m: Machine, n: int) -> Outcome:
-    m.a = ar.shift_right_keep_sign(m.a, n)
+    m._a = ar.shift_right_keep_sign(m.a, n)
     return None
 
 
 def _shift_left_keep_sign(m: Machine, n: int) -> Outcome:
-    m.a = ar.shift_left_keep_sign(m.a, n)
+    m._a = ar.shift_left_keep_sign(m.a, n)
     return None
 
 

@@ -12,8 +12,9 @@ tenth written ``-``), so the CPU and its decode cache need nothing new.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import timing
 from .stops import Stop, StopKind, StopRequest, error
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from .cpu import Machine
 
 BLOCK_WORDS = 60  # a tape block: 60 words, 720 characters
+MOVES_KEPT = 256  # the tape moves remembered for the desk's lamps and the console
 UNITS = tuple(range(1, 11))  # Uniservo 1-9 and the tenth, written "-" in an instruction
 
 # Timing (docs/fidelity.md): 128 characters an inch at 100 inches a second is 12,800
@@ -99,6 +101,45 @@ class Uniservo:
         return reel
 
 
+class TapeMove(NamedTuple):
+    """One movement of a tape: which unit, what it did, the block it passed (1 = the
+    first on the reel) and the clock pulses at which it began and ended. A named tuple:
+    one is made at every tape instruction, and a frozen dataclass costs several times more."""
+
+    unit: int
+    motion: str
+    block: int
+    blocks: int  # blocks written on the reel then
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class UnitState:
+    """A unit at one moment, for snapshots: the reel mounted, and its blocks then."""
+
+    number: int
+    reel: Reel | None = field(compare=False)
+    reel_name: str
+    blocks: tuple[tuple[str, ...], ...]
+    written: bool
+    position: int
+    interlocked: bool
+    busy_until: int
+    motion: str
+
+
+@dataclass(frozen=True)
+class TapesState:
+    """All ten units and the buffers' timing (part of MachineState)."""
+
+    units: tuple[UnitState, ...] = ()
+    ri_ready: int = 0
+    ro_free: int = 0
+    blocks_read: int = 0
+    blocks_written: int = 0
+
+
 class TapeUnits:
     """The ten Uniservos and the timing of the two tape buffers, rI and rO."""
 
@@ -108,6 +149,42 @@ class TapeUnits:
         self.ro_free = 0  # pulse at which rO has been written out to tape
         self.blocks_read = 0
         self.blocks_written = 0
+        # The last tape moves, newest last (the desk's lamps, the console's boot display).
+        self.moves: deque[TapeMove] = deque(maxlen=MOVES_KEPT)
+
+    def note(self, servo: Uniservo, block: int, start: int) -> None:
+        """Remember a movement that began at ``start`` and ends at ``servo.busy_until``."""
+        self.moves.append(TapeMove(servo.number, servo.motion, block, servo.block_count,
+                                   start, servo.busy_until))
+
+    def state(self) -> TapesState:
+        """The units as they stand (reels are kept by identity, their blocks by value)."""
+        units = tuple(
+            UnitState(u.number, u.reel, u.reel.name if u.reel is not None else "",
+                      tuple(u.reel.blocks) if u.reel is not None else (),
+                      u.reel.written if u.reel is not None else False,
+                      u.position, u.interlocked, u.busy_until, u.motion)
+            for u in self.units.values()
+            if u.reel is not None or u.position or u.busy_until or u.motion)
+        return TapesState(units, self.ri_ready, self.ro_free, self.blocks_read,
+                          self.blocks_written)
+
+    def restore(self, state: TapesState) -> None:
+        """Put every unit back as ``state`` has it: reels remounted, their blocks and the
+        heads' positions and busy times as they were."""
+        for unit in self.units.values():
+            unit.reel, unit.position, unit.interlocked = None, 0, False
+            unit.busy_until, unit.motion = 0, ""
+        for saved in state.units:
+            unit = self.units[saved.number]
+            unit.reel = saved.reel
+            if saved.reel is not None:
+                saved.reel.blocks[:] = saved.blocks
+                saved.reel.written = saved.written
+            unit.position, unit.interlocked = saved.position, saved.interlocked
+            unit.busy_until, unit.motion = saved.busy_until, saved.motion
+        self.ri_ready, self.ro_free = state.ri_ready, state.ro_free
+        self.blocks_read, self.blocks_written = state.blocks_read, state.blocks_written
 
     def __getitem__(self, unit: int) -> Uniservo:
         return self.units[unit]
@@ -180,6 +257,7 @@ def _read(m: Machine, unit: int, backward: bool) -> StopRequest | None:
     servo.motion = "reading backward" if backward else "reading"
     servo.busy_until = tapes.ri_ready = m.pulses + BLOCK_CYCLE_PULSES
     tapes.blocks_read += 1
+    tapes.note(servo, index + 1, m.pulses)
     return None
 
 
@@ -252,6 +330,7 @@ def _write(m: Machine, operand: int, pulses: int) -> StopRequest | None:
     servo.motion = "writing"
     servo.busy_until = tapes.ro_free = m.pulses + pulses
     tapes.blocks_written += 1
+    tapes.note(servo, servo.position, m.pulses)
     return None
 
 
@@ -272,6 +351,7 @@ def _rewind(m: Machine, operand: int, interlock: bool) -> StopRequest | None:
     servo.position = 0
     servo.interlocked = interlock
     servo.motion = "rewinding"
+    m.tapes.note(servo, 0, m.pulses)
     return None
 
 

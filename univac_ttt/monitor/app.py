@@ -1,9 +1,11 @@
 """The full-screen lecture monitor: memory, registers, board and paper around a command line.
 
 Everything it does goes through ``Monitor.execute``; this module only draws. When the
-UNIVAC waits for its keyboard, the command line says so and a line typed there goes to the
-UNIVAC (then the machine runs on); a line starting with ':' or with a full command name
-(``step``, ``examine`` ...) is still a monitor command.
+UNIVAC waits for its keyboard the command line is in keyboard mode (a yellow
+``UNIVAC KEYBOARD ▸`` prompt): a line typed there goes to the UNIVAC and the machine runs on;
+only a line starting with ':' is a monitor command. ':' is no key of the UNIVAC keyboard,
+so the two can never be confused. The output pane keeps its scrollback (PageUp/PageDown,
+the mouse wheel) and wraps long lines at spaces; panes are chosen with F2-F6 (panes.py).
 
 Commands run on a worker thread, one at a time in the order typed, so the screen stays
 live: Ctrl-C during a run presses the desk's STOP key and the run ends within a fraction
@@ -13,6 +15,7 @@ of a second, leaving the machine where it was, ready for ``continue``.
 from __future__ import annotations
 
 import asyncio
+import textwrap
 from collections import deque
 
 from prompt_toolkit.application import Application
@@ -26,16 +29,17 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, Window
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
-from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.output import Output
 
 from ..machine import MEMORY_WORDS, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
 from ..safetext import visible
-from ..tui.guard import run_guarded
+from ..tui.guard import run_guarded, run_guarded_async
+from ..tui.paper import sync_paper
 from ..tui.theme import style
 from .core import COMMANDS, Monitor
+from .panes import REGISTERS_WIDTH, SIDE_WIDTH, Plan, fit, plan
 
 STYLE = style({
     "current": "bg:#f0b040 #000000 bold",
@@ -43,11 +47,18 @@ STYLE = style({
     "heading": "#80c0ff bold",
     "prompt": "#80c0ff bold",
     "prompt.keyboard": "bg:#f0b040 #000000 bold",
+    "state": "bg:#202830 #e0e0e0",
 })
-MEMORY_BEFORE, MEMORY_AFTER = 6, 14
-REGISTER_WIDTH = 44
-COMMAND_NAMES = frozenset(c.name for c in COMMANDS)
-OUTPUT_LINES = 400
+MEMORY_BEFORE, MEMORY_AFTER = 6, 30
+OUTPUT_LINES = 5_000  # the output pane's scrollback, in lines as printed
+COMMAND_PREFIX = ":"  # no key of the UNIVAC keyboard: a command is never a keyboard word
+
+
+def _wrap_at_spaces(text: str, width: int) -> str:
+    """Lines longer than ``width`` broken at spaces (a word longer than that, anywhere)."""
+    return "\n".join(line if len(line) <= width else "\n".join(
+        textwrap.wrap(line, width, break_on_hyphens=False) or [""])
+        for line in text.split("\n"))
 
 
 class CommandCompleter(Completer):
@@ -57,9 +68,9 @@ class CommandCompleter(Completer):
         self.labels = sorted(monitor.program.symbols) if monitor.program else []
 
     def get_completions(self, document, complete_event):  # type: ignore[no-untyped-def]
-        text = document.text_before_cursor
-        word = document.get_word_before_cursor(WORD=True)
-        choices = [c.name for c in COMMANDS] if " " not in text.lstrip() else self.labels
+        text = document.text_before_cursor.lstrip().removeprefix(COMMAND_PREFIX)
+        word = document.get_word_before_cursor(WORD=True).removeprefix(COMMAND_PREFIX)
+        choices = [c.name for c in COMMANDS] if " " not in text else self.labels
         for choice in choices:
             if choice.lower().startswith(word.lower()):
                 yield Completion(choice, start_position=-len(word))
@@ -70,26 +81,31 @@ class MonitorApp:
                  output: Output | None = None) -> None:
         self.monitor = monitor
         self.lines: deque[str] = deque(["UNIVAC I lecture monitor. Type help for commands; "
-                                        "Ctrl-Q quits."], maxlen=OUTPUT_LINES)
+                                        "PageUp/PageDown scroll this output; Ctrl-Q quits."],
+                                       maxlen=OUTPUT_LINES)
         self.output_buffer = Buffer(read_only=True)
+        self.paper_buffer = Buffer(read_only=True)
         self.command_buffer = Buffer(multiline=False, history=InMemoryHistory(),
                                      completer=CommandCompleter(monitor),
                                      complete_while_typing=False)
         self.quit_armed = False
         self.pending: deque[str | None] = deque()  # typed lines; None: a quit key
         self.busy = False  # a command is running on the worker thread
-        self._frozen = (FormattedText([]), FormattedText([]))
+        self._frozen: dict[str, object] = {}
+        self._wrapped_width = 0
+        self._memory_shown: FormattedText | None = None
         self._wake = asyncio.Event()
+        self.output_window = Window(BufferControl(self.output_buffer, focusable=False),
+                                    wrap_lines=False)
         self.app = self._build(input, output)
+        self._freeze()
         self._sync_output()
 
     # ---- actions ---------------------------------------------------------------------
 
-    @staticmethod
-    def is_command(line: str) -> bool:
-        """In keyboard mode: ':anything', or a line starting with a full command name."""
-        first = line.strip().split(" ", 1)[0].lower()
-        return line.startswith(":") or first in COMMAND_NAMES
+    def is_command(self, line: str) -> bool:
+        """In keyboard mode only ':anything' is a command; otherwise every line is."""
+        return line.startswith(COMMAND_PREFIX) or not self.monitor.waiting_for_keyboard
 
     def enter(self, line: str | None) -> None:
         """Queue a typed line (None: a quit key) behind any command still running."""
@@ -117,7 +133,6 @@ class MonitorApp:
                         continue
                     self.quit_armed = False
                     # While the worker runs the machine, the panes show it as it was.
-                    self._frozen = (self._memory(), self._registers())
                     self.busy = True
                     self.app.invalidate()
                     try:
@@ -128,6 +143,7 @@ class MonitorApp:
                     if self.monitor.finished:
                         self.app.exit(result=0)
                         return
+                    self._freeze()
                     self._sync_output()
                     self.app.invalidate()
         except asyncio.CancelledError:
@@ -144,71 +160,149 @@ class MonitorApp:
     def _execute(self, line: str) -> None:
         """Run one typed line (on the worker thread)."""
         monitor = self.monitor
-        if monitor.waiting_for_keyboard and not self.is_command(line):
+        if not self.is_command(line):
             self.lines.append(f"UNIVAC KEYBOARD ▸ {line}")
             typed = monitor.execute(f"type {line}")
             self.lines.extend(typed)
             if typed and not typed[0].startswith("??"):
                 self.lines.extend(monitor.execute("continue"))
         else:
-            command = line[1:] if line.startswith(":") else line
+            command = line[len(COMMAND_PREFIX):] if line.startswith(COMMAND_PREFIX) else line
             self.lines.append(f"monitor> {command}")
             self.lines.extend(monitor.execute(command))
 
+    # ---- the output pane: word-wrapped, with scrollback ----------------------------------
+
+    def _output_width(self) -> int:
+        return max(10, self.app.output.get_size().columns - 1)
+
     def _sync_output(self) -> None:
-        text = "\n".join(visible(line) for line in self.lines)  # a file's escapes as text
+        """Wrap every line at spaces to the pane's width; show the newest. A file's escapes
+        are shown as text (safetext.visible)."""
+        width = self._output_width()
+        self._wrapped_width = width
+        shown = (visible(line) for line in self.lines)
+        text = "\n".join(line if len(line) <= width else "\n".join(
+            textwrap.wrap(line, width, subsequent_indent="    ", break_on_hyphens=False)
+            or [""]) for line in shown)
         self.output_buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+
+    def scroll(self, pages: int) -> None:
+        """PageUp (-1) / PageDown (+1): move the view a page, keeping a line of context."""
+        info = self.output_window.render_info
+        document = self.output_buffer.document
+        if info is None:
+            return
+        step = max(1, info.window_height - 1)
+        if pages < 0:
+            row = max(0, info.first_visible_line() - step)
+        else:
+            row = min(document.line_count - 1, info.last_visible_line() + step)
+        self.output_buffer.cursor_position = document.translate_row_col_to_index(row, 0)
+
+    def _before_render(self, _app: object) -> None:
+        if self._output_width() != self._wrapped_width:
+            self._sync_output()  # the terminal was resized: wrap again
 
     # ---- drawing ---------------------------------------------------------------------
 
+    def plan(self) -> Plan:
+        size = self.app.output.get_size()
+        return plan(self.monitor.panes, size.columns, size.rows)
+
+    def _freeze(self) -> None:
+        """Take what the panes show from the machine (never while the worker runs it)."""
+        monitor = self.monitor
+        sync_paper(self.paper_buffer, _wrap_at_spaces(monitor.desk.paper.text, SIDE_WIDTH - 1))
+        self._frozen = {"registers": self._compact_registers(), "board": self._board(),
+                        "state": self._state_parts(), "memory": self._memory_rows()}
+
+    def _memory_rows(self) -> list[tuple[str, int, bool]]:
+        """(style, address, changed) of the words around the control counter."""
+        monitor = self.monitor
+        current, _half = monitor.machine.next_instruction_address()
+        return [(("class:current" if a == current else
+                  "class:changed" if a in monitor.changed else ""), a, a in monitor.changed)
+                for a in range(current - MEMORY_BEFORE, current + MEMORY_AFTER)
+                if 0 <= a < MEMORY_WORDS]
+
     def _memory(self) -> FormattedText:
-        if self.busy:
-            return self._frozen[0]
+        if self.busy and self._memory_shown is not None:
+            return self._memory_shown  # the worker is changing the machine: as it was
+        self._memory_shown = self._draw_memory()
+        return self._memory_shown
+
+    def _draw_memory(self) -> FormattedText:
         monitor = self.monitor
         machine = monitor.machine
+        layout = self.plan()
+        width = layout.memory_width
         current, half = machine.next_instruction_address()
-        rows = self.app.output.get_size().rows
-        before = max(1, min(MEMORY_BEFORE, (rows - 12) // 3))  # keep the current line in view
+        rows = layout.top_rows - 2
+        memory_rows = self._frozen["memory"]
+        assert isinstance(memory_rows, list)
+        before = max(1, min(MEMORY_BEFORE, rows // 3))  # keep the current line in view
         parts: list[tuple[str, str]] = [("class:heading", " MEMORY\n")]
-        for address in range(current - before, current + MEMORY_AFTER):
-            if not 0 <= address < MEMORY_WORDS:
+        for style_name, address, changed in memory_rows:
+            if address < current - before:
                 continue
             v = view(machine.mem[address], address, monitor.program)
-            mark = "▶" if address == current else ("*" if address in monitor.changed else " ")
-            label = f"{v.label}:" if v.label else ""
-            text = (f"{mark}{address:03d} {v.glyphs} {v.left:<15}{v.right:<15}"
-                    f"{label:<9}{v.remark}")
-            style = ("class:current" if address == current else
-                     "class:changed" if address in monitor.changed else "")
-            parts.append((style, text[:120] + "\n"))
-        parts.append(("", f"  next: {half} half of {current:03d}\n"))
+            mark = "▶" if address == current else ("*" if changed else " ")
+            text = f"{mark}{address:03d} {v.glyphs} {v.left:<15}{v.right:<15}"
+            if layout.memory_wide:
+                label = f"{v.label}:" if v.label else ""
+                text += f"{label:<9}{v.remark}"
+            parts.append((style_name, text.rstrip()[:width] + "\n"))
+        parts.append(("", f"  next: {half} half of {current:03d}\n"[:width]))
         return FormattedText(parts)
 
     def _registers(self) -> FormattedText:
-        if self.busy:
-            return self._frozen[1]
-        monitor = self.monitor
-        machine = monitor.machine
-        lines = self._compact_registers()
-        stop = machine.last_stop
-        state = "running" if stop is None else stop.kind.value
-        if stop is not None and stop.reason and stop.kind is not StopKind.STEP_LIMIT:
-            state += f": {stop.reason}"
+        lines = self._frozen["registers"]
+        assert isinstance(lines, list)
         parts: list[tuple[str, str]] = [("class:heading", " REGISTERS\n")]
-        parts += [("", line[:REGISTER_WIDTH] + "\n") for line in lines]
-        parts.append(("", f"state: {state}\n"))
-        neons = monitor.desk.neons.lit()
-        parts.append(("class:changed" if neons and neons != ["INPUT READY"] else "",
-                      f"neons: {', '.join(neons) or 'none lit'}\n"))
-        parts.append(("", f"{machine.instructions:,} instructions, "
-                          f"{format_time(pulses_to_us(machine.pulses))} UNIVAC time\n"))
-        if monitor.program is not None and "BRD" in monitor.program.symbols:
-            parts.append(("class:heading", "\n BOARD (from memory)\n"))
-            parts += [("", line + "\n") for line in monitor.do_board("")]
-        parts.append(("class:heading", "\n PAPER\n"))
-        paper = monitor.desk.paper.text.split("\n")[-7:]
-        parts += [("class:paper", f" {line:<40}\n") for line in paper]
+        parts += [("", line[:REGISTERS_WIDTH] + "\n") for line in lines]
         return FormattedText(parts)
+
+    def _board(self) -> list[str]:
+        monitor = self.monitor
+        if monitor.program is None or "BRD" not in monitor.program.symbols:
+            return ["(this program has no board: no label BRD)"]
+        return monitor.do_board("")
+
+    def _board_text(self) -> FormattedText:
+        lines = self._frozen["board"]
+        assert isinstance(lines, list)
+        return FormattedText([("class:heading", " BOARD (from memory)\n")]
+                             + [("", f" {line}\n") for line in lines])
+
+    def _state_parts(self) -> list[str]:
+        """The state line's parts, most important first (it is cut to the screen's width)."""
+        machine = self.monitor.machine
+        stop = machine.last_stop
+        if stop is None:
+            state = ("ready: nothing has run yet" if machine.instructions == 0
+                     else "stopped by the operator")
+        elif stop.kind is StopKind.STEP_LIMIT:
+            state = "stopped (step done)"
+        else:
+            state = stop.kind.value
+            if stop.reason and stop.kind is not StopKind.KEYBOARD:
+                state += f": {stop.reason}"
+        neons = self.monitor.desk.neons.lit()
+        return [f"state: {state}",
+                f"{machine.instructions:,} instr, "
+                f"{format_time(pulses_to_us(machine.pulses))}",
+                f"neons: {', '.join(neons) or 'none lit'}"]
+
+    def _state_line(self) -> FormattedText:
+        width = self.app.output.get_size().columns - 1
+        parts = list(self._frozen["state"])  # type: ignore[call-overload]
+        if self.busy:
+            parts = ["state: running (Ctrl-C is STOP)"] + parts[1:]
+        squeezed = self.plan().squeezed
+        if squeezed:
+            parts.insert(1, f"no room for {', '.join(squeezed)}: F2 hides memory")
+        return FormattedText([("class:state", " " + fit(parts, width, "  ·  "))])
 
     def _compact_registers(self) -> list[str]:
         """One short line a register, to fit beside the memory window."""
@@ -237,40 +331,78 @@ class MonitorApp:
         return FormattedText([("class:prompt", " monitor> ")])
 
     def _bar(self) -> FormattedText:
-        hint = ("type a word for the UNIVAC, or :command" if self.monitor.waiting_for_keyboard
-                else "help  step  next  go  break  examine  back  where")
-        quit_text = "press Ctrl-Q again to quit" if self.quit_armed else "Ctrl-Q quit"
+        width = self.app.output.get_size().columns - 1
         if self.busy:
-            return FormattedText([("class:bar", " the UNIVAC is running: Ctrl-C stops it "
-                                                "(STOP at the desk)")])
-        return FormattedText([("class:bar", f" F10 step  F5 continue  {quit_text}   |  {hint}")])
+            return FormattedText([("class:bar", " " + fit(
+                ["the UNIVAC is running: Ctrl-C stops it (STOP at the desk)"], width))])
+        quit_text = "Ctrl-Q again quits" if self.quit_armed else "Ctrl-Q quit"
+        if self.monitor.waiting_for_keyboard:
+            parts = ["KEYBOARD MODE: a line goes to the UNIVAC; :command for the monitor",
+                     quit_text, "F10 step", "F5 continue", "PgUp/PgDn scroll"]
+        else:
+            parts = [quit_text, "F10 step", "F5 continue", "PgUp/PgDn scroll",
+                     "F2 memory F3 regs F4 board F6 paper", "help"]
+        return FormattedText([("class:bar", " " + fit(parts, width, "  "))])
 
     def _build(self, input: Input | None, output: Output | None) -> Application[int]:
-        wide = Condition(lambda: self.app.output.get_size().columns >= 100)
+        def shown(test):  # type: ignore[no-untyped-def]
+            return Condition(lambda: bool(test(self.plan())))
+
+        paper_side = Window(BufferControl(self.paper_buffer, focusable=False),
+                            wrap_lines=False, style="class:paper")
+        paper_stacked = Window(BufferControl(self.paper_buffer, focusable=False),
+                               wrap_lines=False, style="class:paper")
+
+        def paper_heading() -> Window:
+            return Window(FormattedTextControl(FormattedText([("class:heading", " PAPER")])),
+                          height=1)
+
+        def board() -> Window:
+            return Window(FormattedTextControl(self._board_text), height=5)
+
+        rule = Window(width=1, char="│")
+        registers_column = HSplit([
+            Window(FormattedTextControl(self._registers), height=12),
+            ConditionalContainer(board(), filter=shown(lambda p: p.stacked and p.board)),
+            ConditionalContainer(HSplit([paper_heading(), paper_stacked]),
+                                 filter=shown(lambda p: p.stacked and p.paper)),
+        ], width=lambda: SIDE_WIDTH if self.plan().stacked else REGISTERS_WIDTH)
+        side_column = HSplit([
+            ConditionalContainer(board(), filter=shown(lambda p: p.board)),
+            ConditionalContainer(HSplit([paper_heading(), paper_side]),
+                                 filter=shown(lambda p: p.paper)),
+        ], width=SIDE_WIDTH)
         top = VSplit([
-            Window(FormattedTextControl(self._memory), wrap_lines=False),
-            ConditionalContainer(VSplit([Window(width=1, char="│"),
-                                         Window(FormattedTextControl(self._registers),
-                                                width=REGISTER_WIDTH)]), filter=wide),
-        ], height=Dimension(min=4, max=22, preferred=22, weight=3))
+            ConditionalContainer(Window(FormattedTextControl(self._memory), wrap_lines=False,
+                                        width=lambda: self.plan().memory_width or 1),
+                                 filter=shown(lambda p: p.memory_width)),
+            ConditionalContainer(rule, filter=shown(lambda p: p.memory_width and
+                                                    (p.registers or p.side))),
+            ConditionalContainer(registers_column, filter=shown(lambda p: p.registers)),
+            ConditionalContainer(Window(width=1, char="│"),
+                                 filter=shown(lambda p: p.registers and p.side)),
+            ConditionalContainer(side_column, filter=shown(lambda p: p.side)),
+        ], height=lambda: self.plan().top_rows)
         body = HSplit([
             Window(FormattedTextControl(FormattedText([
                 ("class:title", " UNIVAC I  ·  LECTURE MONITOR")])), height=1,
                 style="class:title"),
             top,
+            Window(FormattedTextControl(self._state_line), height=1, style="class:state"),
             Window(height=1, char="─"),
-            Window(BufferControl(self.output_buffer, focusable=False), wrap_lines=True,
-                   height=Dimension(min=3, weight=1)),
+            self.output_window,
             VSplit([Window(FormattedTextControl(self._prompt), dont_extend_width=True),
                     Window(BufferControl(self.command_buffer))], height=1),
             Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
         ])
         return Application(layout=Layout(body, focused_element=self.command_buffer),
                            key_bindings=self._bindings(), style=STYLE, full_screen=True,
+                           mouse_support=True, before_render=self._before_render,
                            input=input, output=output)
 
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
+        panes = self.monitor.panes
 
         @kb.add("enter")
         def _(event: KeyPressEvent) -> None:
@@ -282,11 +414,28 @@ class MonitorApp:
 
         @kb.add("f10")
         def _(event: KeyPressEvent) -> None:
-            self.enter(":step" if self.monitor.waiting_for_keyboard else "step")
+            self.enter(":step")
 
         @kb.add("f5")
         def _(event: KeyPressEvent) -> None:
-            self.enter(":continue" if self.monitor.waiting_for_keyboard else "continue")
+            self.enter(":continue")
+
+        @kb.add("pageup")
+        def _(event: KeyPressEvent) -> None:
+            self.scroll(-1)
+
+        @kb.add("pagedown")
+        def _(event: KeyPressEvent) -> None:
+            self.scroll(+1)
+
+        @kb.add("f2")
+        def _(event: KeyPressEvent) -> None:
+            panes.cycle_memory()
+
+        for key, name in (("f3", "registers"), ("f4", "board"), ("f6", "paper")):
+            @kb.add(key)
+            def _(event: KeyPressEvent, name: str = name) -> None:
+                setattr(panes, name, not getattr(panes, name))
 
         @kb.add("c-c")
         def _(event: KeyPressEvent) -> None:
@@ -308,3 +457,14 @@ class MonitorApp:
             return int(run_guarded(self.app, start) or 0)
         finally:
             self.monitor.desk.limits.stop()  # a run still going on the worker ends now
+
+    async def run_async(self) -> int:
+        """Run on the caller's event loop (a server's connection): no signal or loop handlers."""
+        def start() -> None:
+            self.app.create_background_task(self._worker())
+
+        try:
+            result = await run_guarded_async(self.app, start)
+        finally:
+            self.monitor.desk.limits.stop()  # a run still going on the worker ends now
+        return int(result or 0)

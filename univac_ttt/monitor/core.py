@@ -12,19 +12,24 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..desk import Desk, Limits
+from ..desk import Desk, Limits, TapeUnitError, tape_unit
 from ..limits import JsonError, load_json
-from ..machine import KeyboardEntryError, MachineOptions, StopKind
+from ..machine import KeyboardEntryError, MachineOptions, Stop, StopKind
 from ..machine.charset import BY_GLYPH
 from ..machine.ops import OPERATIONS, decode, find_operation
+from ..machine.tape import Reel
 from ..machine.timing import format_time, pulses_to_us
 from ..machine.word import MEMORY_WORDS, from_int, from_text, is_numeric, to_int, to_text
 from ..program.address import AddressError, evaluate
 from ..program.assembler import AssemblyError, Program, encode_instruction
+from ..program.boottape import load_loader
 from ..program.disassembler import instruction_text, symbol_for, view
+from ..program.reel import ReelError, TapeSpec, save_reel
 from ..program.tictactoe import board_lines, has_board
 from ..safefile import atomic_write
 from ..textfile import TextFileError, check_write_target, read_text_file
+from .panes import MEMORY_MODES, Panes
+from .sessionlog import SessionLog, SessionLogError
 from .statefile import StateFileError, restore_state, save_state
 from .timeline import CHECKPOINT_EVERY, Timeline
 
@@ -34,6 +39,16 @@ MAX_DO_DEPTH = 8
 FILE_LIMIT = 2_000_000  # bytes of a do script or a saved state
 SLOW_STEP_LIMIT = 2_000_000  # instructions a traced or watched run may take per command
 HISTORY_DEFAULT = 10
+HELP_COLUMN = 24  # usages up to this wide share a line with their summary
+# Bounds on the work and output of one command line (issue 16: a `do` that calls itself,
+# trace with a huge step, history 999999999, a thousand watches).
+HISTORY_LIMIT = 10_000  # instructions history lists at most
+TRACE_LIMIT = 10_000  # lines one traced run prints before it stops
+MAX_WATCHES = 16
+MAX_BREAK_ACTIONS = 20
+COMMAND_BUDGET = 10_000  # commands one line may run through do files and breakpoint actions
+OUTPUT_LIMIT = 50_000  # lines one command line may print
+COMMAND_LINE_LIMIT = 1_000  # characters of a line in a do file or a breakpoint action
 
 
 class MonitorError(Exception):
@@ -56,11 +71,13 @@ COMMANDS: tuple[Command, ...] = (
             "do_go"),
     Command("continue", ("c", "cont"), "continue", "run on from where the machine is",
             "do_continue"),
-    Command("break", ("b",), "break [addr | -op X | -keyboard | -printer]",
-            "stop before an address or an operation; alone, list breakpoints", "do_break"),
+    Command("break", ("b",), "break [addr[count][; cmd; ...] | -op X | -keyboard | -printer]",
+            "stop before an address (on its count'th arrival, then running the commands "
+            "after ';') or an operation; alone, list breakpoints", "do_break"),
     Command("nobreak", ("nob",), "nobreak [addr | -op X | -keyboard | -printer | all]",
             "remove breakpoints", "do_nobreak"),
-    Command("show", ("sh",), "show break | watch | options", "show settings", "do_show"),
+    Command("show", ("sh",), "show break | watch | options | tapes", "show settings",
+            "do_show"),
     Command("examine", ("e", "ex"), "examine addr[-addr] | register",
             "show words as characters, number and instructions", "do_examine"),
     Command("deposit", ("d", "dep"), "deposit addr|register word",
@@ -88,12 +105,27 @@ COMMANDS: tuple[Command, ...] = (
     Command("desk", (), "desk [pair | clear-c | general-clear | initial-read | switch on|off]",
             "the Supervisory Control desk: neons, one-pair step, clears, INITIAL READ, "
             "the ,0 breakpoint switch", "do_desk"),
+    Command("attach", ("at",), "attach N FILE[:rw]",
+            "mount a reel file on Uniservo N (1-9, - for the tenth); :rw lets the program "
+            "write it (detach saves it)", "do_attach"),
+    Command("detach", ("det",), "detach N | all",
+            "take the reel off Uniservo N; a reel the program wrote is saved to its file",
+            "do_detach"),
+    Command("boot", (), "boot",
+            "CLEAR C and INITIAL READ: block 1 of Uniservo 1 into 000-059, CC at 000",
+            "do_boot"),
     Command("save", (), "save FILE", "save the whole machine state as JSON", "do_save"),
     Command("restore", (), "restore FILE", "restore a state saved with save", "do_restore"),
     Command("do", (), "do FILE", "run the monitor commands in FILE", "do_do"),
     Command("help", ("h", "?"), "help [command | ops]",
             "list commands, explain one, or list the operations", "do_help"),
     Command("quit", ("q", "exit"), "quit", "leave the monitor", "do_quit"),
+    Command("reset", ("new",), "reset", "a fresh machine with the program reloaded "
+            "(memory, registers, keyboard and paper; breakpoints are kept)", "do_reset"),
+    Command("log", (), "log [FILE | off]",
+            "append every command and what it printed to FILE; off closes it", "do_log"),
+    Command("pane", (), "pane [memory wide|narrow|off | registers|board|paper on|off]",
+            "choose the full screen's panes (also F2, F3, F4, F6)", "do_pane"),
 )
 
 _BY_NAME: dict[str, Command] = {}
@@ -120,9 +152,15 @@ class Monitor:
     """A desk with a program loaded, its coding sheet, and the monitor's own settings."""
 
     def __init__(self, words: dict[int, str], program: Program | None = None,
-                 options: MachineOptions | None = None, limits: Limits | None = None) -> None:
-        self.program = program
+                 options: MachineOptions | None = None, limits: Limits | None = None,
+                 tapes: dict[int, Reel] | None = None) -> None:
+        self.sheet = program  # the coding sheet of the program (the loader has its own)
+        self.words = dict(words)  # what reset loads again
+        self._loader = load_loader()
         self.desk = Desk(words, options, limits, record_keys=True)
+        for unit, reel in (tapes or {}).items():
+            self.desk.attach(unit, reel)
+        self.mounts: dict[int, TapeSpec] = {}  # reels attached from files by the operator
         self.keyboard = self.desk.keyboard
         self.machine = self.desk.machine
         self.timeline = Timeline(self.desk)
@@ -131,33 +169,115 @@ class Monitor:
         self.finished = False  # quit was given
         self.changed: set[int] = set()  # words changed by the last command
         self._do_depth = 0
+        self.break_counts: dict[int, int] = {}  # address -> arrivals still to pass (SIMH)
+        self.break_actions: dict[int, list[str]] = {}  # address -> commands run at a stop
+        self._actions: list[str] = []  # breakpoint actions waiting to run
+        self._budget = COMMAND_BUDGET  # commands this line may still run
+        self._printed = 0  # lines this line has printed
+        self._stopped = False  # STOP was pressed during this line
+        self.recorded_future = False  # after back: pending keyboard words are the old future
+        self.log: SessionLog | None = None
+        self.panes = Panes()  # what the full screen shows (the lecturer's choice)
 
     # ---- running a command line ------------------------------------------------------
 
     def execute(self, line: str) -> list[str]:
-        """Run one command line; always returns lines, never raises for bad input."""
+        """Run one command line (and the breakpoint actions it sets off); always returns
+        lines, never raises for bad input. One line's work and output are bounded."""
+        if self._do_depth:
+            return self._execute_one(line)
+        self._budget, self._printed, self._stopped = COMMAND_BUDGET, 0, False
+        before = tuple(self.machine.mem)
+        out = self._execute_one(line)
+        out += self._run_actions()
+        self.changed = {a for a in range(MEMORY_WORDS) if self.machine.mem[a] != before[a]}
+        self._write_log(line, out)
+        return out
+
+    def _execute_one(self, line: str) -> list[str]:
         text = line.strip()
         if not text or text.startswith("#"):
             return []
         name, _, rest = text.partition(" ")
         try:
             command = find_command(name)
-            before = tuple(self.machine.mem)
             out = getattr(self, command.method)(rest.strip())
-            self.changed = {a for a in range(MEMORY_WORDS) if self.machine.mem[a] != before[a]}
+            if command.name != "do":  # a do file's lines are counted one by one
+                self._printed += len(out)
             return out
         except MonitorError as exc:
             return [f"?? {exc}"]
+
+    def _run_actions(self) -> list[str]:
+        """The commands attached to the breakpoint the machine stopped at (SIMH); an action
+        that runs the machine may stop at a breakpoint again, so they loop, within the
+        line's command budget, and STOP ends them."""
+        out: list[str] = []
+        while self._actions and not self.finished:
+            if self._interrupted():
+                out.append("?? STOP was pressed: the breakpoint's remaining commands were "
+                           "not run")
+                break
+            if not self._spend(out):
+                break
+            action = self._actions.pop(0)
+            out.append(f"monitor> {action}")
+            out += self._execute_one(action)
+        self._actions.clear()
+        return out
+
+    def _spend(self, out: list[str]) -> bool:
+        """Count one more command for this line; False (with a message) when spent."""
+        if self._budget <= 0:
+            out.append(f"?? this line has run {COMMAND_BUDGET:,} commands (do files and "
+                       "breakpoint actions); the rest were not run")
+            return False
+        if self._printed > OUTPUT_LIMIT:
+            out.append(f"?? this line has printed {OUTPUT_LIMIT:,} lines; the rest of its "
+                       "commands were not run")
+            return False
+        self._budget -= 1
+        self._printed += 1  # the command's echo
+        return True
+
+    def _interrupted(self) -> bool:
+        """STOP was pressed during this line (seen by a run, or not yet by any)."""
+        if self.desk.limits.interrupt.is_set():
+            self.desk.limits.interrupt.clear()
+            self._stopped = True
+        return self._stopped
+
+    def _write_log(self, line: str, out: list[str]) -> None:
+        log = self.log
+        if log is None or not line.strip():
+            return
+        log.write([f"monitor> {line.strip()}", *out])
+        if log.problem:
+            out.append(f"?? {log.problem}")
+            self.log = None
 
     @property
     def waiting_for_keyboard(self) -> bool:
         return self.desk.waiting_for_keyboard
 
+    @property
+    def program(self) -> Program | None:
+        """The coding sheet for what memory holds: the loader's while INITIAL READ's block
+        is at 000-059 (so examine, where and trace name the loader's words), else the
+        program's."""
+        mem = self.machine.mem
+        if all(mem[a] == w for a, w in self._loader.image.words.items()):
+            return self._loader
+        return self.sheet
+
     # ---- addresses and words ---------------------------------------------------------
 
     def address(self, text: str) -> int:
+        shown = self.program
+        symbols = {**(self.sheet.symbols if self.sheet else {}),
+                   **(shown.symbols if shown is not None and shown is not self.sheet else {})}
         try:
-            base = evaluate(text, self.program.symbols if self.program else None)
+            base = evaluate(text, symbols or None)
         except AddressError as exc:
             raise MonitorError(exc.reason) from None
         if not 0 <= base < MEMORY_WORDS:
@@ -261,40 +381,73 @@ class Monitor:
 
     def _run(self, count: int | None, until: Callable[[], bool] | None = None) -> list[str]:
         """Run up to count instructions (None: until a stop, or the desk's limit) at the
-        desk; fast unless trace/watch. STOP at the desk (Ctrl-C) ends any run."""
+        desk; fast unless trace/watch. STOP at the desk (Ctrl-C) ends any run. A
+        breakpoint with a count lets the machine pass until its count'th arrival; one with
+        commands queues them for ``execute``. A checkpoint every CHECKPOINT_EVERY keeps
+        ``back`` short whatever the run."""
         self.timeline.checkpoint()
         desk, machine = self.desk, self.machine
         machine.resume_past_breakpoint()  # a run never stops on the instruction it starts at
         out: list[str] = []
         cap = count if count is not None else desk.limits.cap
-        if self.tracing or self.watches or until is not None:
-            if count is None:
-                cap = min(cap, SLOW_STEP_LIMIT)
+        slow = bool(self.tracing or self.watches or until is not None)
+        if slow and count is None:
+            cap = min(cap, SLOW_STEP_LIMIT)
+        ended: list[str] = []  # why after_each ended the run
+        traced = 0
 
-            def after_each(address: int, half: str, instruction: str) -> bool:
-                if self.tracing:
-                    out.append(self._trace_line(address, half, instruction))
-                return self._watch_fired(out) or (until is not None and until())
+        def after_each(address: int, half: str, instruction: str) -> bool:
+            nonlocal traced
+            if self.tracing:
+                out.append(self._trace_line(address, half, instruction))
+                traced += 1
+                if traced >= TRACE_LIMIT:
+                    ended.append("trace")
+                    return True
+            if self._watch_fired(out) or (until is not None and until()):
+                ended.append("watch")
+                return True
+            return False
 
-            start = machine.instructions
-            stop = desk.run(cap, after_each)
-            if count is None and stop.kind is StopKind.STEP_LIMIT \
-                    and machine.instructions - start >= cap:
-                out.append(f"(stopped after {cap:,} instructions of tracing)")
-        else:
-            done = 0
-            while True:
-                before = machine.instructions
-                stop = desk.run(min(cap - done, CHECKPOINT_EVERY))
-                done += machine.instructions - before
-                if stop.kind is not StopKind.STEP_LIMIT or done >= cap:
-                    break
+        start = machine.instructions
+        while True:
+            left = cap - (machine.instructions - start)
+            stop = desk.run(min(left, CHECKPOINT_EVERY), after_each if slow else None)
+            if ended:
+                break
+            if stop.kind is StopKind.STEP_LIMIT and machine.instructions - start < cap:
                 self.timeline.checkpoint()
-            if count is None and stop.kind is StopKind.STEP_LIMIT:
+                continue
+            if stop.kind is StopKind.MONITOR and self._passes(stop):
+                machine.resume_past_breakpoint()
+                continue
+            break
+        if stop.kind is StopKind.INTERRUPT:
+            self._stopped = True
+        if ended == ["trace"]:
+            out.append(f"?? trace printed {TRACE_LIMIT:,} lines and stopped the run here "
+                       "(step or continue runs on)")
+        elif count is None and stop.kind is StopKind.STEP_LIMIT and not ended:
+            if slow:
+                out.append(f"(stopped after {cap:,} instructions of tracing)")
+            else:
                 out.append(f"?? the program ran {cap:,} instructions without stopping, the "
                            "desk's limit (an endless loop?); continue runs on")
+        if stop.kind is StopKind.MONITOR and stop.half == "left" \
+                and stop.address in self.break_actions and not ended:
+            self._actions = list(self.break_actions[stop.address])
         out.append(self.describe_stop())
         return out
+
+    def _passes(self, stop: Stop) -> bool:
+        """A breakpoint with arrivals still to pass lets this one go by (SIMH's count)."""
+        left = self.break_counts.get(stop.address, 0)
+        if stop.half != "left" or stop.address not in self.machine.break_addresses \
+                or left <= 1:
+            self.break_counts.pop(stop.address, None)
+            return False
+        self.break_counts[stop.address] = left - 1
+        return True
 
     def _trace_line(self, address: int, half: str, instruction: str) -> str:
         m = self.machine
@@ -367,23 +520,56 @@ class Monitor:
     def do_break(self, rest: str) -> list[str]:
         if not rest:
             return self.do_show("break")
-        words = rest.split()
         machine = self.machine
-        if words[0].startswith("-"):
-            executor, code = self._op_executor(words)
+        if rest.startswith("-"):  # an operation: its code may hold a ';' (the ;n shift)
+            executor, code = self._op_executor(rest.split())
             machine.break_executors.add(executor)
             return [f"break before every {code} instruction"]
-        addresses = [self.address(w) for w in words]
-        machine.break_addresses.update(addresses)
-        return [f"break at {a:03d}" + (f" ({symbol_for(a, self.program)})"
-                                       if symbol_for(a, self.program) else "")
-                for a in addresses]
+        spec, semicolon, tail = rest.partition(";")
+        actions = [a.strip() for a in tail.split(";") if a.strip()] if semicolon else []
+        words = spec.split()
+        if not words:
+            raise MonitorError("break ADDR[COUNT][; COMMAND; ...], e.g. break FIND[3]; "
+                               "examine rA; continue")
+        if len(actions) > MAX_BREAK_ACTIONS or any(len(a) > COMMAND_LINE_LIMIT
+                                                   for a in actions):
+            raise MonitorError(f"at most {MAX_BREAK_ACTIONS} commands of up to "
+                               f"{COMMAND_LINE_LIMIT:,} characters after a breakpoint")
+        targets: list[tuple[int, int]] = []
+        for word in words:
+            match = re.fullmatch(r"(.+?)\[(\d{1,9})\]", word)
+            if match and int(match.group(2)) < 1:
+                raise MonitorError("a breakpoint's count is 1 or more")
+            targets.append((self.address(match.group(1)), int(match.group(2))) if match
+                           else (self.address(word), 1))
+        lines = []
+        for address, count in targets:
+            machine.break_addresses.add(address)
+            self.break_counts.pop(address, None)
+            self.break_actions.pop(address, None)
+            if count > 1:
+                self.break_counts[address] = count
+            if actions:
+                self.break_actions[address] = actions
+            lines.append(self._break_line(address))
+        return lines
+
+    def _break_line(self, address: int) -> str:
+        symbol = symbol_for(address, self.program)
+        line = f"break at {address:03d}" + (f" ({symbol})" if symbol else "")
+        if address in self.break_counts:
+            line += f", stopping on arrival {self.break_counts[address]:,} from now"
+        if address in self.break_actions:
+            line += "; then: " + "; ".join(self.break_actions[address])
+        return line
 
     def do_nobreak(self, rest: str) -> list[str]:
         machine = self.machine
         if not rest or rest == "all":
             machine.break_addresses.clear()
             machine.break_executors.clear()
+            self.break_counts.clear()
+            self.break_actions.clear()
             return ["all breakpoints removed"]
         words = rest.split()
         if words[0].startswith("-"):
@@ -396,27 +582,30 @@ class Monitor:
         if address not in machine.break_addresses:
             raise MonitorError(f"no breakpoint at {address:03d}")
         machine.break_addresses.discard(address)
+        self.break_counts.pop(address, None)
+        self.break_actions.pop(address, None)
         return [f"breakpoint at {address:03d} removed"]
 
     def do_show(self, rest: str) -> list[str]:
         machine = self.machine
         if rest in ("break", "breaks", "b"):
-            lines = [f"break at {a:03d}" + (f" ({symbol_for(a, self.program)})"
-                                            if symbol_for(a, self.program) else "")
-                     for a in sorted(machine.break_addresses)]
+            lines = [self._break_line(a) for a in sorted(machine.break_addresses)]
             codes = sorted(o.code for o in OPERATIONS if o.execute in machine.break_executors)
             lines += [f"break before every {code} instruction" for code in codes]
             return lines or ["no breakpoints"]
         if rest in ("watch", "watches", "w"):
             return [f"watching {a:03d} = {to_text(w)}" for a, w in sorted(self.watches.items())
                     ] or ["no watches"]
+        if rest in ("tapes", "tape", "t"):
+            return [view.line() for view in self.desk.tape_units()] or [
+                "no reels mounted (attach N FILE)"]
         if rest in ("options", "o"):
             o = machine.options
             return [f"right half after a transfer: {o.right_half_after_transfer}",
                     f"overflow: {o.overflow}", f"timing: {o.timing}",
                     f"breakpoint switch: {machine.breakpoint_switch}",
                     f"trace: {'on' if self.tracing else 'off'}"]
-        raise MonitorError("show break, show watch or show options")
+        raise MonitorError("show break, show watch, show options or show tapes")
 
     def do_examine(self, rest: str) -> list[str]:
         if not rest:
@@ -456,6 +645,9 @@ class Monitor:
         if not rest:
             return self.do_show("watch")
         address = self.address(rest)
+        if address not in self.watches and len(self.watches) >= MAX_WATCHES:
+            raise MonitorError(f"at most {MAX_WATCHES} watches (each makes every instruction "
+                               "slower); nowatch one first")
         self.watches[address] = self.machine.mem[address]
         return [f"watching {address:03d} (runs are traced step by step while watching)"]
 
@@ -500,6 +692,9 @@ class Monitor:
 
     def do_history(self, rest: str) -> list[str]:
         count = self._count(rest, HISTORY_DEFAULT)
+        if count > HISTORY_LIMIT:
+            raise MonitorError(f"history lists at most {HISTORY_LIMIT:,} instructions "
+                               "(use back to go further)")
         machine = self.machine
         now = machine.instructions
         earliest = self.timeline.earliest
@@ -531,11 +726,21 @@ class Monitor:
         if earliest is None or machine.instructions - count < earliest:
             available = 0 if earliest is None else machine.instructions - earliest
             raise MonitorError(f"only {available:,} instructions of history can be undone")
+        read = len(self.keyboard.log)
         try:
             self.timeline.go_to(machine.instructions - count)
         except ValueError as exc:
             raise MonitorError(str(exc)) from None
-        return [self.describe_stop()]
+        out = [self.describe_stop()]
+        if len(self.keyboard.log) < read:
+            # Words read in the undone stretch wait to be read again; a new type replaces
+            # them (the recorded future is discarded, as an editor's undo then typing).
+            self.recorded_future = True
+            words = " ".join(to_text(w).rstrip("Δ").lstrip("0") or "0"
+                             for w in self.keyboard.pending_words)
+            out.append(f"(the keyboard will read the recorded words again: {words}; "
+                       "type replaces them)")
+        return out
 
     def do_where(self, rest: str) -> list[str]:
         address, half = self.machine.next_instruction_address()
@@ -548,12 +753,23 @@ class Monitor:
         return [line] + ([f"remark: {remark}"] if remark else [])
 
     def do_type(self, rest: str) -> list[str]:
+        keyboard = self.keyboard
+        replaced = keyboard.pending_words if self.recorded_future else []
         try:
-            word = self.keyboard.type_line(rest)
+            if replaced:
+                keyboard.replace_pending([])
+            word = keyboard.type_line(rest)
         except KeyboardEntryError as exc:
+            if replaced:
+                keyboard.replace_pending(replaced)
             raise MonitorError(f"{exc}; nothing was typed") from None
+        self.recorded_future = False
         note = "" if self.waiting_for_keyboard else " (the UNIVAC will read it at its next 10)"
-        return [f"keyboard word {to_text(word)} released{note}"]
+        out = [f"keyboard word {to_text(word)} released{note}"]
+        if replaced:
+            out.append(f"(it replaces the recorded {len(replaced)} word"
+                       f"{'s' if len(replaced) > 1 else ''}: the old future is discarded)")
+        return out
 
     def do_paper(self, rest: str) -> list[str]:
         count = self._count(rest, 12)
@@ -561,9 +777,9 @@ class Monitor:
         return [f"| {line}" for line in lines[-count:]]
 
     def do_board(self, rest: str) -> list[str]:
-        if self.program is None or not has_board(self.program):
+        if self.sheet is None or not has_board(self.sheet):
             raise MonitorError("this program has no board (no label BRD)")
-        return board_lines(self.machine.mem, self.program)
+        return board_lines(self.machine.mem, self.sheet)
 
     def do_registers(self, rest: str) -> list[str]:
         return self.register_lines()
@@ -594,12 +810,79 @@ class Monitor:
             if stop is not None:
                 return [stop.reason]
             self.timeline.forget()
-            return ["INITIAL READ: block 1 of Uniservo 1 read into 000-059", self.describe_stop()]
+            block = self.machine.tapes[1].position
+            return [f"INITIAL READ: block {block} of Uniservo 1 read into 000-059",
+                    self.describe_stop()]
         if len(words) == 2 and words[0] == "switch" and words[1] in ("on", "off"):
             desk.breakpoint_switch = words[1] == "on"
             return [f"breakpoint switch {words[1]}"]
         raise MonitorError("desk, desk pair, desk clear-c, desk general-clear, "
                            "desk initial-read, desk switch on|off")
+
+    def do_attach(self, rest: str) -> list[str]:
+        unit_text, _, path = rest.strip().partition(" ")
+        if not path.strip():
+            raise MonitorError("attach N FILE, or attach N FILE:rw for a reel the program "
+                               "may write, e.g. attach 1 tictactoe.tape")
+        try:
+            unit = tape_unit(unit_text)
+            spec = TapeSpec(f"{unit_text}={path.strip()}")
+            reel = spec.load()
+        except (TapeUnitError, ReelError, ValueError) as exc:
+            raise MonitorError(f"{exc}; nothing was mounted") from None
+        saved = self._save_if_written(unit)
+        self.desk.attach(unit, reel)
+        self.mounts[unit] = spec
+        self.timeline.forget()
+        view = next(v for v in self.desk.tape_units() if v.unit == unit)
+        return saved + [f"attached: {view.line()}"]
+
+    def do_detach(self, rest: str) -> list[str]:
+        word = rest.strip()
+        if not word:
+            raise MonitorError("detach N (1-9, or -), or detach all")
+        try:
+            units = ([v.unit for v in self.desk.tape_units()] if word == "all"
+                     else [tape_unit(word)])
+        except TapeUnitError as exc:
+            raise MonitorError(str(exc)) from None
+        out: list[str] = []
+        for unit in units:
+            out += self._save_if_written(unit)
+            reel = self.desk.detach(unit)
+            self.mounts.pop(unit, None)
+            name = "-" if unit == 10 else str(unit)
+            out.append(f"Uniservo {name}: {reel.name} taken off" if reel is not None
+                       else f"Uniservo {name} had no reel")
+        if units:
+            self.timeline.forget()
+        return out or ["no reels mounted"]
+
+    def _save_if_written(self, unit: int) -> list[str]:
+        """Save the reel on ``unit`` to its file if it is writable and was written."""
+        spec = self.mounts.get(unit)
+        reel = self.machine.tapes[unit].reel
+        if spec is None or reel is None or not spec.writable or not reel.written:
+            return []
+        try:
+            save_reel(reel, spec.path, "written by the univac-ttt monitor")
+        except OSError as exc:
+            raise MonitorError(f"cannot save the reel {spec.path}: {exc.strerror or exc}; "
+                               "it stays mounted") from None
+        reel.written = False
+        return [f"saved the reel written on Uniservo {'-' if unit == 10 else unit} to "
+                f"{spec.path}"]
+
+    def do_boot(self, rest: str) -> list[str]:
+        if rest.strip() not in ("", "1"):
+            raise MonitorError("boot takes no unit: INITIAL READ always reads Uniservo 1")
+        stop = self.desk.boot()
+        if stop is not None:
+            return [stop.reason + " (attach 1 FILE first)"]
+        self.timeline.forget()
+        servo = self.machine.tapes[1]
+        return [f"CLEAR C, INITIAL READ: block {servo.position} of {servo.block_count} on "
+                "Uniservo 1 read into 000-059; start runs it from 000", self.describe_stop()]
 
     def do_save(self, rest: str) -> list[str]:
         if not rest:
@@ -621,7 +904,7 @@ class Monitor:
         try:
             data = load_json(read_text_file(rest, FILE_LIMIT), rest, FILE_LIMIT, max_digits=19)
         except TextFileError as exc:
-            raise MonitorError(f"{rest!r} {exc.reason}") from None
+            raise MonitorError(f"{rest}: {exc.reason}") from None
         except JsonError as exc:
             raise MonitorError(f"not a saved machine: {exc}") from None
         try:
@@ -639,16 +922,27 @@ class Monitor:
         try:
             lines = read_text_file(rest, FILE_LIMIT).split("\n")
         except TextFileError as exc:
-            raise MonitorError(f"{rest!r} {exc.reason}") from None
+            raise MonitorError(f"{rest}: {exc.reason}") from None
         out: list[str] = []
         self._do_depth += 1
         try:
-            for line in lines:
+            for number, line in enumerate(lines, start=1):
                 if self.finished:
                     break
-                if line.strip() and not line.strip().startswith("#"):
-                    out.append(f"monitor> {line.strip()}")
-                out += self.execute(line)
+                if not line.strip() or line.strip().startswith("#"):
+                    continue
+                if self._interrupted():
+                    out.append(f"?? STOP was pressed: {rest} was left at line {number}")
+                    break
+                if not self._spend(out):
+                    break
+                if len(line) > COMMAND_LINE_LIMIT:
+                    out.append(f"?? {rest}, line {number}: longer than "
+                               f"{COMMAND_LINE_LIMIT:,} characters; not run")
+                    continue
+                out.append(f"monitor> {line.strip()}")
+                out += self._execute_one(line)
+                out += self._run_actions()
         finally:
             self._do_depth -= 1
         return out
@@ -661,9 +955,66 @@ class Monitor:
             command = find_command(rest.split()[0])
             aliases = f" (also {', '.join(command.aliases)})" if command.aliases else ""
             return [f"{command.usage}{aliases}", f"  {command.summary}"]
-        width = max(len(c.usage) for c in COMMANDS)
-        return [f"{c.usage:<{width}}  {c.summary}" for c in COMMANDS] + [
-            "Addresses: 000-999, a label from the coding sheet, LABEL+n; ranges a-b or a:b."]
+        lines = []
+        for c in COMMANDS:  # a long usage gets a line of its own, not a wide column
+            if len(c.usage) <= HELP_COLUMN:
+                lines.append(f"{c.usage:<{HELP_COLUMN}}  {c.summary}")
+            else:
+                lines += [c.usage, f"{'':<{HELP_COLUMN}}  {c.summary}"]
+        return lines + [
+            "Addresses: 000-999, a label from the coding sheet, LABEL+n; ranges a-b or a:b.",
+            "Full screen: while the UNIVAC waits for its keyboard, a line goes to the UNIVAC; "
+            "start a command with ':' (e.g. :examine BRD)."]
+
+    def do_reset(self, rest: str) -> list[str]:
+        if rest:
+            raise MonitorError("reset takes no arguments")
+        desk = self.desk
+        desk.load_program(self.words)
+        desk.paper.replace("")
+        self.machine.last_stop = None
+        self.machine.clear_faults()
+        self.timeline.forget()
+        self.recorded_future = False
+        self.break_counts.clear()  # counts start again; the breakpoints themselves stay
+        self.watches = {a: self.machine.mem[a] for a in self.watches}
+        return ["a fresh machine: the program reloaded, registers, keyboard and paper "
+                "cleared (breakpoints, watches, trace and the mounted reels, where they "
+                "are, kept)", self.describe_stop()]
+
+    def do_log(self, rest: str) -> list[str]:
+        if not rest:
+            return [f"logging to {self.log.path}" if self.log else "no log"]
+        if rest == "off":
+            if self.log is None:
+                raise MonitorError("no log is open")
+            path = self.log.path
+            self.log.close()
+            self.log = None
+            return [f"log {path} closed"]
+        try:
+            log = SessionLog(rest)
+        except SessionLogError as exc:
+            raise MonitorError(str(exc)) from None
+        if self.log is not None:
+            self.log.close()
+        self.log = log
+        return [f"logging to {rest} (appending; log off closes it)"]
+
+    def do_pane(self, rest: str) -> list[str]:
+        words = rest.lower().split()
+        panes = self.panes
+        if not words:
+            return [panes.describe()]
+        if len(words) == 2 and words[0] == "memory" and words[1] in MEMORY_MODES:
+            panes.memory = words[1]
+        elif len(words) == 2 and words[0] in ("registers", "board", "paper") \
+                and words[1] in ("on", "off"):
+            setattr(panes, words[0], words[1] == "on")
+        else:
+            raise MonitorError("pane memory wide|narrow|off, or pane registers|board|paper "
+                               "on|off")
+        return [panes.describe()]
 
     def do_quit(self, rest: str) -> list[str]:
         self.finished = True

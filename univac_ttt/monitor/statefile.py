@@ -5,9 +5,12 @@ Restoring checks everything first: the machine changes only if the whole file is
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..desk import Desk
 from ..machine import MachineState
 from ..machine.checking import CHECK_BIT, Fault, parse_location
+from ..machine.tape import UNITS, Reel, TapesState, UnitState
 from ..machine.word import (
     LAST_ADDRESS,
     MEMORY_WORDS,
@@ -42,6 +45,22 @@ def save_state(desk: Desk) -> dict[str, object]:
                     "word": to_text(f.word)} for f in s.faults],
         "keyboard_pending": [to_text(w) for w in desk.keyboard.pending_words],
         "paper": desk.paper.text,
+        "tapes": _tapes_data(s.tapes),
+    }
+
+
+def _tapes_data(tapes: TapesState) -> dict[str, object]:
+    """The Uniservos: each unit's reel (name, blocks), head, interlock and busy time."""
+    return {
+        "ri_ready": tapes.ri_ready, "ro_free": tapes.ro_free,
+        "blocks_read": tapes.blocks_read, "blocks_written": tapes.blocks_written,
+        "units": [{"unit": u.number, "position": u.position, "interlocked": u.interlocked,
+                   "busy_until": u.busy_until, "motion": u.motion,
+                   "reel": None if u.reel is None else {
+                       "name": u.reel_name, "writable": u.reel.writable,
+                       "written": u.written,
+                       "blocks": [[to_text(w) for w in block] for block in u.blocks]}}
+                  for u in tapes.units],
     }
 
 
@@ -102,6 +121,7 @@ def restore_state(desk: Desk, data: object) -> None:
                      word(entry.get("word"), "fault word"))
 
     big = 10**15
+    tapes = _tapes_state(desk, data.get("tapes"), fail, word, number)
     state = MachineState(
         tuple(word(w, f"memory word {i:03d}") for i, w in enumerate(memory)),
         word(registers.get("rA"), "rA"), word(registers.get("rX"), "rX"),
@@ -121,6 +141,7 @@ def restore_state(desk: Desk, data: object) -> None:
         number(counters.get("overflows"), "overflows", 0, big),
         switch(data.get("breakpoint_switch", False)),
         tuple(fault(f) for f in faults),
+        tapes,
     )
     pending = data.get("keyboard_pending", [])
     paper = data.get("paper", "")
@@ -130,3 +151,59 @@ def restore_state(desk: Desk, data: object) -> None:
     desk.restore(state)
     desk.keyboard.replace_pending(pending_words)
     desk.paper.replace(paper)
+
+
+Fail = Callable[[str], StateFileError]
+Word = Callable[[object, str], str]
+Number = Callable[[object, str, int, int], int]
+
+
+def _tapes_state(desk: Desk, tapes: object, fail: Fail, word: Word,
+                 number: Number) -> TapesState:
+    """The Uniservos from a saved state; a file saved before tapes keeps the present ones.
+    A reel of the same name as the one mounted now is the same reel (its file stays
+    attached); another becomes a reel held in memory."""
+    if tapes is None:
+        return desk.machine.tapes.state()
+    if not isinstance(tapes, dict) or not isinstance(tapes.get("units"), list):
+        raise fail("tapes must be an object with a list of units")
+    big = 10**18
+    units: dict[int, UnitState] = {}
+    for entry in tapes["units"]:
+        if not isinstance(entry, dict):
+            raise fail("each tape unit must be an object")
+        unit = number(entry.get("unit"), "tape unit", UNITS[0], UNITS[-1])
+        if unit in units:
+            raise fail(f"tape unit {unit} is listed twice")
+        motion = entry.get("motion", "")
+        interlocked = entry.get("interlocked", False)
+        if not isinstance(motion, str) or len(motion) > 40 or not isinstance(interlocked, bool):
+            raise fail("a tape unit's motion must be text and interlocked true or false")
+        reel_data = entry.get("reel")
+        reel: Reel | None = None
+        name, blocks, written = "", (), False
+        if reel_data is not None:
+            if not isinstance(reel_data, dict) or not isinstance(reel_data.get("blocks"), list):
+                raise fail("a reel must be an object with its blocks")
+            name, writable = reel_data.get("name", "reel"), reel_data.get("writable", False)
+            written = reel_data.get("written", False)
+            if not isinstance(name, str) or not isinstance(writable, bool) \
+                    or not isinstance(written, bool):
+                raise fail("a reel's name must be text, writable and written true or false")
+            blocks = tuple(_block(b, fail, word) for b in reel_data["blocks"])
+            present = desk.machine.tapes[unit].reel
+            reel = (present if present is not None and present.name == name
+                    and present.writable == writable else Reel([], writable, name))
+        position = number(entry.get("position", 0), "tape position", 0, len(blocks))
+        units[unit] = UnitState(unit, reel, name, blocks, written, position, interlocked,
+                                number(entry.get("busy_until", 0), "busy_until", 0, big),
+                                motion)
+    return TapesState(tuple(units[u] for u in sorted(units)),
+                      *(number(tapes.get(key, 0), key, 0, big) for key in
+                        ("ri_ready", "ro_free", "blocks_read", "blocks_written")))
+
+
+def _block(block: object, fail: Fail, word: Word) -> tuple[str, ...]:
+    if not isinstance(block, list) or len(block) != TAPE_BLOCK_WORDS:
+        raise fail(f"a tape block must hold {TAPE_BLOCK_WORDS} words")
+    return tuple(word(w, "a tape word") for w in block)

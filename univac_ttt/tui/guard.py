@@ -66,11 +66,9 @@ def run_guarded(app: Application[T], pre_run: Callable[[], None] | None = None) 
 
 
 async def run_guarded_async(app: Application[T], pre_run: Callable[[], None] | None = None) -> T:
-    """For an app on someone else's event loop (serve's connections): the key guard and the
-    end of input as InputEnded, but no signal or loop handlers, which belong to the server."""
+    """For an app on someone else's event loop (serve's connections): the key guard only.
+    Signals, the loop's exception handler and the end of input (EOFError) belong to the
+    server."""
     guard_application(app)
-    try:
-        return await app.run_async(pre_run=pre_run, handle_sigint=False,
-                                   set_exception_handler=False)
-    except EOFError:
-        raise InputEnded from None
+    return await app.run_async(pre_run=pre_run, handle_sigint=False,
+                               set_exception_handler=False)

@@ -1,10 +1,13 @@
 """The exhaustive proof: every opponent strategy against the program in emulated memory.
 
-From the first keyboard wait the referee tries every legal square code, lets the UNIVAC
-reply, snapshots the whole machine, and goes on depth first until every game has ended. It
-watches only what a person could see (the paper) and what a lecturer could examine (the
-board words in memory), and judges each game with the exact solver. No move is ever
-chosen here: the referee types every possible move and checks the program's answers.
+The referee boots the program as an operator did: the program tape (the shipped
+tictactoe.tape, or one made from the sheet being judged) on Uniservo 1, CLEAR C and
+INITIAL READ; the loader in block 1 loads the rest. From the first keyboard wait it tries
+every legal square code, lets the UNIVAC reply, snapshots the whole machine, and goes on
+depth first until every game has ended. It watches only what a person could see (the
+paper) and what a lecturer could examine (the board words in memory), and judges each
+game with the exact solver. No move is ever chosen here: the referee types every
+possible move and checks the program's answers.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from ..machine import MachineOptions, MachineState, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.assembler import Program
 from ..program.board import printed_board
+from ..program.boottape import boot_reel, fresh_tictactoe_tape
 from ..program.shipped import load_tictactoe
 from ..program.tictactoe import (
     BAD_CODE_PHRASE,
@@ -55,6 +59,7 @@ class Report:
     decision_pulses_total: int = 0  # keyboard release to the first character typed
     decision_pulses_worst: int = 0
     wall_seconds: float = 0.0
+    booted_from: str = ""  # the program tape INITIAL READ loaded the program from
     failures: list[str] = field(default_factory=list)
 
     @property
@@ -72,6 +77,7 @@ class Report:
         mean_instr = self.instructions_total / self.moves if self.moves else 0
         mean_us = pulses_to_us(self.pulses_total) / self.moves if self.moves else 0
         rows = [
+            ("program loaded by INITIAL READ from", self.booted_from or "(not loaded)"),
             ("games (every opponent strategy)", f"{self.games:,}"),
             ("UNIVAC wins", f"{self.univac_wins:,}"),
             ("draws", f"{self.draws:,}"),
@@ -116,10 +122,14 @@ class Referee:
                  patch: dict[int, str] | None = None, program: Program | None = None) -> None:
         shipped = load_tictactoe()
         self.program = program or shipped.program
-        self.desk = Desk(self.program.image.words, options, Limits(cap=REPLY_STEP_LIMIT))
+        self.desk = Desk(options=options, limits=Limits(cap=REPLY_STEP_LIMIT))
         self.machine = self.desk.machine
-        if patch:
-            self.machine.load(patch)
+        if program is None and not patch:
+            tape = fresh_tictactoe_tape()
+        else:  # a tape for the sheet being judged, patches included, made with the loader
+            tape = boot_reel({**self.program.image.words, **(patch or {})},
+                             "program tape made from the sheet")
+        self.tape = tape
         if BOARD_LABEL not in self.program.symbols:
             raise RefereeError("the coding sheet has no label BRD: the referee reads the "
                                "board from BRD+1 to BRD+9")
@@ -142,7 +152,9 @@ class Referee:
 
     def run(self) -> Report:
         started = time.perf_counter()
-        stop = self.desk.run()
+        booted = self.desk.load_tape(self.tape)
+        self.report.booted_from = self.tape.name
+        stop = booted if booted is not None else self.desk.run()
         if stop.kind is not StopKind.KEYBOARD:
             self.report.fail("machine_faults", f"the program never asked for a move: "
                                                f"{stop.describe()}")

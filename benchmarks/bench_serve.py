@@ -1,0 +1,271 @@
+"""Load on `univac-ttt serve`: many telnet clients at once, all on 127.0.0.1.
+
+Run: python3 benchmarks/bench_serve.py [--clients 100] [--games 20] [--cycles 1000]
+
+The server runs in its own process (its CPU, memory and open files read from /proc); the
+clients run here, each with its own pyte screen, typing like a quick student: a pause of
+--think seconds (uniform, default 0.1-0.5) before each key. A quarter of the moves are
+illegal (a taken square, or 0). For every legal move the benchmark times keystroke (Enter) to
+board: until the client's screen shows the new board and an empty keyboard line. It checks
+every board against the client's own moves (no cross-talk), that every game ends in a UNIVAC
+win or a draw, and that the server's per-terminal tallies match the clients'. Then it makes
+--cycles connect/disconnect cycles (half polite, half abrupt) and compares the server's
+memory and open files with where they started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.support.telnet_client import TelnetClient  # noqa: E402
+
+RESULTS = {"THE UNIVAC WINS": "univac", "IS A DRAW": "draw", "YOU WIN": "opponent"}
+LEFT = re.compile(r"left \(.*\): (\d+) games, UNIVAC (\d+), draws (\d+), opponent (\d+)")
+
+
+@dataclass
+class ClientRecord:
+    latencies: list[float] = field(default_factory=list)
+    echoes: list[float] = field(default_factory=list)
+    tally: dict[str, int] = field(default_factory=lambda: {"univac": 0, "draw": 0,
+                                                            "opponent": 0})
+    illegal: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def proc_figures(pid: int) -> tuple[float, int, int]:
+    """CPU seconds, resident KiB, open fds of a process."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    rss = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text()
+               .splitlines() if line.startswith("VmRSS:"))
+    return cpu, rss, len(os.listdir(f"/proc/{pid}/fd"))
+
+
+async def think(rng: random.Random, span: tuple[float, float]) -> None:
+    await asyncio.sleep(rng.uniform(*span))
+
+
+async def play(port: int, games: int, seed: int, span: tuple[float, float],
+               ready: asyncio.Barrier) -> ClientRecord:
+    rng = random.Random(seed)
+    record = ClientRecord()
+    client = TelnetClient(columns=60, rows=24)
+    await client.connect(port)
+    await client.wait_for(lambda c: c.keyboard_line() == "" and c.board() is not None, 60)
+    await ready.wait()
+    try:
+        for _game in range(games):
+            mine: set[int] = set()
+            board = client.board() or list("123456789")
+            while True:
+                board = client.board() or board  # illegal moves' messages may scroll it off
+                free = [i for i, cell in enumerate(board) if cell.isdigit()]
+                taken = [i for i, cell in enumerate(board) if not cell.isdigit()]
+                illegal = rng.random() < 0.25
+                if illegal:
+                    key = str(rng.choice(taken) + 1) if taken and rng.random() < 0.7 else "0"
+                else:
+                    key = str(rng.choice(free) + 1)
+                await think(rng, span)
+                started = time.perf_counter()
+                await client.send(key)
+                await client.wait_for(lambda c, k=key: c.keyboard_line() == k, 30)
+                record.echoes.append(time.perf_counter() - started)
+                await think(rng, span)
+                started = time.perf_counter()
+                await client.send("\r")
+                if illegal:
+                    await client.wait_for(lambda c: c.keyboard_line() == "", 30)
+                    record.illegal += 1
+                    if client.board() not in (board, None):
+                        record.errors.append(f"an illegal {key} changed the board")
+                    continue
+                square = int(key) - 1
+
+                def answered(c: TelnetClient, square: int = square) -> bool:
+                    if c.keyboard_line() != "":
+                        return False
+                    now = c.board()
+                    return now is not None and (now[square] == "X" or
+                                                all(cell.isdigit() for cell in now))
+                await client.wait_for(answered, 30)
+                record.latencies.append(time.perf_counter() - started)
+                mine.add(square)
+                now = client.board()
+                assert now is not None
+                if all(cell.isdigit() for cell in now):  # the game ended; a new one is ready
+                    result = client.last_result()
+                    record.tally[RESULTS.get(result or "", "opponent")] += 1
+                    if result not in ("THE UNIVAC WINS", "IS A DRAW"):
+                        record.errors.append(f"game ended with {result!r}")
+                    break
+                xs = {i for i, cell in enumerate(now) if cell == "X"}
+                if xs != mine:
+                    record.errors.append(f"cross-talk: board X {sorted(xs)}, mine "
+                                         f"{sorted(mine)}")
+                if sum(cell == "O" for cell in now) != len(mine):
+                    record.errors.append("the UNIVAC did not answer exactly once")
+    finally:
+        await client.close()
+    return record
+
+
+async def cycle(port: int, abrupt: bool) -> None:
+    client = TelnetClient()
+    await client.connect(port)
+    await client.wait_for(lambda c: c.keyboard_line() == "", 30)
+    await client.close(abrupt=abrupt)
+
+
+async def loop_lag(lags: list[float]) -> None:
+    """How late this process's own event loop wakes: the clients' share of the latency."""
+    while True:
+        started = time.perf_counter()
+        await asyncio.sleep(0.01)
+        lags.append(time.perf_counter() - started - 0.01)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def wait_empty(log: Path, seated: int, timeout: float = 60) -> None:
+    """Until the server's log says every terminal so far has left."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if log.read_text().count(" left (") >= seated:
+            return
+        await asyncio.sleep(0.2)
+    raise TimeoutError("the server still holds terminals")
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    work = Path(tempfile.mkdtemp(prefix="bench-serve-"))
+    log = work / "server.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            # BENCH_SERVER: another way to start the server (an instrumented script)
+            [sys.executable, *os.environ.get("BENCH_SERVER", "-m univac_ttt").split(), "serve",
+             "--telnet", "127.0.0.1:0",
+             "--max-clients", str(args.clients + 10), "--idle", "3600", "--data", str(work)],
+            stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+    try:
+        for _ in range(100):
+            found = re.search(r"telnet on 127\.0\.0\.1:(\d+)", log.read_text())
+            if found:
+                break
+            await asyncio.sleep(0.1)
+        else:
+            raise RuntimeError("the server did not start: " + log.read_text())
+        port = int(found.group(1))
+        await cycle(port, False)  # warm: the program loaded, the modules imported
+        await wait_empty(log, 1)
+        cpu0, rss0, fds0 = proc_figures(server.pid)
+
+        # ---- phase 1: the class ----------------------------------------------------------
+        lags: list[float] = []
+        lag_task = asyncio.create_task(loop_lag(lags))
+        ready = asyncio.Barrier(args.clients + 1)
+        span = (args.think_min, args.think_max)
+        tasks = [asyncio.create_task(play(port, args.games, seed, span, ready))
+                 for seed in range(args.clients)]
+        await asyncio.wait_for(ready.wait(), 120)
+        await asyncio.sleep(0.5)
+        _, rss_seated, fds_seated = proc_figures(server.pid)
+        cpu_start, wall_start = proc_figures(server.pid)[0], time.perf_counter()
+        client_cpu_start = time.process_time()
+        records = await asyncio.gather(*tasks)
+        lag_task.cancel()
+        wall = time.perf_counter() - wall_start
+        client_cpu = time.process_time() - client_cpu_start
+        cpu_class = proc_figures(server.pid)[0] - cpu_start
+        await wait_empty(log, 1 + args.clients)
+        _, rss_after_class, fds_after_class = proc_figures(server.pid)
+
+        latencies = [x for r in records for x in r.latencies]
+        echoes = [x for r in records for x in r.echoes]
+        client_p99 = [percentile(r.latencies, 0.99) for r in records]
+        errors = [e for r in records for e in r.errors]
+        tally = {k: sum(r.tally[k] for r in records) for k in ("univac", "draw", "opponent")}
+        server_tally = [0, 0, 0, 0]
+        for match in LEFT.finditer(log.read_text()):
+            for i in range(4):
+                server_tally[i] += int(match.group(i + 1))
+        agree = server_tally[1:] == [tally["univac"], tally["draw"], tally["opponent"]]
+
+        # ---- phase 2: connect/disconnect cycles -----------------------------------------
+        _, rss_c0, fds_c0 = proc_figures(server.pid)
+        done = 0
+        while done < args.cycles:
+            batch = min(10, args.cycles - done)
+            await asyncio.gather(*(cycle(port, (done + i) % 2 == 1) for i in range(batch)))
+            done += batch
+        await wait_empty(log, 1 + args.clients + args.cycles, 120)
+        await asyncio.sleep(1.0)
+        _, rss_c1, fds_c1 = proc_figures(server.pid)
+        cpu_end = proc_figures(server.pid)[0]
+    finally:
+        server.terminate()
+        try:
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    ms = 1000.0
+    games = sum(tally.values())
+    print(f"clients {args.clients} x games {args.games}; think {span[0]}-{span[1]} s a key")
+    print(f"games played: {games}; UNIVAC wins {tally['univac']}, draws {tally['draw']}, "
+          f"opponent wins {tally['opponent']}; illegal moves {sum(r.illegal for r in records)}")
+    print(f"server tallies agree with the clients': {agree} {server_tally}")
+    print(f"errors (cross-talk, bad endings): {len(errors)} {errors[:5]}")
+    print(f"keystroke to board, legal moves: {len(latencies)}; "
+          f"p50 {percentile(latencies, .5)*ms:.1f} ms; "
+          f"p99 {percentile(latencies, .99)*ms:.1f} ms; worst client's p99 "
+          f"{max(client_p99)*ms:.1f} ms; max {max(latencies)*ms:.1f} ms")
+    print(f"keystroke to echo: p50 {percentile(echoes, .5)*ms:.1f} ms; "
+          f"p99 {percentile(echoes, .99)*ms:.1f} ms")
+    print(f"server CPU during the class: {cpu_class:.1f} s in {wall:.1f} s wall "
+          f"({cpu_class / wall * 100:.0f}% of one core); "
+          f"{cpu_class / max(1, len(latencies) + len(echoes)) * 1000 / 2:.2f} ms a keystroke")
+    print(f"the clients' own CPU (pyte screens, this process): {client_cpu:.1f} s "
+          f"({client_cpu / wall * 100:.0f}% of one core)")
+    print(f"the clients' event loop woke late by: p50 {percentile(lags, .5)*ms:.1f} ms, "
+          f"p99 {percentile(lags, .99)*ms:.1f} ms")
+    print(f"server memory: {rss0/1024:.1f} MiB idle; {rss_seated/1024:.1f} MiB with "
+          f"{args.clients} seated: {(rss_seated - rss0) / args.clients / 1024:.2f} MiB a "
+          f"connection; {rss_after_class/1024:.1f} MiB after all left")
+    print(f"open fds: {fds0} idle; {fds_seated} seated "
+          f"({(fds_seated - fds0) / args.clients:.1f} a connection); {fds_after_class} after")
+    print(f"{args.cycles} connect/disconnect cycles: memory {rss_c0/1024:.1f} -> "
+          f"{rss_c1/1024:.1f} MiB; open fds {fds_c0} -> {fds_c1}; server CPU total "
+          f"{cpu_end - cpu0:.1f} s")
+    return 0 if agree and not errors and tally["opponent"] == 0 and fds_c1 == fds_c0 else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=100)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--cycles", type=int, default=1000)
+    parser.add_argument("--think-min", type=float, default=0.1)
+    parser.add_argument("--think-max", type=float, default=0.5)
+    return asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

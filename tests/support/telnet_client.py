@@ -1,0 +1,165 @@
+"""A small telnet client for tests and the load benchmark: answers the negotiation, keeps a
+pyte screen, and reads the paper's board and the keyboard line off it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import socket
+import time
+
+import pyte
+
+IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
+TTYPE, NAWS, IS = 24, 31, 0
+BOARD_ROW = re.compile(r"^   ([OX1-9])   ([OX1-9])   ([OX1-9])\s*$")
+RESULT = re.compile(r"THE UNIVAC WINS|IS A DRAW|YOU WIN\b")
+PROMPT = "INPUT READY ▸"
+
+
+class TelnetClient:
+    """One terminal: ``columns`` under 64 keeps the side panel off, so the paper is plain."""
+
+    def __init__(self, columns: int = 60, rows: int = 24) -> None:
+        self.columns, self.rows = columns, rows
+        self.screen = pyte.Screen(columns, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()  # every byte of screen data, for plain-text messages
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.closed = False
+        self._changed = asyncio.Event()
+        self._pump: asyncio.Task[None] | None = None
+
+    async def connect(self, port: int, host: str = "127.0.0.1") -> None:
+        self.reader, self.writer = await asyncio.open_connection(host, port)
+        sock = self.writer.get_extra_info("socket")
+        if sock is not None:  # a terminal sends each key at once, as telnet clients do
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._pump = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.reader is not None
+        buffer = b""
+        try:
+            while True:
+                chunk = await self.reader.read(65536)
+                if not chunk:
+                    break
+                data, buffer = self._negotiate(buffer + chunk)
+                if data:
+                    self.raw += data
+                    self.stream.feed(data)
+                    self._changed.set()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.closed = True
+            self._changed.set()
+
+    def _negotiate(self, data: bytes) -> tuple[bytes, bytes]:
+        """Strip telnet commands, answering TTYPE and NAWS; return (screen data, leftover)."""
+        out = bytearray()
+        i = 0
+        while i < len(data):
+            byte = data[i]
+            if byte != IAC:
+                out.append(byte)
+                i += 1
+                continue
+            if i + 1 >= len(data):
+                return bytes(out), data[i:]
+            command = data[i + 1]
+            if command in (DO, DONT, WILL, WONT):
+                if i + 2 >= len(data):
+                    return bytes(out), data[i:]
+                option = data[i + 2]
+                if command == DO and option == NAWS:
+                    self._send(bytes([IAC, WILL, NAWS]))
+                    self._send_size()
+                elif command == DO and option == TTYPE:
+                    self._send(bytes([IAC, WILL, TTYPE]))
+                i += 3
+            elif command == SB:
+                end = data.find(bytes([IAC, SE]), i)
+                if end < 0:
+                    return bytes(out), data[i:]
+                if data[i + 2] == TTYPE:
+                    self._send(bytes([IAC, SB, TTYPE, IS]) + b"xterm" + bytes([IAC, SE]))
+                i = end + 2
+            elif command == IAC:
+                out.append(IAC)
+                i += 2
+            else:
+                i += 2
+        return bytes(out), b""
+
+    def _send(self, data: bytes) -> None:
+        if self.writer is not None and not self.writer.is_closing():
+            self.writer.write(data)
+
+    def _send_size(self) -> None:
+        self._send(bytes([IAC, SB, NAWS, 0, self.columns, 0, self.rows, IAC, SE]))
+
+    def resize(self, columns: int, rows: int) -> None:
+        self.columns, self.rows = columns, rows
+        self.screen.resize(rows, columns)
+        self._send_size()
+
+    async def send(self, text: str) -> None:
+        self._send(text.encode())
+        if self.writer is not None:
+            await self.writer.drain()
+
+    async def wait_for(self, predicate, timeout: float = 10.0) -> None:  # type: ignore[no-untyped-def]
+        """Wait until ``predicate(self)`` holds; TimeoutError with the screen if it never does."""
+        deadline = time.monotonic() + timeout
+        while not predicate(self):
+            left = deadline - time.monotonic()
+            if left <= 0 or (self.closed and not predicate(self)):
+                raise TimeoutError("screen never matched:\n" + self.text())
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(left, 0.5))
+
+    # ---- reading the screen ----------------------------------------------------------
+
+    def lines(self) -> list[str]:
+        return [line.rstrip() for line in self.screen.display]
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    def keyboard_line(self) -> str | None:
+        """What is typed after the lamp, or None when the lamp does not say INPUT READY."""
+        for line in self.lines():
+            if PROMPT in line:
+                return line.split(PROMPT, 1)[1].strip()
+        return None
+
+    def board(self) -> list[str] | None:
+        """The last board typed on the paper: nine cells, 'X', 'O' or the square's digit."""
+        lines = self.lines()
+        for end in range(len(lines) - 1, 1, -1):
+            rows = [BOARD_ROW.match(lines[end - k]) for k in (2, 1, 0)]
+            if all(rows):
+                return [cell for row in rows for cell in row.groups()]  # type: ignore[union-attr]
+        return None
+
+    def last_result(self) -> str | None:
+        found = RESULT.findall(self.text())
+        return found[-1] if found else None
+
+    async def close(self, abrupt: bool = False) -> None:
+        if self.writer is not None:
+            if abrupt:
+                transport = self.writer.transport
+                transport.abort()
+            else:
+                self.writer.close()
+            with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+                await asyncio.wait_for(self.writer.wait_closed(), 2)
+        if self._pump is not None:
+            self._pump.cancel()
+            await asyncio.gather(self._pump, return_exceptions=True)

@@ -1,0 +1,92 @@
+"""Which panes the full-screen monitor shows, and where: a pure plan from the screen size.
+
+A lecturer chooses what the class sees (F2 memory wide/narrow/off, F3 registers, F4 board,
+F6 paper, or the ``pane`` command). The plan then fits the chosen panes to the screen. The
+memory view comes first: when the screen is too narrow for it and the rest, board and paper
+and then the registers make room, and the state line says so. With the memory view off,
+registers, board and paper all fit 80x24 and 100x30.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+REGISTERS_WIDTH = 38  # the compact register lines
+SIDE_WIDTH = 41  # board and paper: the paper's lines are up to 43 characters, wrapped
+MEMORY_MIN = 30  # narrower than this, a memory line shows too little to read
+MEMORY_WIDE = 56  # from this width a memory line has room for its label (and a remark, cut)
+STACK_ROWS = 36  # from this height board and paper go under the registers
+FIXED_ROWS = 5  # title, state line, rule, command line, key bar
+OUTPUT_MIN = 5  # the command output keeps at least this many rows
+MEMORY_MODES = ("wide", "narrow", "off")
+
+
+@dataclass
+class Panes:
+    """The lecturer's choices."""
+
+    memory: str = "wide"
+    registers: bool = True
+    board: bool = True
+    paper: bool = True
+
+    def cycle_memory(self) -> str:
+        self.memory = MEMORY_MODES[(MEMORY_MODES.index(self.memory) + 1) % len(MEMORY_MODES)]
+        return self.memory
+
+    def describe(self) -> str:
+        shown = [f"memory {self.memory}"] + [name for name in ("registers", "board", "paper")
+                                             if getattr(self, name)]
+        return "panes: " + ", ".join(shown)
+
+
+@dataclass(frozen=True)
+class Plan:
+    memory_width: int  # 0: the memory view is not shown
+    memory_wide: bool  # labels and remarks on each memory line
+    squeezed: tuple[str, ...]  # panes chosen but left out for want of room
+    registers: bool
+    side: bool  # a column of board and paper beside the registers
+    stacked: bool  # board and paper under the registers, in one column
+    board: bool
+    paper: bool
+    top_rows: int  # rows of the pane area
+
+
+def plan(panes: Panes, columns: int, rows: int) -> Plan:
+    registers, board, paper = panes.registers, panes.board, panes.paper
+    squeezed: list[str] = []
+    while True:
+        stacked = registers and (board or paper) and rows >= STACK_ROWS
+        side = (board or paper) and not stacked
+        used = ((SIDE_WIDTH if stacked else REGISTERS_WIDTH) + 1 if registers else 0) \
+            + (SIDE_WIDTH + 1 if side else 0)
+        left = columns - used
+        if panes.memory == "off" or left >= MEMORY_MIN or used == 0:
+            break
+        if board or paper:  # the memory view first: board and paper make room
+            squeezed += [name for name, on in (("board", board), ("paper", paper)) if on]
+            board = paper = False
+        else:
+            squeezed.append("registers")
+            registers = False
+    memory_width = max(1, left) if panes.memory != "off" else 0
+    wide = panes.memory == "wide" and memory_width >= MEMORY_WIDE
+    free = rows - FIXED_ROWS
+    output_rows = max(OUTPUT_MIN, free // 3)  # the command output keeps a third
+    top_rows = max(4, min(26 if stacked else 22, free - output_rows))
+    return Plan(memory_width, wide, tuple(squeezed), registers, side, stacked,
+                board, paper, top_rows)
+
+
+def fit(parts: list[str], width: int, separator: str = "  ") -> str:
+    """As many of ``parts`` (most important first) as fit in ``width``; the first is cut
+    with an ellipsis if even it alone does not fit."""
+    line = ""
+    for part in parts:
+        candidate = part if not line else line + separator + part
+        if len(candidate) <= width:
+            line = candidate
+        elif not line:
+            return part[:max(0, width - 1)] + "…" if width > 0 else ""
+    return line

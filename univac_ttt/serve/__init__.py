@@ -1,0 +1,1 @@
+"""``univac-ttt serve``: every telnet or SSH terminal gets its own UNIVAC."""

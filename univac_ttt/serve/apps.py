@@ -1,0 +1,44 @@
+"""What the server needs of a front end, and nothing of any particular one.
+
+The server never imports the console or the monitor: the command line (the composer) passes
+in their public factories, one per ``--app`` name. A factory builds a fresh front end, with
+its own machine, for one terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Protocol
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+
+class ServedApp(Protocol):
+    application: Application[int]
+
+    async def run(self) -> int: ...
+
+    def results(self) -> tuple[int, int, int]:
+        """UNIVAC wins, draws, opponent's wins so far on this terminal."""
+        ...
+
+
+class AppFactory(Protocol):
+    def __call__(self, input: Input, output: Output, *, authentic: bool = False,
+                 transcript: Path | None = None) -> ServedApp: ...
+
+
+AppFactories = Mapping[str, AppFactory]
+
+
+def make_app(factory: AppFactory, input: Input, output: Output, *, authentic: bool,
+             transcript: Path | None) -> ServedApp:
+    """A fresh front end for one terminal, drawn promptly among many on one loop."""
+    served = factory(input, output, authentic=authentic, transcript=transcript)
+    # prompt_toolkit postpones a redraw while the loop has other work, up to 10 ms, by
+    # rescheduling it; with many applications on one loop they keep each other waiting.
+    served.application.max_render_postpone_time = None
+    return served

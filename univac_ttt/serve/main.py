@@ -1,0 +1,55 @@
+"""From the command line's options to a running class server, with one-line errors."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import sys
+from collections.abc import Collection
+from pathlib import Path
+
+from .apps import AppFactories
+from .options import ServeOptionError, ServeOptions, parse_endpoint, read_password
+from .server import ClassServer
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+
+def options_from_args(args: argparse.Namespace, data: Path,
+                      app_names: Collection[str] = ("play", "monitor")) -> ServeOptions:
+    if not args.telnet and not args.ssh:
+        raise ServeOptionError("say where to listen: --telnet [HOST:]PORT and/or "
+                               "--ssh [HOST:]PORT")
+    if args.ssh and importlib.util.find_spec("asyncssh") is None:
+        raise ServeOptionError("--ssh needs asyncssh: pip install 'univac-ttt[ssh]'")
+    if args.app not in app_names:
+        raise ServeOptionError(f"no front end called {args.app!r} to serve")
+    if args.password_file and not args.ssh:
+        raise ServeOptionError("--password-file is for --ssh (telnet sends it in plain text)")
+    return ServeOptions(
+        telnet=parse_endpoint(args.telnet) if args.telnet else None,
+        ssh=parse_endpoint(args.ssh) if args.ssh else None,
+        app=args.app, max_clients=args.max_clients, idle_seconds=float(args.idle),
+        password=read_password(Path(args.password_file)) if args.password_file else None,
+        data=data, transcripts=args.transcripts, authentic=args.speed == "authentic")
+
+
+def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories) -> int:
+    """Serve until SIGINT/SIGTERM; ``apps`` maps each --app name to its front end's factory."""
+    try:
+        options = options_from_args(args, data, apps.keys())
+        if options.ssh is not None or options.transcripts:
+            data.mkdir(parents=True, exist_ok=True)
+    except ServeOptionError as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+        return EXIT_USAGE
+    except OSError as exc:
+        sys.stderr.write(f"univac-ttt: cannot make the data folder {data}: "
+                         f"{exc.strerror or exc}\n")
+        return EXIT_USAGE
+    try:
+        return asyncio.run(ClassServer(options, apps).run())
+    except OSError as exc:
+        sys.stderr.write(f"univac-ttt: cannot listen: {exc.strerror or exc}\n")
+        return EXIT_USAGE

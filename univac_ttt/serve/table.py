@@ -1,0 +1,128 @@
+"""The class table on the server's own terminal: who is connected and how the games went."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+
+@dataclass
+class Seat:
+    """One connection as the table sees it."""
+
+    number: int
+    peer: str
+    transport: str
+    results: Callable[[], tuple[int, int, int]] = lambda: (0, 0, 0)
+    started: float = field(default_factory=time.monotonic)
+    last_input: float = field(default_factory=time.monotonic)
+
+
+@dataclass
+class Tally:
+    univac_wins: int = 0
+    draws: int = 0
+    opponent_wins: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.univac_wins + self.draws + self.opponent_wins
+
+    def add(self, results: tuple[int, int, int]) -> None:
+        self.univac_wins += results[0]
+        self.draws += results[1]
+        self.opponent_wins += results[2]
+
+
+class ClassTable:
+    """Keeps the seats and the finished games; draws them live (rich) or as plain lines."""
+
+    def __init__(self, out: TextIO, live: bool | None = None) -> None:
+        self.out = out
+        self.seats: dict[int, Seat] = {}
+        self.finished = Tally()  # games of connections that have closed
+        self.connections_total = 0
+        self.refused = 0
+        self.live_mode = out.isatty() if live is None else live
+        self._live: Live | None = None
+
+    def totals(self) -> Tally:
+        tally = Tally(self.finished.univac_wins, self.finished.draws,
+                      self.finished.opponent_wins)
+        for seat in self.seats.values():
+            tally.add(seat.results())
+        return tally
+
+    # ---- events ----------------------------------------------------------------------
+
+    def seat(self, seat: Seat) -> None:
+        self.seats[seat.number] = seat
+        self.connections_total += 1
+        self.note(f"#{seat.number} {seat.transport} from {seat.peer} joined "
+                  f"({len(self.seats)} connected)")
+
+    def unseat(self, number: int, why: str) -> None:
+        seat = self.seats.pop(number, None)
+        if seat is None:
+            return
+        results = seat.results()
+        self.finished.add(results)
+        self.note(f"#{number} left ({why}): {sum(results)} games, UNIVAC {results[0]}, "
+                  f"draws {results[1]}, opponent {results[2]}")
+
+    def refuse(self, peer: str, transport: str) -> None:
+        self.refused += 1
+        self.note(f"refused {transport} from {peer}: the class is full")
+
+    def note(self, text: str) -> None:
+        if not self.live_mode:
+            stamp = time.strftime("%H:%M:%S")
+            self.out.write(f"{stamp} {text}\n")
+            self.out.flush()
+
+    # ---- drawing ---------------------------------------------------------------------
+
+    def summary(self) -> str:
+        t = self.totals()
+        return (f"connections {len(self.seats)} now, {self.connections_total} in all; "
+                f"games {t.games}; UNIVAC wins {t.univac_wins}; draws {t.draws}; "
+                f"opponents' wins {t.opponent_wins}")
+
+    def render(self) -> Table:
+        t = self.totals()
+        table = Table(title="UNIVAC I class", caption=self.summary())
+        for name in ("#", "from", "via", "games", "UNIVAC wins", "draws", "opponent wins",
+                     "idle s"):
+            table.add_column(name, justify="right" if name not in ("from", "via") else "left")
+        now = time.monotonic()
+        for seat in list(self.seats.values())[:40]:
+            won, drawn, lost = seat.results()
+            table.add_row(str(seat.number), seat.peer, seat.transport, str(won + drawn + lost),
+                          str(won), str(drawn), str(lost), f"{now - seat.last_input:.0f}")
+        table.add_row("", "all", "", str(t.games), str(t.univac_wins), str(t.draws),
+                      str(t.opponent_wins), "", style="bold")
+        return table
+
+    def start(self) -> None:
+        if self.live_mode:
+            self._live = Live(self.render(), console=Console(file=self.out),
+                              auto_refresh=False, transient=False)
+            self._live.start()
+
+    def refresh(self) -> None:
+        if self._live is not None:
+            self._live.update(self.render(), refresh=True)
+
+    def stop(self) -> None:
+        if self._live is not None:
+            self._live.update(self.render(), refresh=True)
+            self._live.stop()
+            self._live = None
+        self.out.write(self.summary() + "\n")
+        self.out.flush()
