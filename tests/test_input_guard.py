@@ -349,3 +349,22 @@ def test_a_real_sighup_during_the_kiosk_restart_delay_stops_it(tmp_path):
     assert result.returncode == 0 and result.stderr == ""
     assert "stopped by SIGHUP (during the restart delay)" in (
         tmp_path / "kiosk.log").read_text()
+
+
+def test_a_served_console_survives_the_attack_sequences_over_telnet():
+    from tests.test_serve import connected, key_in, run, serving
+
+    async def scenario() -> None:
+        async with serving() as server:
+            client = await connected(server)
+            for sequence in MALFORMED[:-1] + ["\x1b[200~"]:  # the long report types digits
+                await client.send(sequence)
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(0.7)  # a pause ends the paste mark
+            assert client.keyboard_line() == ""
+            await key_in(client, "5")
+            assert client.board() == list("O234X6789")
+            assert len(server.table.seats) == 1  # still seated: the session never ended
+            await client.close()
+
+    run(scenario())
