@@ -13,6 +13,7 @@ from . import __version__
 from .limits import count_option
 from .machine import MachineOptions
 from .textfile import TextFileError, check_path, check_write_target
+from .tui.ending import SessionEnded
 
 if TYPE_CHECKING:
     from .desk import Desk
@@ -81,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="univac-ttt",
         description="A UNIVAC I (1951) emulator playing Tom Gildersleeve's tic-tac-toe. "
                     "With no command, starts a game.",
+        epilog="A full-screen session (play, monitor) ended from outside restores the "
+               "terminal first, then exits with status 143 (SIGTERM), 129 (SIGHUP) or 74 "
+               "(the terminal went away).",
     )
     parser.add_argument("--version", action="version", version=f"univac-ttt {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
@@ -274,12 +278,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("\nunivac-ttt: interrupted\n")
         return 130
+    except SessionEnded as ended:  # SIGTERM, SIGHUP, a closed terminal: screen restored
+        _say_quietly(f"univac-ttt: {ended}\n")
+        return ended.exit_code
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_OK
     except OSError as exc:  # stdout on a full disk or /dev/full, a broken terminal
         _silence_stdout()
-        sys.stderr.write(f"univac-ttt: input/output failed ({exc.strerror or exc})\n")
+        _say_quietly(f"univac-ttt: input/output failed ({exc.strerror or exc})\n")
         return EXIT_OUTPUT
     except Exception as exc:  # noqa: BLE001 - the last guard: no traceback reaches a user
         sys.stderr.write(f"univac-ttt: internal error ({type(exc).__name__}: {exc}); "
@@ -330,6 +337,15 @@ def _closed_stream(args: argparse.Namespace) -> str:
     if reads_stdin and sys.stdin is None:
         return "standard input"
     return ""
+
+
+def _say_quietly(text: str) -> None:
+    """One line on stderr if it can still be written (after SIGHUP it often cannot)."""
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def _silence_stdout() -> None:

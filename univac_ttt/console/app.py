@@ -47,7 +47,7 @@ from ..desk.transcript import Transcript
 from ..machine.charset import KEYBOARD_KEYS
 from ..program.tictactoe import GAME_HELP
 from ..safefile import create_new
-from ..tui.guard import run_guarded
+from ..tui.guard import run_guarded, run_guarded_async
 from ..tui.paper import PaperView
 from ..tui.theme import style
 from .panels import PANEL_WIDTH, render_panel
@@ -493,8 +493,7 @@ class ConsoleApp:
             self.app.create_background_task(self._ticker())
 
         try:
-            result = await self.app.run_async(pre_run=start, handle_sigint=False,
-                                              set_exception_handler=False)
+            result = await run_guarded_async(self.app, start)
         finally:
             if self.transcript is not None:
                 self.transcript.close()

@@ -17,6 +17,8 @@ from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from typing import Protocol
 
+from ..tui.ending import SessionEnded, SignalEnded
+
 log = logging.getLogger("univac_ttt.kiosk")
 RESTART_DELAY = 1.0
 BACKOFF_DELAY = 5.0
@@ -31,7 +33,12 @@ class Runnable(Protocol):
 
 
 class Terminated(Exception):
-    """SIGTERM: the service manager wants the kiosk to stop."""
+    """SIGTERM (the service manager wants the kiosk to stop) or SIGHUP (the terminal hung
+    up) outside a running app; ``name`` says which."""
+
+    def __init__(self, name: str = "SIGTERM") -> None:
+        super().__init__(name)
+        self.name = name
 
 
 class QuietFileHandler(RotatingFileHandler):
@@ -69,9 +76,11 @@ def lock_signals() -> None:
             signal.signal(getattr(signal, name), signal.SIG_IGN)
 
     def terminate(signum: int, frame: object) -> None:
-        raise Terminated
+        raise Terminated(signal.Signals(signum).name)
 
     signal.signal(signal.SIGTERM, terminate)
+    if hasattr(signal, "SIGHUP"):  # the terminal hung up between two runs
+        signal.signal(signal.SIGHUP, terminate)
 
 
 def supervise(make_app: Callable[[], Runnable], sleep: Callable[[float], None] = time.sleep,
@@ -93,9 +102,15 @@ def supervise(make_app: Callable[[], Runnable], sleep: Callable[[float], None] =
             code = app.run()
             log.info("kiosk closed by staff")
             return code
-        except Terminated:
-            log.info("kiosk stopped by SIGTERM")
+        except Terminated as stop:
+            log.info("kiosk stopped by %s", stop.name)
             return 0
+        except SessionEnded as ended:  # a signal or the end of the terminal, screen restored
+            if isinstance(ended, SignalEnded):
+                log.info("kiosk %s", ended)
+                return 0
+            log.info("kiosk stopped: %s", ended)
+            return ended.exit_code
         except Exception as exc:  # noqa: BLE001 - anything at all: log it, start a clean game
             log.exception("kiosk fault; restarting with a clean game")
             fault = f"{type(exc).__name__}: {exc}"[:300]
@@ -117,6 +132,6 @@ def supervise(make_app: Callable[[], Runnable], sleep: Callable[[float], None] =
         faults = [t for t in faults if now - t < QUICK_WINDOW] + [now]
         try:
             sleep(BACKOFF_DELAY if len(faults) >= QUICK_FAULTS else RESTART_DELAY)
-        except Terminated:
-            log.info("kiosk stopped by SIGTERM (during the restart delay)")
+        except Terminated as stop:
+            log.info("kiosk stopped by %s (during the restart delay)", stop.name)
             return 0

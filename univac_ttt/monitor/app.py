@@ -34,7 +34,8 @@ from prompt_toolkit.output import Output
 from ..machine import MEMORY_WORDS, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
-from ..tui.guard import run_guarded
+from ..safetext import visible
+from ..tui.guard import run_guarded, run_guarded_async
 from ..tui.paper import sync_paper
 from ..tui.theme import style
 from .core import COMMANDS, Monitor
@@ -176,12 +177,14 @@ class MonitorApp:
         return max(10, self.app.output.get_size().columns - 1)
 
     def _sync_output(self) -> None:
-        """Wrap every line at spaces to the pane's width; show the newest."""
+        """Wrap every line at spaces to the pane's width; show the newest. A file's escapes
+        are shown as text (safetext.visible)."""
         width = self._output_width()
         self._wrapped_width = width
+        shown = (visible(line) for line in self.lines)
         text = "\n".join(line if len(line) <= width else "\n".join(
             textwrap.wrap(line, width, subsequent_indent="    ", break_on_hyphens=False)
-            or [""]) for line in self.lines)
+            or [""]) for line in shown)
         self.output_buffer.set_document(Document(text, len(text)), bypass_readonly=True)
 
     def scroll(self, pages: int) -> None:
@@ -461,8 +464,7 @@ class MonitorApp:
             self.app.create_background_task(self._worker())
 
         try:
-            result = await self.app.run_async(pre_run=start, handle_sigint=False,
-                                              set_exception_handler=False)
+            result = await run_guarded_async(self.app, start)
         finally:
             self.monitor.desk.limits.stop()  # a run still going on the worker ends now
         return int(result or 0)
