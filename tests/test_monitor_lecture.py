@@ -349,3 +349,19 @@ def test_the_output_and_paper_wrap_at_spaces_and_keep_every_word():
     app._freeze()
     paper = app.paper_buffer.text.split("\n")
     assert "YOU MOVE FIRST. TYPE A SQUARE CODE, 1 TO" in paper and "9." in paper
+
+
+def test_every_command_that_touches_files_is_refused_where_files_are_off():
+    from univac_ttt.monitor.core import COMMANDS, Monitor
+    from univac_ttt.program.shipped import load_tictactoe
+
+    class NoFiles(Monitor):
+        files_allowed = False
+
+    shipped = load_tictactoe()
+    monitor = NoFiles(shipped.image.words, shipped.program)
+    touching = [c.name for c in COMMANDS if c.files]
+    assert set(touching) == {"attach", "detach", "save", "restore", "do", "log"}
+    for name in touching:
+        out = monitor.execute(f"{name} /tmp/univac-no-files-test")
+        assert out == [f"?? {name}: this terminal cannot read or write files"]

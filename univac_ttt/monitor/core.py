@@ -62,6 +62,7 @@ class Command:
     usage: str
     summary: str
     method: str
+    files: bool = False  # reads or writes files on the host: refused where files are off
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -107,23 +108,26 @@ COMMANDS: tuple[Command, ...] = (
             "the ,0 breakpoint switch", "do_desk"),
     Command("attach", ("at",), "attach N FILE[:rw]",
             "mount a reel file on Uniservo N (1-9, - for the tenth); :rw lets the program "
-            "write it (detach saves it)", "do_attach"),
+            "write it (detach saves it)", "do_attach", files=True),
     Command("detach", ("det",), "detach N | all",
             "take the reel off Uniservo N; a reel the program wrote is saved to its file",
-            "do_detach"),
+            "do_detach", files=True),
     Command("boot", (), "boot",
             "CLEAR C and INITIAL READ: block 1 of Uniservo 1 into 000-059, CC at 000",
             "do_boot"),
-    Command("save", (), "save FILE", "save the whole machine state as JSON", "do_save"),
-    Command("restore", (), "restore FILE", "restore a state saved with save", "do_restore"),
-    Command("do", (), "do FILE", "run the monitor commands in FILE", "do_do"),
+    Command("save", (), "save FILE", "save the whole machine state as JSON", "do_save",
+            files=True),
+    Command("restore", (), "restore FILE", "restore a state saved with save", "do_restore",
+            files=True),
+    Command("do", (), "do FILE", "run the monitor commands in FILE", "do_do", files=True),
     Command("help", ("h", "?"), "help [command | ops]",
             "list commands, explain one, or list the operations", "do_help"),
     Command("quit", ("q", "exit"), "quit", "leave the monitor", "do_quit"),
     Command("reset", ("new",), "reset", "a fresh machine with the program reloaded "
             "(memory, registers, keyboard and paper; breakpoints are kept)", "do_reset"),
     Command("log", (), "log [FILE | off]",
-            "append every command and what it printed to FILE; off closes it", "do_log"),
+            "append every command and what it printed to FILE; off closes it", "do_log",
+            files=True),
     Command("pane", (), "pane [memory wide|narrow|off | registers|board|paper on|off]",
             "choose the full screen's panes (also F2, F3, F4, F6)", "do_pane"),
 )
@@ -150,6 +154,8 @@ def find_command(word: str) -> Command:
 
 class Monitor:
     """A desk with a program loaded, its coding sheet, and the monitor's own settings."""
+
+    files_allowed = True  # commands marked ``files`` may touch the host's files
 
     def __init__(self, words: dict[int, str], program: Program | None = None,
                  options: MachineOptions | None = None, limits: Limits | None = None,
@@ -201,6 +207,8 @@ class Monitor:
         name, _, rest = text.partition(" ")
         try:
             command = find_command(name)
+            if command.files and not self.files_allowed:
+                raise MonitorError(f"{command.name}: this terminal cannot read or write files")
             out = getattr(self, command.method)(rest.strip())
             if command.name != "do":  # a do file's lines are counted one by one
                 self._printed += len(out)

@@ -22,7 +22,7 @@ from ..program.assembler import Program
 from ..program.boottape import fresh_tictactoe_tape
 from ..program.shipped import ShippedProgram, load_tictactoe
 from .app import MonitorApp
-from .core import Monitor, MonitorError
+from .core import Monitor
 
 SERVED_CAP = 200_000  # instructions one served command may run (~0.1 s of this machine)
 
@@ -35,6 +35,8 @@ def _shipped() -> ShippedProgram:
 class ServedMonitor(Monitor):
     """The monitor without files; a run never goes past the desk's cap, counted or not,
     so one student's loop cannot hold up the room (``continue`` goes on)."""
+
+    files_allowed = False  # save, restore, do, attach, detach, log: the host's files
 
     def __init__(self, words: dict[int, str], program: Program | None,
                  options: MachineOptions, limits: Limits) -> None:
@@ -50,19 +52,6 @@ class ServedMonitor(Monitor):
                 self.score.record(result)
             self._scored = self.desk.paper.end
         return out
-
-    def do_save(self, rest: str) -> list[str]:
-        raise MonitorError("a served terminal cannot write files")
-
-    def do_restore(self, rest: str) -> list[str]:
-        raise MonitorError("a served terminal cannot read files")
-
-    def do_do(self, rest: str) -> list[str]:
-        raise MonitorError("a served terminal cannot read files")
-
-    def do_attach(self, rest: str) -> list[str]:
-        raise MonitorError("a served terminal cannot mount reel files (the program tape "
-                           "is on Uniservo 1)")
 
     def _run(self, count: int | None, until: Callable[[], bool] | None = None) -> list[str]:
         cap = self.desk.limits.cap
