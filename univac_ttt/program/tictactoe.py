@@ -72,8 +72,8 @@ The best you can do is draw; one mistake and it wins.
 In the early 1950s Tom Gildersleeve of Remington Rand programmed the UNIVAC I to
 play tic-tac-toe through its Supervisory Control keyboard and typewriter. Rather
 than a table of games, the program judges the eight rows, columns and diagonals
-by priority: win, block, then force. Here that program runs, word for word, in
-an emulated 1000-word mercury memory."""
+by priority: win, block, then force. His code is lost; what runs here is a new
+hand assembly in his manner, in an emulated 1000-word mercury memory."""
 
 
 def results_in(text: str) -> list[Result]:
