@@ -52,6 +52,7 @@ STYLE = style({
 MEMORY_BEFORE, MEMORY_AFTER = 6, 30
 OUTPUT_LINES = 5_000  # the output pane's scrollback, in lines as printed
 COMMAND_PREFIX = ":"  # no key of the UNIVAC keyboard: a command is never a keyboard word
+KEYBOARD_HINT = "type the keys and Enter; :command for the monitor"
 
 
 def _wrap_at_spaces(text: str, width: int) -> str:
@@ -80,6 +81,7 @@ class MonitorApp:
     def __init__(self, monitor: Monitor, input: Input | None = None,
                  output: Output | None = None) -> None:
         self.monitor = monitor
+        monitor.keyboard_hint = KEYBOARD_HINT  # here a line typed goes to the UNIVAC
         self.lines: deque[str] = deque(["UNIVAC I lecture monitor. Type help for commands; "
                                         "PageUp/PageDown scroll this output; Ctrl-Q quits."],
                                        maxlen=OUTPUT_LINES)

@@ -156,6 +156,9 @@ class Monitor:
     """A desk with a program loaded, its coding sheet, and the monitor's own settings."""
 
     files_allowed = True  # commands marked ``files`` may touch the host's files
+    # How the operator answers a keyboard wait here: a script types with the type command;
+    # the full screen sets its own (a line typed there goes to the UNIVAC).
+    keyboard_hint = "use 'type TEXT'"
 
     def __init__(self, words: dict[int, str], program: Program | None = None,
                  options: MachineOptions | None = None, limits: Limits | None = None,
@@ -349,7 +352,8 @@ class Monitor:
         if stop is None or stop.kind is StopKind.STEP_LIMIT:
             state = ""
         elif stop.kind is StopKind.KEYBOARD:
-            state = "  [waiting for the keyboard: use 'type TEXT']"
+            state = (f"  [waiting for the keyboard: {self.keyboard_hint}]"
+                     if self.waiting_for_keyboard else "")
         else:
             state = f"  [{stop.kind.value}: {stop.reason}]"
         figures = (f"  ({machine.instructions:,} instructions, "
@@ -888,6 +892,7 @@ class Monitor:
         if stop is not None:
             return [stop.reason + " (attach 1 FILE first)"]
         self.timeline.forget()
+        self.recorded_future = False  # the keyboard was emptied with the old run
         servo = self.machine.tapes[1]
         return [f"CLEAR C, INITIAL READ: block {servo.position} of {servo.block_count} on "
                 "Uniservo 1 read into 000-059; start runs it from 000", self.describe_stop()]

@@ -1,0 +1,70 @@
+"""The monitor's keyboard mode follows the machine (issue 13 follow-up): a boot, reset or
+clear ends a keyboard wait and empties the keyboard, whatever was typed for the old run."""
+
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from univac_ttt.monitor.app import KEYBOARD_HINT, MonitorApp
+from univac_ttt.monitor.core import Monitor
+from univac_ttt.program.boottape import fresh_tictactoe_tape
+from univac_ttt.program.shipped import load_tictactoe
+
+SHIPPED = load_tictactoe()
+
+
+def at_keyboard() -> Monitor:
+    m = Monitor(SHIPPED.image.words, SHIPPED.program, tapes={1: fresh_tictactoe_tape()})
+    m.execute("go")
+    assert m.waiting_for_keyboard
+    return m
+
+
+def test_boot_at_a_keyboard_wait_leaves_keyboard_mode():
+    m = at_keyboard()
+    out = m.execute("boot")
+    assert not m.waiting_for_keyboard
+    assert "waiting for the keyboard" not in out[-1] and out[-1].startswith("next: 000 left")
+    assert m.execute("where")[0].startswith("000 left = LOAD")
+
+
+def test_boot_drops_a_word_typed_for_the_old_run():
+    m = at_keyboard()
+    m.execute("type 5")
+    m.execute("boot")
+    assert m.keyboard.pending_words == []
+    out = m.execute("continue")  # the loader, then the new game's first keyboard wait
+    assert m.waiting_for_keyboard and "waiting for the keyboard" in out[-1]
+    assert "X" not in "".join(m.execute("board"))  # no stale 5 played
+
+
+def test_a_word_typed_after_boot_waits_for_the_new_run():
+    m = at_keyboard()
+    m.execute("boot")
+    assert "will read it at its next 10" in m.execute("type 5")[0]
+    m.execute("continue")
+    assert m.keyboard.pending_words == [] and m.waiting_for_keyboard  # the 5 was read
+
+
+def test_reset_and_clears_leave_keyboard_mode():
+    for command in ("reset", "desk general-clear", "desk initial-read"):
+        m = at_keyboard()
+        m.execute("type 5")
+        m.execute(command)
+        assert not m.waiting_for_keyboard, command
+    m = at_keyboard()
+    m.execute("reset")
+    assert m.keyboard.pending_words == []
+
+
+def test_moving_cc_away_from_the_read_ends_the_wait():
+    m = at_keyboard()
+    m.execute("deposit CC 100")
+    assert not m.waiting_for_keyboard
+
+
+def test_the_keyboard_hint_says_what_is_true_in_each_mode():
+    m = at_keyboard()
+    assert "[waiting for the keyboard: use 'type TEXT']" in m.describe_stop()
+    with create_pipe_input() as pipe:
+        MonitorApp(m, input=pipe, output=DummyOutput())
+        assert KEYBOARD_HINT in m.describe_stop() and "type TEXT" not in m.describe_stop()
