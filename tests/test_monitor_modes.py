@@ -4,6 +4,7 @@ clear ends a keyboard wait and empties the keyboard, whatever was typed for the 
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from univac_ttt.machine.word import from_text
 from univac_ttt.monitor.app import KEYBOARD_HINT, MonitorApp
 from univac_ttt.monitor.core import Monitor
 from univac_ttt.program.boottape import fresh_tictactoe_tape
@@ -68,3 +69,36 @@ def test_the_keyboard_hint_says_what_is_true_in_each_mode():
     with create_pipe_input() as pipe:
         MonitorApp(m, input=pipe, output=DummyOutput())
         assert KEYBOARD_HINT in m.describe_stop() and "type TEXT" not in m.describe_stop()
+
+
+# ---- attach: one reel, one Uniservo ------------------------------------------------------
+
+def _reel(tmp_path, name="sum.tape"):
+    path = tmp_path / name
+    blank = Monitor({0: from_text("520100900000")})
+    blank.execute(f"attach 2 {path}:rw")
+    blank.execute("go 0")
+    blank.execute("detach 2")
+    return path
+
+
+def test_attach_refuses_a_unit_that_has_a_reel(tmp_path):
+    m = at_keyboard()  # the shipped tape is on Uniservo 1
+    reel = _reel(tmp_path)
+    out = m.execute(f"attach 1 {reel}:rw")
+    assert out == ["?? Uniservo 1 already has tictactoe.tape mounted: detach 1 first; "
+                   "nothing was mounted"]
+    assert m.machine.tapes[1].reel.name == "tictactoe.tape"
+    m.execute("detach 1")
+    assert m.execute(f"attach 1 {reel}")[0].startswith("attached: Uniservo 1")
+
+
+def test_one_file_is_not_mounted_on_two_units(tmp_path):
+    m = Monitor({})
+    reel = _reel(tmp_path)
+    assert m.execute(f"attach 2 {reel}")[0].startswith("attached")
+    out = m.execute(f"attach 3 {tmp_path}/../{tmp_path.name}/sum.tape:rw")
+    assert out[0].startswith("?? ") and "already mounted on Uniservo 2" in out[0]
+    assert m.machine.tapes[3].reel is None and set(m.mounts) == {2}
+    m.execute("detach 2")
+    assert m.execute(f"attach 3 {reel}:rw")[0].startswith("attached: Uniservo 3")
