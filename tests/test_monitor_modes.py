@@ -1,12 +1,15 @@
 """The monitor's keyboard mode follows the machine (issue 13 follow-up): a boot, reset or
 clear ends a keyboard wait and empties the keyboard, whatever was typed for the old run."""
 
+from hypothesis import given
+from hypothesis import strategies as st
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from univac_ttt.machine.word import from_text
-from univac_ttt.monitor.app import KEYBOARD_HINT, MonitorApp
+from univac_ttt.monitor.app import KEYBOARD_HINT, MonitorApp, memory_line
 from univac_ttt.monitor.core import Monitor
+from univac_ttt.monitor.panes import MEMORY_NARROW, PAPER_WIDTH, SIDE_WIDTH, Panes, plan
 from univac_ttt.program.boottape import fresh_tictactoe_tape
 from univac_ttt.program.shipped import load_tictactoe
 
@@ -102,3 +105,31 @@ def test_one_file_is_not_mounted_on_two_units(tmp_path):
     assert m.machine.tapes[3].reel is None and set(m.mounts) == {2}
     m.execute("detach 2")
     assert m.execute(f"attach 3 {reel}:rw")[0].startswith("attached: Uniservo 3")
+
+
+# ---- panes -------------------------------------------------------------------------------
+
+def test_every_pane_off_leaves_no_pane_area():
+    assert plan(Panes("off", False, False, False), 100, 30).top_rows == 0
+    assert plan(Panes("off", True, False, False), 100, 30).top_rows > 0
+
+
+def test_narrow_has_no_remark_and_no_more_than_its_columns():
+    for columns, rows in ((80, 24), (100, 30), (120, 40), (160, 48)):
+        narrow = plan(Panes("narrow"), columns, rows)
+        assert not narrow.memory_wide and narrow.memory_width <= MEMORY_NARROW
+        assert plan(Panes("wide"), columns, rows).memory_wide
+
+
+def test_the_paper_column_widens_to_whole_lines_when_there_is_room():
+    assert plan(Panes("off"), 100, 30).side_width == PAPER_WIDTH
+    assert plan(Panes("wide"), 120, 40).side_width == PAPER_WIDTH
+    assert plan(Panes("off"), 80, 24).side_width == SIDE_WIDTH  # 80 columns: 38 + 1 + 41
+
+
+@given(st.integers(0, 120))
+def test_a_memory_line_never_cuts_a_field(width):
+    line = memory_line("▶007 100340000000", [" 10 340 KEY     ", "00 000         ", "ASK:"],
+                       "stall, input-ready lamp lit", width)
+    assert len(line) <= width
+    assert line.endswith(("100340000000", "KEY", "000", "ASK:", "lit", "…")) or width < 17
