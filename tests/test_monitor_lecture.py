@@ -254,8 +254,10 @@ def test_the_memory_view_comes_first_and_says_what_made_room():
 
 def test_the_pane_command_sets_the_choice():
     m = empty_monitor()
-    assert m.execute("pane memory off") == ["panes: memory off, registers, board, paper"]
-    assert m.execute("pane board off")[0] == "panes: memory off, registers, paper"
+    assert m.execute("pane memory off") == ["panes: memory off, registers on, board on, "
+                                            "paper on"]
+    assert m.execute("pane board off")[0] == ("panes: memory off, registers on, board off, "
+                                              "paper on")
     assert m.execute("pane sideways on")[0].startswith("??")
 
 

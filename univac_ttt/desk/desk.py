@@ -130,13 +130,23 @@ class Desk:
         """INITIAL READ: the next block of the reel on Uniservo 1 into 000-059, CC to 000.
 
         None when the machine is ready to start at 000; otherwise the error stop (no reel
-        mounted, nothing left to read), and nothing has changed."""
-        return self.machine.initial_read()
+        mounted, nothing left to read), and nothing has changed. After a read the last
+        stop is over (the machine is at 000, no longer waiting for its keyboard)."""
+        stop = self.machine.initial_read()
+        if stop is None:
+            self.machine.last_stop = None
+        return stop
 
     def boot(self) -> Stop | None:
-        """CLEAR C then INITIAL READ, the operator's sequence to start a program tape."""
+        """CLEAR C then INITIAL READ, the operator's sequence to start a program tape.
+
+        A program tape starts a new run, so the words released for the old one are
+        dropped from the keyboard (a stale word would be read by the new program)."""
         self.clear_c()
-        return self.initial_read()
+        stop = self.initial_read()
+        if stop is None:
+            self.keyboard.clear()
+        return stop
 
     def load_tape(self, reel: Reel) -> Stop | None:
         """A fresh start from a program tape: GENERAL CLEAR, the keyboard emptied, the
@@ -240,8 +250,12 @@ class Desk:
 
     @property
     def waiting_for_keyboard(self) -> bool:
-        stop = self.machine.last_stop
-        return stop is not None and stop.kind is StopKind.KEYBOARD
+        """The machine stopped at a 10 instruction and is still there: an operator's
+        clear, INITIAL READ or change of CC ends the wait (the mode follows the machine)."""
+        machine = self.machine
+        stop = machine.last_stop
+        return (stop is not None and stop.kind is StopKind.KEYBOARD
+                and machine.next_instruction_address() == (stop.address, stop.half))
 
     def run(self, cap: int | None = None, after_each: AfterEach | None = None) -> Stop:
         """START: run until the machine waits or stops, ``cap`` instructions (default: the

@@ -39,7 +39,7 @@ from ..tui.guard import run_guarded, run_guarded_async
 from ..tui.paper import sync_paper
 from ..tui.theme import style
 from .core import COMMANDS, Monitor
-from .panes import REGISTERS_WIDTH, SIDE_WIDTH, Plan, fit, plan
+from .panes import REGISTERS_WIDTH, Plan, fit, plan
 
 STYLE = style({
     "current": "bg:#f0b040 #000000 bold",
@@ -52,6 +52,8 @@ STYLE = style({
 MEMORY_BEFORE, MEMORY_AFTER = 6, 30
 OUTPUT_LINES = 5_000  # the output pane's scrollback, in lines as printed
 COMMAND_PREFIX = ":"  # no key of the UNIVAC keyboard: a command is never a keyboard word
+REMARK_MIN = 8  # fewer columns than this for a remark: none is shown
+KEYBOARD_HINT = "type the keys and Enter; :command for the monitor"
 
 
 def _wrap_at_spaces(text: str, width: int) -> str:
@@ -59,6 +61,21 @@ def _wrap_at_spaces(text: str, width: int) -> str:
     return "\n".join(line if len(line) <= width else "\n".join(
         textwrap.wrap(line, width, break_on_hyphens=False) or [""])
         for line in text.split("\n"))
+
+
+def memory_line(head: str, fields: list[str], remark: str, width: int) -> str:
+    """A memory line in ``width``: each field whole or not at all (a label is never cut
+    to a letter), then as much of the remark as fits, cut with an ellipsis."""
+    text = head[:width]
+    for field in fields:
+        if len((text + field).rstrip()) > width:
+            return text.rstrip()
+        text += field
+    text = f"{text:<{len(head) + 40}}" if remark else text  # the remark column
+    room = width - len(text)
+    if remark and room >= REMARK_MIN:
+        text += remark if len(remark) <= room else remark[:room - 1] + "…"
+    return text.rstrip()
 
 
 class CommandCompleter(Completer):
@@ -80,6 +97,7 @@ class MonitorApp:
     def __init__(self, monitor: Monitor, input: Input | None = None,
                  output: Output | None = None) -> None:
         self.monitor = monitor
+        monitor.keyboard_hint = KEYBOARD_HINT  # here a line typed goes to the UNIVAC
         self.lines: deque[str] = deque(["UNIVAC I lecture monitor. Type help for commands; "
                                         "PageUp/PageDown scroll this output; Ctrl-Q quits."],
                                        maxlen=OUTPUT_LINES)
@@ -93,6 +111,7 @@ class MonitorApp:
         self.busy = False  # a command is running on the worker thread
         self._frozen: dict[str, object] = {}
         self._wrapped_width = 0
+        self._paper_width = 0
         self._memory_shown: FormattedText | None = None
         self._wake = asyncio.Event()
         self.output_window = Window(BufferControl(self.output_buffer, focusable=False),
@@ -203,6 +222,14 @@ class MonitorApp:
     def _before_render(self, _app: object) -> None:
         if self._output_width() != self._wrapped_width:
             self._sync_output()  # the terminal was resized: wrap again
+        if self.plan().side_width != self._paper_width and not self.busy:
+            self._sync_paper()  # the paper's column changed width: wrap it again
+
+    def _sync_paper(self) -> None:
+        """The paper wrapped at the width its pane has (its lines whole when there is room)."""
+        self._paper_width = self.plan().side_width
+        sync_paper(self.paper_buffer,
+                   _wrap_at_spaces(self.monitor.desk.paper.text, self._paper_width - 1))
 
     # ---- drawing ---------------------------------------------------------------------
 
@@ -212,8 +239,7 @@ class MonitorApp:
 
     def _freeze(self) -> None:
         """Take what the panes show from the machine (never while the worker runs it)."""
-        monitor = self.monitor
-        sync_paper(self.paper_buffer, _wrap_at_spaces(monitor.desk.paper.text, SIDE_WIDTH - 1))
+        self._sync_paper()
         self._frozen = {"registers": self._compact_registers(), "board": self._board(),
                         "state": self._state_parts(), "memory": self._memory_rows()}
 
@@ -248,11 +274,10 @@ class MonitorApp:
                 continue
             v = view(machine.mem[address], address, monitor.program)
             mark = "▶" if address == current else ("*" if changed else " ")
-            text = f"{mark}{address:03d} {v.glyphs} {v.left:<15}{v.right:<15}"
-            if layout.memory_wide:
-                label = f"{v.label}:" if v.label else ""
-                text += f"{label:<9}{v.remark}"
-            parts.append((style_name, text.rstrip()[:width] + "\n"))
+            parts.append((style_name, memory_line(
+                f"{mark}{address:03d} {v.glyphs}", [f" {v.left:<15}", f"{v.right:<15}",
+                                                     f"{v.label}:" if v.label else ""],
+                v.remark if layout.memory_wide else "", width) + "\n"))
         parts.append(("", f"  next: {half} half of {current:03d}\n"[:width]))
         return FormattedText(parts)
 
@@ -366,12 +391,12 @@ class MonitorApp:
             ConditionalContainer(board(), filter=shown(lambda p: p.stacked and p.board)),
             ConditionalContainer(HSplit([paper_heading(), paper_stacked]),
                                  filter=shown(lambda p: p.stacked and p.paper)),
-        ], width=lambda: SIDE_WIDTH if self.plan().stacked else REGISTERS_WIDTH)
+        ], width=lambda: self.plan().side_width if self.plan().stacked else REGISTERS_WIDTH)
         side_column = HSplit([
             ConditionalContainer(board(), filter=shown(lambda p: p.board)),
             ConditionalContainer(HSplit([paper_heading(), paper_side]),
                                  filter=shown(lambda p: p.paper)),
-        ], width=SIDE_WIDTH)
+        ], width=lambda: self.plan().side_width)
         top = VSplit([
             ConditionalContainer(Window(FormattedTextControl(self._memory), wrap_lines=False,
                                         width=lambda: self.plan().memory_width or 1),

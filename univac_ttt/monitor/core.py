@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..desk import Desk, Limits, TapeUnitError, tape_unit
 from ..limits import JsonError, load_json
@@ -107,7 +108,8 @@ COMMANDS: tuple[Command, ...] = (
             "the Supervisory Control desk: neons, one-pair step, clears, INITIAL READ, "
             "the ,0 breakpoint switch", "do_desk"),
     Command("attach", ("at",), "attach N FILE[:rw]",
-            "mount a reel file on Uniservo N (1-9, - for the tenth); :rw lets the program "
+            "mount a reel file on an empty Uniservo N (1-9, - for the tenth; a reel is on one "
+            "Uniservo at a time: detach first); :rw lets the program "
             "write it (detach saves it)", "do_attach", files=True),
     Command("detach", ("det",), "detach N | all",
             "take the reel off Uniservo N; a reel the program wrote is saved to its file",
@@ -152,10 +154,21 @@ def find_command(word: str) -> Command:
     raise MonitorError(f"no command '{word}'; type help for the list")
 
 
+def _real_path(path: Path) -> Path:
+    """Where a file really is (links followed), to tell when two names are one reel."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a link loop: the name as it stands
+        return path.absolute()
+
+
 class Monitor:
     """A desk with a program loaded, its coding sheet, and the monitor's own settings."""
 
     files_allowed = True  # commands marked ``files`` may touch the host's files
+    # How the operator answers a keyboard wait here: a script types with the type command;
+    # the full screen sets its own (a line typed there goes to the UNIVAC).
+    keyboard_hint = "use 'type TEXT'"
 
     def __init__(self, words: dict[int, str], program: Program | None = None,
                  options: MachineOptions | None = None, limits: Limits | None = None,
@@ -349,7 +362,8 @@ class Monitor:
         if stop is None or stop.kind is StopKind.STEP_LIMIT:
             state = ""
         elif stop.kind is StopKind.KEYBOARD:
-            state = "  [waiting for the keyboard: use 'type TEXT']"
+            state = (f"  [waiting for the keyboard: {self.keyboard_hint}]"
+                     if self.waiting_for_keyboard else "")
         else:
             state = f"  [{stop.kind.value}: {stop.reason}]"
         figures = (f"  ({machine.instructions:,} instructions, "
@@ -835,15 +849,31 @@ class Monitor:
         try:
             unit = tape_unit(unit_text)
             spec = TapeSpec(f"{unit_text}={path.strip()}")
+            self._check_free(unit, spec)
             reel = spec.load()
         except (TapeUnitError, ReelError, ValueError) as exc:
             raise MonitorError(f"{exc}; nothing was mounted") from None
-        saved = self._save_if_written(unit)
         self.desk.attach(unit, reel)
         self.mounts[unit] = spec
         self.timeline.forget()
         view = next(v for v in self.desk.tape_units() if v.unit == unit)
-        return saved + [f"attached: {view.line()}"]
+        return [f"attached: {view.line()}"]
+
+    def _check_free(self, unit: int, spec: TapeSpec) -> None:
+        """A reel is on one Uniservo at a time, and a mounted reel comes off only by
+        detach (which saves what the program wrote): ValueError otherwise."""
+        name = "-" if unit == 10 else str(unit)
+        reel = self.machine.tapes[unit].reel
+        if reel is not None:
+            raise ValueError(f"Uniservo {name} already has {reel.name} mounted: "
+                             f"detach {name} first")
+        wanted = _real_path(spec.path)
+        for other, mounted in self.mounts.items():
+            if _real_path(mounted.path) == wanted and self.machine.tapes[other].reel:
+                raise ValueError(f"{spec.path} is already mounted on Uniservo "
+                                 f"{'-' if other == 10 else other}: a reel is on one "
+                                 f"Uniservo at a time (detach {'-' if other == 10 else other} "
+                                 "first)")
 
     def do_detach(self, rest: str) -> list[str]:
         word = rest.strip()
@@ -888,6 +918,7 @@ class Monitor:
         if stop is not None:
             return [stop.reason + " (attach 1 FILE first)"]
         self.timeline.forget()
+        self.recorded_future = False  # the keyboard was emptied with the old run
         servo = self.machine.tapes[1]
         return [f"CLEAR C, INITIAL READ: block {servo.position} of {servo.block_count} on "
                 "Uniservo 1 read into 000-059; start runs it from 000", self.describe_stop()]

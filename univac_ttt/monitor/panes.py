@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 REGISTERS_WIDTH = 38  # the compact register lines
-SIDE_WIDTH = 41  # board and paper: the paper's lines are up to 43 characters, wrapped
+SIDE_WIDTH = 41  # board and paper at least (80x24 with the registers); wider paper wraps less
+PAPER_WIDTH = 45  # board and paper when there is room: the paper's 43-character lines whole
 MEMORY_MIN = 30  # narrower than this, a memory line shows too little to read
-MEMORY_WIDE = 56  # from this width a memory line has room for its label (and a remark, cut)
+MEMORY_NARROW = 57  # a memory line without its remark: address, word, instructions, label
 STACK_ROWS = 36  # from this height board and paper go under the registers
 FIXED_ROWS = 5  # title, state line, rule, command line, key bar
 OUTPUT_MIN = 5  # the command output keeps at least this many rows
@@ -35,22 +36,24 @@ class Panes:
         return self.memory
 
     def describe(self) -> str:
-        shown = [f"memory {self.memory}"] + [name for name in ("registers", "board", "paper")
-                                             if getattr(self, name)]
-        return "panes: " + ", ".join(shown)
+        """Every pane and its state, shown or not."""
+        states = [f"{name} {'on' if getattr(self, name) else 'off'}"
+                  for name in ("registers", "board", "paper")]
+        return "panes: " + ", ".join([f"memory {self.memory}", *states])
 
 
 @dataclass(frozen=True)
 class Plan:
     memory_width: int  # 0: the memory view is not shown
-    memory_wide: bool  # labels and remarks on each memory line
+    memory_wide: bool  # a remark column on each memory line (narrow has none)
     squeezed: tuple[str, ...]  # panes chosen but left out for want of room
     registers: bool
     side: bool  # a column of board and paper beside the registers
     stacked: bool  # board and paper under the registers, in one column
     board: bool
     paper: bool
-    top_rows: int  # rows of the pane area
+    top_rows: int  # rows of the pane area (0: no pane, the output has the screen)
+    side_width: int = SIDE_WIDTH  # the column that holds board and paper
 
 
 def plan(panes: Panes, columns: int, rows: int) -> Plan:
@@ -71,12 +74,21 @@ def plan(panes: Panes, columns: int, rows: int) -> Plan:
             squeezed.append("registers")
             registers = False
     memory_width = max(1, left) if panes.memory != "off" else 0
-    wide = panes.memory == "wide" and memory_width >= MEMORY_WIDE
+    if panes.memory == "narrow":
+        memory_width = min(memory_width, MEMORY_NARROW)
+    # Board and paper widen (up to the paper's whole lines) into what the memory view
+    # leaves: all of it when narrow or off, what is beyond a narrow view when wide.
+    spare = left - (memory_width if panes.memory != "wide" else min(left, MEMORY_NARROW))
+    widen = max(0, min(PAPER_WIDTH - SIDE_WIDTH, spare)) if (board or paper) else 0
+    if panes.memory == "wide":
+        memory_width -= widen
     free = rows - FIXED_ROWS
     output_rows = max(OUTPUT_MIN, free // 3)  # the command output keeps a third
     top_rows = max(4, min(26 if stacked else 22, free - output_rows))
-    return Plan(memory_width, wide, tuple(squeezed), registers, side, stacked,
-                board, paper, top_rows)
+    if not (memory_width or registers or side):
+        top_rows = 0  # every pane off: the output has the screen
+    return Plan(memory_width, panes.memory == "wide", tuple(squeezed), registers, side,
+                stacked, board, paper, top_rows, SIDE_WIDTH + widen)
 
 
 def fit(parts: list[str], width: int, separator: str = "  ") -> str:
