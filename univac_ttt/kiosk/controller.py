@@ -243,9 +243,8 @@ class Kiosk:
             self._game_over = False
             self.caption = NEW_GAME
             changed = True
-        if self.mode is Mode.PLAYING and self.pacer.busy:
-            self.last_activity = now  # idle time counts from when the visitor can type
-        if self.mode is Mode.PLAYING and now - self.last_activity >= self.settings.idle_seconds:
+        if self.mode is Mode.PLAYING and not self.pacer.busy \
+                and now - self.idle_since() >= self.settings.idle_seconds:
             if self.visitor_words:
                 self.tally.today().abandoned += 1
                 self._save_tally()
@@ -260,6 +259,11 @@ class Kiosk:
             self.last_activity = now
             return True
         return changed
+
+    def idle_since(self) -> float:
+        """When the visitor was last busy: their last key, or INPUT READY (the moment the
+        typewriter finished, however late the tick that noticed it)."""
+        return max(self.last_activity, self.pacer.finished_at)
 
     def _start_attract(self) -> None:
         self.mode = Mode.ATTRACT
