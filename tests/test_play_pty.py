@@ -100,3 +100,33 @@ def test_the_console_paper_scrolls_back_with_pageup_and_the_wheel(tmp_path):
     terminal.wait_for("NEW GAME")
     terminal.send(CTRL_Q + CTRL_Q)
     assert terminal.close() == 0
+
+
+F1, F4 = "\x1bOP", "\x1bOS"
+
+
+def whole_words(screen: str, *phrases: str) -> None:
+    """Each phrase is on the screen, wrapped (if at all) at a space, never inside a word."""
+    flat = " ".join(line.strip() for line in screen.splitlines())
+    for phrase in phrases:
+        assert phrase in flat, (phrase, screen)
+
+
+def test_at_80_columns_the_help_and_the_hints_wrap_at_words(tmp_path):
+    terminal = Terminal([COMMAND, "play", "--speed", "authentic"], columns=80, rows=24,
+                        cwd=str(tmp_path))
+    screen = terminal.wait_for("tape time.", timeout=20)
+    whole_words(screen, "18 blocks in 1.8 s of tape time.")
+    terminal.wait_for("INPUT READY", timeout=30)
+    terminal.send(F1)
+    screen = terminal.wait_for("Esc or Enter")
+    assert not any(line.rstrip().endswith("entri") for line in screen.splitlines())
+    whole_words(screen, "Up/Down earlier entries", "Esc or Enter close this help")
+    terminal.send(ESC)
+    terminal.send(F4)
+    screen = terminal.wait_for("was started).")
+    saved = next(tmp_path.glob("univac-paper-*.txt"))
+    whole_words(screen.replace(" ", "").replace("\n", ""), str(saved.resolve()))
+    whole_words(screen, "(F4 saves in the folder where univac-ttt was started).")
+    terminal.send(CTRL_Q + CTRL_Q)
+    assert terminal.close() == 0
