@@ -130,3 +130,26 @@ def test_at_80_columns_the_help_and_the_hints_wrap_at_words(tmp_path):
     whole_words(screen, "(F4 saves in the folder where univac-ttt was started).")
     terminal.send(CTRL_Q + CTRL_Q)
     assert terminal.close() == 0
+
+
+def test_paper_scrolled_back_while_the_univac_types_comes_back_when_it_finishes(tmp_path):
+    terminal = Terminal([COMMAND], columns=100, rows=20, cwd=str(tmp_path))
+    terminal.wait_for("INPUT READY")
+    for move in "5901":
+        terminal.send(move + ENTER)
+        terminal.wait_for(f"> {move}")
+    terminal.send("\x1bOR")  # F3: the typewriter's own speed
+    terminal.wait_for("authentic (10 char/s)")
+    terminal.send("\x1bOQ")  # F2: a new game, its greeting typed at ten characters a second
+    terminal.pump(2.5)
+    terminal.send(PAGE_UP + PAGE_UP)
+    terminal.pump(1.0)
+    assert "ALREADY TAKEN" not in terminal.text()  # reading back while it types
+    terminal.wait_for("INPUT READY ▸", timeout=60)
+    terminal.pump(0.5)
+    lines = [line[:60].rstrip() for line in terminal.text().splitlines()]
+    greeting = max(i for i, line in enumerate(lines) if line.startswith("NEW GAME. YOU ARE X"))
+    assert "ALREADY TAKEN" in terminal.text()  # the newest lines are back in view
+    assert "   7   8   9" in lines[greeting:]
+    terminal.send(CTRL_Q + CTRL_Q)
+    assert terminal.close() == 0

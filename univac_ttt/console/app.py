@@ -493,11 +493,16 @@ class ConsoleApp:
         return True
 
     async def _ticker(self) -> None:
-        """Type paced text as it falls due; sleep longer when nothing is typing."""
+        """Type paced text as it falls due; sleep longer when nothing is typing. Paper
+        scrolled back stays put while the UNIVAC types, and comes back to the newest line
+        when the typing ends (INPUT READY)."""
         try:
             while True:
+                typing = self.pacer.busy
                 if self.pacer.advance() | self.show_tape_lamp():
                     self._sync_paper()
+                    if typing and not self.pacer.busy:
+                        self.paper.to_end()  # the reply is typed: its newest line shows
                     self.app.invalidate()
                 await asyncio.sleep(0.03 if self.pacer.busy else 0.2)
         except asyncio.CancelledError:
