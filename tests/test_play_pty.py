@@ -30,7 +30,7 @@ def caption_lines(screen: str, width: int) -> list[str]:
     start = next(i for i, line in enumerate(after) if line.startswith(" The"))
     caption = []
     for line in after[start:]:
-        if not line.strip():
+        if not line.strip() or line.startswith(" Your move"):  # (the line over the keyboard)
             break
         caption.append(line.rstrip())
     return caption
@@ -153,3 +153,18 @@ def test_paper_scrolled_back_while_the_univac_types_comes_back_when_it_finishes(
     assert "   7   8   9" in lines[greeting:]
     terminal.send(CTRL_Q + CTRL_Q)
     assert terminal.close() == 0
+
+
+def test_the_kiosk_keeps_the_decision_and_asks_for_the_move_once_input_is_ready(tmp_path):
+    terminal = kiosk(tmp_path, 80, 24)
+    first = terminal.text()
+    assert first.count("Your move") == 1  # the caption asks once, before the first move
+    terminal.send("5" + ENTER)
+    terminal.wait_for("INPUT READY >")
+    screen = terminal.wait_for("Your move: type a square code, 1 to 9, and press Enter.")
+    lines = caption_lines(screen, 32)
+    assert " ".join(line.strip() for line in lines) == OPENING  # the decision stays
+    ready = next(line for line in screen.splitlines() if "Your move" in line)
+    below = screen.splitlines()[screen.splitlines().index(ready) + 1]
+    assert "INPUT READY >" in below  # the line right over the keyboard
+    terminal.child.terminate(force=True)

@@ -105,14 +105,16 @@ class KioskApp:
         return FormattedText([("class:caption", "\n".join(self.caption_lines()))])
 
     def _hint(self) -> FormattedText:
+        """A hint about the last key; else, once INPUT READY is lit, "Your move: ..."."""
+        if not self.kiosk.hint and self.kiosk.your_move:
+            return FormattedText([("class:caption", f" {self.kiosk.your_move}")])
         return FormattedText([("class:hint", f" {self.kiosk.hint}")])
 
     def _prompt(self) -> FormattedText:
         kiosk = self.kiosk
         if kiosk.mode is Mode.STAFF:
             return FormattedText([("class:prompt.staff", " STAFF PIN > "), ("", " ")])
-        ready = (kiosk.mode is Mode.PLAYING and kiosk.session.waiting_for_keyboard
-                 and not kiosk.pacer.busy)
+        ready = kiosk.input_ready
         # ">" rather than a triangle: the Linux text console's font has few symbols
         return FormattedText([("class:prompt", " INPUT READY > " if ready else " UNIVAC ... ")])
 

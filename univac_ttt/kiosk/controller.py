@@ -35,6 +35,7 @@ from .stats import TallyFile
 
 log = logging.getLogger("univac_ttt.kiosk")
 WELCOME = "Your move: type a square code, 1 to 9, and press Enter."
+YOUR_MOVE = WELCOME  # the line over the keyboard once INPUT READY is lit
 GREETING = "The UNIVAC is typing its greeting. Wait for INPUT READY."
 NEW_GAME = "New game! Your move: type a square code, 1 to 9, and press Enter."
 REPLYING = "You keyed your move. The UNIVAC is thinking and typing its answer."
@@ -120,10 +121,25 @@ class Kiosk:
     def shown_caption(self) -> str:
         """The caption, true at this moment: a welcome only once the visitor can type."""
         if self.mode is not Mode.PLAYING or not self.pacer.busy:
-            return self.caption
+            return WELCOME if self.caption == REPLYING else self.caption
         if self._game_over or self.caption in (WELCOME, NEW_GAME):
             return GREETING
         return self.caption
+
+    @property
+    def input_ready(self) -> bool:
+        """INPUT READY is lit: a visitor's game, the typewriter silent, the UNIVAC waiting."""
+        return (self.mode is Mode.PLAYING and not self.pacer.busy
+                and self.session.waiting_for_keyboard)
+
+    @property
+    def your_move(self) -> str:
+        """The line over the keyboard: "Your move: ..." once INPUT READY is lit, while the
+        caption keeps explaining the UNIVAC's last decision ("" when the caption already
+        asks for the move, or input is not ready)."""
+        if not self.input_ready or "Your move" in self.shown_caption:
+            return ""
+        return YOUR_MOVE
 
     # ---- visitors --------------------------------------------------------------------
 
