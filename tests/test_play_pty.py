@@ -168,3 +168,17 @@ def test_the_kiosk_keeps_the_decision_and_asks_for_the_move_once_input_is_ready(
     below = screen.splitlines()[screen.splitlines().index(ready) + 1]
     assert "INPUT READY >" in below  # the line right over the keyboard
     terminal.child.terminate(force=True)
+
+
+def test_ctrl_c_in_plain_authentic_mode_types_the_rest_without_a_caret_mid_line():
+    terminal = Terminal([COMMAND, "play", "--plain", "--speed", "authentic"], columns=100,
+                        rows=24)
+    terminal.wait_for("NEW GAME. YOU", timeout=20)
+    terminal.send("\x03")  # Ctrl-C while the typewriter types: the rest at once
+    screen = terminal.wait_for("   7   8   9")
+    assert "^C" not in screen
+    assert "NEW GAME. YOU ARE X, THE UNIVAC IS O." in screen.splitlines()
+    terminal.send("5" + ENTER)  # the next word is answered: no STOP was left pending
+    screen = terminal.wait_for("   4   X   6", timeout=20)
+    assert "STOP was pressed" not in screen
+    terminal.child.terminate(force=True)

@@ -387,7 +387,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         result = console.run()
     finally:
         saved = _save_written_reels(mounts)
-    sys.stderr.write(f"univac-ttt: {result.summary}\n")
+    console.message(f"univac-ttt: {result.summary}")
     return result.exit_code if saved else EXIT_USAGE
 
 
@@ -518,7 +518,7 @@ def _play_plain(args: argparse.Namespace, tape: Reel) -> int:
         if transcript is not None:
             transcript.close()
     if result.stop is not None:
-        sys.stderr.write(f"univac-ttt: the program stopped: {result.summary}\n")
+        console.message(f"univac-ttt: the program stopped: {result.summary}")
     if transcript is not None and transcript.error:
         return EXIT_OUTPUT
     return result.exit_code
