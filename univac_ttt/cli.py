@@ -14,6 +14,7 @@ from .limits import count_option
 from .machine import MachineOptions
 from .textfile import TextFileError, check_path, check_write_target
 from .tui.ending import SessionEnded
+from .wording import count
 
 if TYPE_CHECKING:
     from .desk import Desk
@@ -749,7 +750,7 @@ def _cmd_assemble(args: argparse.Namespace) -> int:
             sys.stderr.write(f"univac-ttt: cannot write {args.output}: "
                              f"{exc.strerror or exc}\n")
             return EXIT_USAGE
-        sys.stderr.write(f"univac-ttt: wrote {len(program.image.words)} words to "
+        sys.stderr.write(f"univac-ttt: wrote {count(len(program.image.words), 'word')} to "
                          f"{args.output}\n")
     return EXIT_OK
 

@@ -30,6 +30,7 @@ from ..program.tictactoe import (
     caption_addresses,
     results_in,
 )
+from ..wording import count
 from .printouts import save_printout
 from .stats import TallyFile
 
@@ -264,7 +265,7 @@ class Kiosk:
             if self.visitor_words:
                 self.tally.today().abandoned += 1
                 self._save_tally()
-                log.info("game abandoned after %s words", self.visitor_words)
+                log.info("game abandoned after %s", count(self.visitor_words, "word"))
             self._start_attract()
             return True
         if self.mode is Mode.ATTRACT:
