@@ -117,7 +117,8 @@ def test_at_80_columns_the_help_and_the_hints_wrap_at_words(tmp_path):
                         cwd=str(tmp_path))
     screen = terminal.wait_for("tape time.", timeout=20)
     whole_words(screen, "18 blocks in 1.8 s of tape time.")
-    terminal.wait_for("INPUT READY", timeout=30)
+    terminal.send("\x1bOR")  # F3: the rest of the greeting at once
+    terminal.wait_for("INPUT READY ▸", timeout=30)
     terminal.send(F1)
     screen = terminal.wait_for("Esc or Enter")
     assert not any(line.rstrip().endswith("entri") for line in screen.splitlines())
