@@ -64,3 +64,18 @@ def test_a_one_word_program_says_1_instruction(tmp_path):
     result = univac("run", str(image))
     assert result.returncode == 0
     assert "; 1 instruction, 81 us UNIVAC time" in result.stderr, result.stderr
+
+
+def test_help_texts_wrap_at_words_to_any_width():
+    from univac_ttt.console.app import HELP_TEXT
+    from univac_ttt.kiosk.app import KIOSK_HELP
+    from univac_ttt.tui.wrap import wrap_words
+
+    for text in (HELP_TEXT, KIOSK_HELP):
+        for width in (40, 60, 80):
+            lines = wrap_words(text, width)
+            assert all(len(line) <= width for line in lines), width
+            assert " ".join(" ".join(lines).split()) == " ".join(text.split())  # no word cut
+    lines = wrap_words("      PageUp/PageDown or the mouse wheel scroll the paper; Up/Down "
+                       "earlier entries", 60)
+    assert lines[1] == "      Up/Down earlier entries"  # the continuation keeps the indent
