@@ -444,7 +444,7 @@ def test_cr_only_line_endings_are_line_ends(tmp_path):
     image = tmp_path / "cr.img"
     image.write_bytes(b"# adds nothing\r000 900000000000\r")
     result = univac("run", str(image), timeout=30)
-    assert result.returncode == 0 and b"1 instructions" in result.stderr
+    assert result.returncode == 0 and b"; 1 instruction, " in result.stderr
     sheet = tmp_path / "cr.ucs"
     sheet.write_bytes(b"# one word\r000 = 5\r001 = 6\r")
     script = tmp_path / "cr.txt"

@@ -258,3 +258,24 @@ def test_new_game_during_attract_mode_starts_exactly_one_game(make_kiosk, clock)
     kiosk.new_game()
     assert kiosk.mode is Mode.PLAYING
     assert kiosk.session.paper.count("NEW GAME") == greetings + 1
+
+
+def test_idle_counts_from_input_ready_even_when_ticks_come_late(make_kiosk, clock):
+    """A visitor's move must never be abandoned before the reply was typed and the visitor
+    had the whole idle time at INPUT READY, however seldom the screen ticks."""
+    kiosk = make_kiosk(authentic=True, idle_seconds=5)
+    while kiosk.pacer.busy:
+        clock.now += 0.1
+        kiosk.tick()
+    assert kiosk.submit("5")
+    pressed = clock.now
+    clock.now += 6.0  # one late tick: the reply (about 5 s) is typed out in it
+    kiosk.tick()
+    assert not kiosk.pacer.busy and kiosk.pacer.finished_at > pressed + 1
+    assert kiosk.mode is Mode.PLAYING  # INPUT READY lit under 5 s ago: not idle yet
+    clock.now = kiosk.pacer.finished_at + 4.9
+    kiosk.tick()
+    assert kiosk.mode is Mode.PLAYING
+    clock.now = kiosk.pacer.finished_at + 5.0
+    kiosk.tick()
+    assert kiosk.mode is Mode.ATTRACT and kiosk.tally.today().abandoned == 1

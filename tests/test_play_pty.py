@@ -30,7 +30,7 @@ def caption_lines(screen: str, width: int) -> list[str]:
     start = next(i for i, line in enumerate(after) if line.startswith(" The"))
     caption = []
     for line in after[start:]:
-        if not line.strip():
+        if not line.strip() or line.startswith(" Your move"):  # (the line over the keyboard)
             break
         caption.append(line.rstrip())
     return caption
@@ -100,3 +100,86 @@ def test_the_console_paper_scrolls_back_with_pageup_and_the_wheel(tmp_path):
     terminal.wait_for("NEW GAME")
     terminal.send(CTRL_Q + CTRL_Q)
     assert terminal.close() == 0
+
+
+F1, F4 = "\x1bOP", "\x1bOS"
+
+
+def whole_words(screen: str, *phrases: str) -> None:
+    """Each phrase is on the screen, wrapped (if at all) at a space, never inside a word."""
+    flat = " ".join(line.strip() for line in screen.splitlines())
+    for phrase in phrases:
+        assert phrase in flat, (phrase, screen)
+
+
+def test_at_80_columns_the_help_and_the_hints_wrap_at_words(tmp_path):
+    terminal = Terminal([COMMAND, "play", "--speed", "authentic"], columns=80, rows=24,
+                        cwd=str(tmp_path))
+    screen = terminal.wait_for("tape time.", timeout=20)
+    whole_words(screen, "18 blocks in 1.8 s of tape time.")
+    terminal.send("\x1bOR")  # F3: the rest of the greeting at once
+    terminal.wait_for("INPUT READY ▸", timeout=30)
+    terminal.send(F1)
+    screen = terminal.wait_for("Esc or Enter")
+    assert not any(line.rstrip().endswith("entri") for line in screen.splitlines())
+    whole_words(screen, "Up/Down earlier entries", "Esc or Enter close this help")
+    terminal.send(ESC)
+    terminal.send(F4)
+    screen = terminal.wait_for("was started).")
+    saved = next(tmp_path.glob("univac-paper-*.txt"))
+    whole_words(screen.replace(" ", "").replace("\n", ""), str(saved.resolve()))
+    whole_words(screen, "(F4 saves in the folder where univac-ttt was started).")
+    terminal.send(CTRL_Q + CTRL_Q)
+    assert terminal.close() == 0
+
+
+def test_paper_scrolled_back_while_the_univac_types_comes_back_when_it_finishes(tmp_path):
+    terminal = Terminal([COMMAND], columns=100, rows=20, cwd=str(tmp_path))
+    terminal.wait_for("INPUT READY")
+    for move in "5901":
+        terminal.send(move + ENTER)
+        terminal.wait_for(f"> {move}")
+    terminal.send("\x1bOR")  # F3: the typewriter's own speed
+    terminal.wait_for("authentic (10 char/s)")
+    terminal.send("\x1bOQ")  # F2: a new game, its greeting typed at ten characters a second
+    terminal.pump(2.5)
+    terminal.send(PAGE_UP + PAGE_UP)
+    terminal.pump(1.0)
+    assert "ALREADY TAKEN" not in terminal.text()  # reading back while it types
+    terminal.wait_for("INPUT READY ▸", timeout=60)
+    terminal.pump(0.5)
+    lines = [line[:60].rstrip() for line in terminal.text().splitlines()]
+    greeting = max(i for i, line in enumerate(lines) if line.startswith("NEW GAME. YOU ARE X"))
+    assert "ALREADY TAKEN" in terminal.text()  # the newest lines are back in view
+    assert "   7   8   9" in lines[greeting:]
+    terminal.send(CTRL_Q + CTRL_Q)
+    assert terminal.close() == 0
+
+
+def test_the_kiosk_keeps_the_decision_and_asks_for_the_move_once_input_is_ready(tmp_path):
+    terminal = kiosk(tmp_path, 80, 24)
+    first = terminal.text()
+    assert first.count("Your move") == 1  # the caption asks once, before the first move
+    terminal.send("5" + ENTER)
+    terminal.wait_for("INPUT READY >")
+    screen = terminal.wait_for("Your move: type a square code, 1 to 9, and press Enter.")
+    lines = caption_lines(screen, 32)
+    assert " ".join(line.strip() for line in lines) == OPENING  # the decision stays
+    ready = next(line for line in screen.splitlines() if "Your move" in line)
+    below = screen.splitlines()[screen.splitlines().index(ready) + 1]
+    assert "INPUT READY >" in below  # the line right over the keyboard
+    terminal.child.terminate(force=True)
+
+
+def test_ctrl_c_in_plain_authentic_mode_types_the_rest_without_a_caret_mid_line():
+    terminal = Terminal([COMMAND, "play", "--plain", "--speed", "authentic"], columns=100,
+                        rows=24)
+    terminal.wait_for("NEW GAME. YOU", timeout=20)
+    terminal.send("\x03")  # Ctrl-C while the typewriter types: the rest at once
+    screen = terminal.wait_for("   7   8   9")
+    assert "^C" not in screen
+    assert "NEW GAME. YOU ARE X, THE UNIVAC IS O." in screen.splitlines()
+    terminal.send("5" + ENTER)  # the next word is answered: no STOP was left pending
+    screen = terminal.wait_for("   4   X   6", timeout=20)
+    assert "STOP was pressed" not in screen
+    terminal.child.terminate(force=True)

@@ -66,7 +66,8 @@ def test_assemble_prints_a_listing_and_writes_the_image(tmp_path):
     result = univac("assemble", str(sheet), "-o", str(image))
     assert result.returncode == 0
     assert "000  900000000000" in result.stdout and "START:" in result.stdout
-    assert "stop at once" in result.stdout and "wrote 1 words" in result.stderr
+    assert "stop at once" in result.stdout and "wrote 1 word to" in result.stderr
+    assert "# 1 word, 1 label" in result.stdout
     assert image.read_text().splitlines()[-1].startswith("000 900000000000")
     assert univac("run", str(image)).returncode == 0  # the image runs: a normal stop
 

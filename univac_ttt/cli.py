@@ -14,6 +14,7 @@ from .limits import count_option
 from .machine import MachineOptions
 from .textfile import TextFileError, check_path, check_write_target
 from .tui.ending import SessionEnded
+from .wording import count
 
 if TYPE_CHECKING:
     from .desk import Desk
@@ -387,7 +388,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         result = console.run()
     finally:
         saved = _save_written_reels(mounts)
-    sys.stderr.write(f"univac-ttt: {result.summary}\n")
+    console.message(f"univac-ttt: {result.summary}")
     return result.exit_code if saved else EXIT_USAGE
 
 
@@ -518,7 +519,7 @@ def _play_plain(args: argparse.Namespace, tape: Reel) -> int:
         if transcript is not None:
             transcript.close()
     if result.stop is not None:
-        sys.stderr.write(f"univac-ttt: the program stopped: {result.summary}\n")
+        console.message(f"univac-ttt: the program stopped: {result.summary}")
     if transcript is not None and transcript.error:
         return EXIT_OUTPUT
     return result.exit_code
@@ -749,7 +750,7 @@ def _cmd_assemble(args: argparse.Namespace) -> int:
             sys.stderr.write(f"univac-ttt: cannot write {args.output}: "
                              f"{exc.strerror or exc}\n")
             return EXIT_USAGE
-        sys.stderr.write(f"univac-ttt: wrote {len(program.image.words)} words to "
+        sys.stderr.write(f"univac-ttt: wrote {count(len(program.image.words), 'word')} to "
                          f"{args.output}\n")
     return EXIT_OK
 

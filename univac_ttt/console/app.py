@@ -50,20 +50,23 @@ from ..safefile import create_new
 from ..tui.guard import run_guarded, run_guarded_async
 from ..tui.paper import PaperView
 from ..tui.theme import style
+from ..tui.wrap import wrap_words
 from .panels import PANEL_WIDTH, render_panel
 
 KEYS_HELP = """Keys: F1 this help   F2 new game   F3 typing speed   F4 save the paper
       PageUp/PageDown or the mouse wheel scroll the paper; Up/Down earlier entries
       Ctrl-Q or Ctrl-D quit (press twice)          Esc or Enter close this help"""
+SERVED_KEYS_HELP = KEYS_HELP.replace("   F4 save the paper", "")  # a served terminal saves none
 HELP_TEXT = GAME_HELP + "\n\n" + KEYS_HELP
-IMAGE_HELP = """A PROGRAM ON THE UNIVAC I
+IMAGE_HELP_INTRO = """A PROGRAM ON THE UNIVAC I
 
 The UNIVAC runs the memory image you named. When the INPUT READY lamp is lit, type
 a word (up to twelve keys of the UNIVAC's keyboard) and press Enter: the word
 release. What you key is shown on the paper after "> "; the rest is what the
 program typed.
 
-""" + KEYS_HELP
+"""
+IMAGE_HELP = IMAGE_HELP_INTRO + KEYS_HELP
 
 STYLE = style({
     "hint": "#c0c0c0 italic",
@@ -77,6 +80,8 @@ STYLE = style({
 QUIT_KEYS = ("c-q", "c-d", "c-c")
 # Control keys the UNIVAC keyboard lacks: refused as they are typed, like any missing key.
 REFUSED_CONTROL_KEYS = tuple(f"c-{ch}" for ch in "abefgklnoprstuvwxyz@\\]^_")
+HELP_WIDTH = 84  # the help box's widest; narrower screens wrap it at words
+HINT_LINES = 3  # a long hint (a saved file's path) wraps onto at most this many lines
 REPLY_CHUNK = 200_000  # instructions run at once in a key handler (a reply takes ~1,600)
 TYPEAHEAD_GRACE = 0.5  # seconds after a new game is shown in which older keys are dropped
 
@@ -298,9 +303,20 @@ class ConsoleApp:
 
     # ---- screen ----------------------------------------------------------------------
 
+    def hint_lines(self) -> list[str]:
+        """The hint wrapped at words to the screen's width (nothing cut at 80 columns)."""
+        lines = wrap_words(f" {self.hint}", (self._columns() or 80) - 1)
+        return lines[:HINT_LINES]
+
     def _hint_text(self) -> FormattedText:
         style = "class:hint.warn" if self.hint_is_warning else "class:hint"
-        return FormattedText([(style, f" {self.hint}")])
+        return FormattedText([(style, "\n".join(self.hint_lines()))])
+
+    def help_lines(self) -> list[str]:
+        """The help for this console (a served one has no F4), wrapped at words."""
+        keys = KEYS_HELP if self.settings.save_directory is not None else SERVED_KEYS_HELP
+        text = (GAME_HELP + "\n\n" if self.settings.tictactoe else IMAGE_HELP_INTRO) + keys
+        return wrap_words(text, min(HELP_WIDTH, self._columns() or HELP_WIDTH))
 
     def _bar_text(self) -> FormattedText:
         narrow = self._columns() < 64
@@ -308,6 +324,8 @@ class ConsoleApp:
                 ("^Q", "quit")) if narrow else (
             ("F1", "help"), ("F2", "new game"), ("F3", "speed"), ("F4", "save paper"),
             ("Ctrl-Q", "quit"))
+        if self.settings.save_directory is None:  # a served terminal: F4 saves nothing
+            keys = tuple(key for key in keys if key[0] != "F4")
         parts: list[tuple[str, str]] = []
         for key, label in keys:
             parts += [("class:bar.key", f" {key}"), ("class:bar", f" {label}" + " " * (not narrow))]
@@ -346,16 +364,16 @@ class ConsoleApp:
             ConditionalContainer(Window(FormattedTextControl(self._title_text), height=1,
                                         style="class:title"), filter=tall),
             VSplit([paper, panel]),
-            Window(FormattedTextControl(self._hint_text), height=1),
+            Window(FormattedTextControl(self._hint_text),
+                   height=lambda: Dimension.exact(len(self.hint_lines()))),
             keyboard_line,
             ConditionalContainer(Window(FormattedTextControl(self._bar_text), height=1,
                                         style="class:bar"), filter=tall),
         ])
         help_window = ConditionalContainer(
-            Window(FormattedTextControl(HELP_TEXT if self.settings.tictactoe else IMAGE_HELP),
-                   style="class:help", wrap_lines=True,
-                   width=Dimension(preferred=84, max=84),
-                   height=Dimension(preferred=26, max=26)),
+            Window(FormattedTextControl(lambda: "\n".join(self.help_lines())),
+                   style="class:help", width=Dimension(preferred=HELP_WIDTH, max=HELP_WIDTH),
+                   height=lambda: Dimension.exact(len(self.help_lines()))),
             filter=Condition(lambda: self.show_help))
         root = FloatContainer(body, floats=[Float(help_window)])
         return Application(
@@ -475,11 +493,16 @@ class ConsoleApp:
         return True
 
     async def _ticker(self) -> None:
-        """Type paced text as it falls due; sleep longer when nothing is typing."""
+        """Type paced text as it falls due; sleep longer when nothing is typing. Paper
+        scrolled back stays put while the UNIVAC types, and comes back to the newest line
+        when the typing ends (INPUT READY)."""
         try:
             while True:
+                typing = self.pacer.busy
                 if self.pacer.advance() | self.show_tape_lamp():
                     self._sync_paper()
+                    if typing and not self.pacer.busy:
+                        self.paper.to_end()  # the reply is typed: its newest line shows
                     self.app.invalidate()
                 await asyncio.sleep(0.03 if self.pacer.busy else 0.2)
         except asyncio.CancelledError:

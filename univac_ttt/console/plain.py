@@ -10,6 +10,8 @@ pace (a teletype, or a screen reader that reads as it prints).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import threading
 import time
@@ -24,6 +26,12 @@ from ..machine import KeyboardEntryError, Stop, StopKind
 from ..machine.devices import TYPEWRITER_CHARACTER_SECONDS, TYPEWRITER_RETURN_SECONDS
 from ..machine.timing import format_time, pulses_to_us
 from ..safetext import visible
+from ..wording import count
+
+try:
+    import termios
+except ImportError:  # not on every platform: the ^C echo is then left as it is
+    termios = None  # type: ignore[assignment]
 
 PROMPT = "> "
 
@@ -35,18 +43,29 @@ class PlainResult:
     summary: str
 
 
-def summarize(desk: Desk, stop: Stop | None, note: str = "") -> str:
+def summarize(desk: Desk, stop: Stop | None, note: str = "", limit: str = "") -> str:
+    """One line on how the run ended, each figure said once. ``limit`` says which step
+    limit a STEP_LIMIT stop reached (the run's own count, not the machine's total)."""
     machine = desk.machine
-    if stop is None:
-        where = "end of input while waiting for the keyboard"
-    elif stop.kind is StopKind.STEP_LIMIT:
-        where = (f"step limit reached at {stop.address:03d} ({stop.half}): {stop.reason}; "
-                 "the program may be in an endless loop")
+    time = f"{format_time(machine.time_us)} UNIVAC time"
+    if stop is not None and stop.kind is StopKind.STEP_LIMIT:
+        text = (f"step limit reached at {stop.address:03d} ({stop.half}): "
+                f"{limit or stop.reason}; {time}")
     else:
-        where = stop.describe()
-    text = (f"{where}; {machine.instructions:,} instructions, "
-            f"{format_time(machine.time_us)} UNIVAC time")
+        where = ("end of input while waiting for the keyboard" if stop is None
+                 else stop.describe())
+        text = f"{where}; {count(machine.instructions, 'instruction')}, {time}"
     return f"{text} ({note})" if note else text
+
+
+def shares_destination(first: TextIO, second: TextIO) -> bool:
+    """True when two streams write to one place (a terminal, or ``2>&1`` into a pipe or
+    file), so a message on one must start on a line of its own on the other."""
+    try:
+        one, two = os.fstat(first.fileno()), os.fstat(second.fileno())
+    except (AttributeError, ValueError, OSError):
+        return False
+    return (one.st_dev, one.st_ino) == (two.st_dev, two.st_ino)
 
 
 class PlainConsole:
@@ -71,7 +90,25 @@ class PlainConsole:
         self.max_steps = max_steps
         self._sinks: list[Callable[[str], None]] = []
         self._running = False  # the desk is running the machine (Ctrl-C is STOP then)
+        self._line_open = False  # stdout's last line is not yet ended (the column is not 0)
+        self._limit = ""  # which step limit the last run had, in words
         desk.paper.listeners.append(self._type)
+
+    def _write(self, text: str) -> None:
+        """Paper or prompt on stdout, keeping track of whether its line is ended."""
+        if text:
+            self.stdout.write(text)
+            self._line_open = not text.endswith("\n")
+
+    def message(self, text: str) -> None:
+        """A line on stderr; when stdout goes to the same place, the paper's line is ended
+        first, so the message never runs into what the UNIVAC typed."""
+        if self._line_open and shares_destination(self.stdout, self.stderr):
+            self._write("\n")
+        with contextlib.suppress(OSError, ValueError):
+            self.stdout.flush()
+        self.stderr.write(text if text.endswith("\n") else text + "\n")
+        self.stderr.flush()
 
     def _type(self, chunk: PrintedChunk) -> None:
         for sink in self._sinks:
@@ -80,13 +117,13 @@ class PlainConsole:
             self._paced = 0.0  # a word release: the UNIVAC's time starts again
             return  # on stdout the prompt and the echoed line already show it
         if not self.authentic or self._hurry:
-            self.stdout.write(chunk.text)
+            self._write(chunk.text)
             return
         # the piece is typed once the UNIVAC time since the release has passed (typing
         # the earlier pieces counts towards it), then a character at a time
         self._pause(pulses_to_us(chunk.since_release) / 1_000_000 - self._paced)
         for ch in chunk.text:
-            self.stdout.write(ch)
+            self._write(ch)
             self.stdout.flush()
             self._pause(TYPEWRITER_RETURN_SECONDS if ch == "\n"
                         else TYPEWRITER_CHARACTER_SECONDS)
@@ -109,8 +146,28 @@ class PlainConsole:
         try:
             return self._run()
         finally:
+            self._echo_control(True)
             if on_main:
                 signal.signal(signal.SIGINT, previous)
+
+    def _echo_control(self, on: bool) -> None:
+        """While the typewriter types at its pace on a terminal, the terminal must not echo
+        Ctrl-C as ``^C`` in the middle of the paper's line (Ctrl-C is STOP then, and says
+        so on a line of its own); at the prompt the terminal echoes as usual."""
+        if termios is None or not self.authentic:
+            return
+        try:
+            fd = self.stdin.fileno()
+            if not os.isatty(fd):
+                return
+            attributes = termios.tcgetattr(fd)
+            flag = getattr(termios, "ECHOCTL", 0)
+            lflag = attributes[3] | flag if on else attributes[3] & ~flag
+            if lflag != attributes[3]:
+                attributes[3] = lflag
+                termios.tcsetattr(fd, termios.TCSANOW, attributes)
+        except (AttributeError, ValueError, OSError, termios.error):
+            pass
 
     def _interrupt(self, signum: int, frame: FrameType | None) -> None:
         if not self._running:
@@ -123,47 +180,57 @@ class PlainConsole:
         start = desk.machine.instructions
         while True:
             cap = desk.limits.cap
+            self._limit = (f"the program ran {count(cap, 'instruction')} without waiting "
+                           "for the keyboard or stopping, and may be in an endless loop")
             if self.max_steps is not None:
-                cap = min(cap, self.max_steps - (desk.machine.instructions - start))
+                left = self.max_steps - (desk.machine.instructions - start)
+                if left <= cap:
+                    cap = left
+                    self._limit = (f"the program ran the {count(self.max_steps, 'instruction')}"
+                                   " that --max-steps allows")
             self._running, self._hurry = True, False
+            self._echo_control(False)
             try:
                 stop = desk.run(max(cap, 0))
             finally:
                 self._running = False
+                self._echo_control(True)
+            if stop.kind is not StopKind.INTERRUPT:
+                # a Ctrl-C that only hurried the typing ended nothing: no STOP is left
+                # pending to end the next word's run at once
+                desk.limits.interrupt.clear()
             if stop.kind is StopKind.KEYBOARD:
                 if not self._read_word():
                     return self._finish(0, None)
                 continue
             normal = stop.kind in (StopKind.HALT, StopKind.BREAKPOINT)
             if self.start_after_stop and normal:
-                self.stdout.flush()
-                self.stderr.write(f"univac-ttt: {stop.describe()}; START pressed\n")
-                self.stderr.flush()
+                self.message(f"univac-ttt: {stop.describe()}; START pressed")
                 continue
             return self._finish(0 if normal else 1, stop)
 
     def _read_word(self) -> bool:
         """Prompt until a typable line arrives; False at end of input."""
         while True:
-            self.stdout.write(PROMPT)
+            self._write(PROMPT)
             self.stdout.flush()
             text = self._lines.read_line()
             if text is None:
-                self.stdout.write("\n")  # end the prompt's line: the message has its own
+                self._write("\n")  # end the prompt's line: the message has its own
                 return False
             if not self._terminal_echoes():
                 shown = "(refused)" if isinstance(text, Refused) else visible(text)
-                self.stdout.write(f"{shown}\n")
+                self._write(f"{shown}\n")
+            else:
+                self._line_open = False  # the terminal echoed the line and its Enter
             if isinstance(text, Refused):
-                self.stderr.write(f"refused: {text}; nothing was sent to the UNIVAC\n")
-                self.stderr.flush()
+                self.message(f"refused: {text}; nothing was sent to the UNIVAC")
                 continue
             try:
                 self.desk.release(text)
                 return True
             except KeyboardEntryError as exc:
-                self.stderr.write(f"refused: {exc}; nothing was sent to the UNIVAC\n")
-                self.stderr.flush()
+                self.message(f"refused: {exc}; nothing was sent to the UNIVAC")
 
     def _terminal_echoes(self) -> bool:
         """True when stdin is a terminal, which has shown the keyed line already."""
@@ -174,4 +241,4 @@ class PlainConsole:
 
     def _finish(self, code: int, stop: Stop | None) -> PlainResult:
         self.stdout.flush()
-        return PlainResult(code, stop, summarize(self.desk, stop))
+        return PlainResult(code, stop, summarize(self.desk, stop, limit=self._limit))

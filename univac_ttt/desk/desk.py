@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind
 from ..machine.tape import UNITS, Reel, TapeMove, unit_name
 from ..machine.word import MEMORY_WORDS, ZERO
+from ..wording import count
 from .keyboard import DeskKeyboard
 from .limits import Limits
 from .neons import Neons, neons_for
@@ -262,8 +263,8 @@ class Desk:
         limits' cap) have run, or STOP is pressed. The machine stays resumable in every
         case. With ``after_each`` the run goes one instruction at a time (trace, watch)."""
         limits = self.limits
-        reason = (f"the desk's limit of {limits.cap:,} instructions was reached" if cap is None
-                  else f"{cap:,} instructions executed")
+        reason = (f"the desk's limit of {count(limits.cap, 'instruction')} was reached"
+                  if cap is None else f"{count(cap, 'instruction')} executed")
         cap = limits.cap if cap is None else cap
         machine = self.machine
         start = machine.instructions

@@ -28,6 +28,9 @@ class TypewriterPacer:
         self._offset = 0
         self._head = 0.0  # when the next character will be typed
         self._reply_started = clock()  # wall time of the last word release
+        # Wall time the typewriter last fell silent (its last character typed): where a
+        # kiosk's idle time starts, however seldom the screen looks at the clock.
+        self.finished_at = clock()
 
     def start_reply(self) -> None:
         """A word was released (or the program started) now, by the wall clock."""
@@ -61,6 +64,7 @@ class TypewriterPacer:
         """Text from the typewriter; in authentic mode it starts no earlier than not_before."""
         if not self.authentic:
             self._show(text)
+            self.finished_at = self.clock()
             return
         now = self.clock()
         if not self._queue:
@@ -87,6 +91,8 @@ class TypewriterPacer:
                 break
             self._queue.popleft()
             self._offset = 0
+            if not self._queue:
+                self.finished_at = self._head  # when the last character was done
         return changed
 
     def finish(self) -> None:
@@ -96,6 +102,7 @@ class TypewriterPacer:
             self._show(text[self._offset:])
             self._offset = 0
         self._head = self.clock()
+        self.finished_at = self._head
 
     def set_authentic(self, authentic: bool) -> None:
         if not authentic:

@@ -14,6 +14,7 @@ from ..machine import KeyboardEntryError, Machine, MachineOptions, Stop, StopKin
 from ..machine.tape import Reel, TapeMove
 from ..machine.timing import pulses_to_us
 from ..program.boottape import boot_reel
+from ..wording import count
 from .desk import Desk
 from .limits import Limits
 from .paper import PrintedChunk
@@ -93,7 +94,8 @@ class GameSession:
         if stop.is_error:
             return stop.describe()
         if stop.kind is StopKind.STEP_LIMIT:
-            return f"the program ran {self.desk.limits.cap:,} instructions without stopping"
+            return (f"the program ran {count(self.desk.limits.cap, 'instruction')} "
+                    "without stopping")
         if stop.kind is StopKind.INTERRUPT:
             return "the run was stopped at the desk"
         return None

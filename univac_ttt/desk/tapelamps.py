@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ..machine.tape import TapeMove, unit_name
 from ..machine.timing import pulses_to_us, us_to_pulses
+from ..wording import count
 
 
 def tape_lamp(moves: Sequence[TapeMove], seconds: float) -> str:
@@ -40,5 +41,6 @@ def tape_seconds(moves: Sequence[TapeMove]) -> float:
 def loaded_note(moves: Sequence[TapeMove], reel_name: str) -> str:
     """One line for after the boot: which tape, how many blocks, how long it took."""
     blocks = sum(1 for move in moves if move.motion.startswith("reading"))
-    return (f"Loaded from {reel_name} on Uniservo 1 by INITIAL READ: {blocks} blocks in "
+    return (f"Loaded from {reel_name} on Uniservo 1 by INITIAL READ: "
+            f"{count(blocks, 'block')} in "
             f"{tape_seconds(moves):.1f} s of tape time.")

@@ -35,6 +35,7 @@ from ..program.tictactoe import GAME_HELP
 from ..tui.guard import run_guarded
 from ..tui.paper import PaperView
 from ..tui.theme import style
+from ..tui.wrap import wrap_words
 from .bigboard import big_board_cells, board_size
 from .controller import Kiosk, Mode
 
@@ -101,18 +102,24 @@ class KioskApp:
         return textwrap.wrap(self.kiosk.shown_caption, width, initial_indent=" ",
                              subsequent_indent=" ") or [""]
 
+    def help_lines(self) -> list[str]:
+        """The help wrapped at words to the screen (an 80-column console cuts no word)."""
+        return wrap_words(KIOSK_HELP, min(84, self._size()[0]))
+
     def _caption(self) -> FormattedText:
         return FormattedText([("class:caption", "\n".join(self.caption_lines()))])
 
     def _hint(self) -> FormattedText:
+        """A hint about the last key; else, once INPUT READY is lit, "Your move: ..."."""
+        if not self.kiosk.hint and self.kiosk.your_move:
+            return FormattedText([("class:caption", f" {self.kiosk.your_move}")])
         return FormattedText([("class:hint", f" {self.kiosk.hint}")])
 
     def _prompt(self) -> FormattedText:
         kiosk = self.kiosk
         if kiosk.mode is Mode.STAFF:
             return FormattedText([("class:prompt.staff", " STAFF PIN > "), ("", " ")])
-        ready = (kiosk.mode is Mode.PLAYING and kiosk.session.waiting_for_keyboard
-                 and not kiosk.pacer.busy)
+        ready = kiosk.input_ready
         # ">" rather than a triangle: the Linux text console's font has few symbols
         return FormattedText([("class:prompt", " INPUT READY > " if ready else " UNIVAC ... ")])
 
@@ -147,8 +154,8 @@ class KioskApp:
             Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
         ])
         help_window = ConditionalContainer(
-            Window(FormattedTextControl(KIOSK_HELP), style="class:help",
-                   wrap_lines=True, width=Dimension(preferred=84, max=84),
+            Window(FormattedTextControl(lambda: "\n".join(self.help_lines())),
+                   style="class:help", width=Dimension(preferred=84, max=84),
                    height=Dimension(preferred=22, max=22)),
             filter=Condition(lambda: self.show_help))
         return Application(layout=Layout(FloatContainer(body, [Float(help_window)]),

@@ -30,11 +30,13 @@ from ..program.tictactoe import (
     caption_addresses,
     results_in,
 )
+from ..wording import count
 from .printouts import save_printout
 from .stats import TallyFile
 
 log = logging.getLogger("univac_ttt.kiosk")
 WELCOME = "Your move: type a square code, 1 to 9, and press Enter."
+YOUR_MOVE = WELCOME  # the line over the keyboard once INPUT READY is lit
 GREETING = "The UNIVAC is typing its greeting. Wait for INPUT READY."
 NEW_GAME = "New game! Your move: type a square code, 1 to 9, and press Enter."
 REPLYING = "You keyed your move. The UNIVAC is thinking and typing its answer."
@@ -120,10 +122,25 @@ class Kiosk:
     def shown_caption(self) -> str:
         """The caption, true at this moment: a welcome only once the visitor can type."""
         if self.mode is not Mode.PLAYING or not self.pacer.busy:
-            return self.caption
+            return WELCOME if self.caption == REPLYING else self.caption
         if self._game_over or self.caption in (WELCOME, NEW_GAME):
             return GREETING
         return self.caption
+
+    @property
+    def input_ready(self) -> bool:
+        """INPUT READY is lit: a visitor's game, the typewriter silent, the UNIVAC waiting."""
+        return (self.mode is Mode.PLAYING and not self.pacer.busy
+                and self.session.waiting_for_keyboard)
+
+    @property
+    def your_move(self) -> str:
+        """The line over the keyboard: "Your move: ..." once INPUT READY is lit, while the
+        caption keeps explaining the UNIVAC's last decision ("" when the caption already
+        asks for the move, or input is not ready)."""
+        if not self.input_ready or "Your move" in self.shown_caption:
+            return ""
+        return YOUR_MOVE
 
     # ---- visitors --------------------------------------------------------------------
 
@@ -243,13 +260,12 @@ class Kiosk:
             self._game_over = False
             self.caption = NEW_GAME
             changed = True
-        if self.mode is Mode.PLAYING and self.pacer.busy:
-            self.last_activity = now  # idle time counts from when the visitor can type
-        if self.mode is Mode.PLAYING and now - self.last_activity >= self.settings.idle_seconds:
+        if self.mode is Mode.PLAYING and not self.pacer.busy \
+                and now - self.idle_since() >= self.settings.idle_seconds:
             if self.visitor_words:
                 self.tally.today().abandoned += 1
                 self._save_tally()
-                log.info("game abandoned after %s words", self.visitor_words)
+                log.info("game abandoned after %s", count(self.visitor_words, "word"))
             self._start_attract()
             return True
         if self.mode is Mode.ATTRACT:
@@ -260,6 +276,11 @@ class Kiosk:
             self.last_activity = now
             return True
         return changed
+
+    def idle_since(self) -> float:
+        """When the visitor was last busy: their last key, or INPUT READY (the moment the
+        typewriter finished, however late the tick that noticed it)."""
+        return max(self.last_activity, self.pacer.finished_at)
 
     def _start_attract(self) -> None:
         self.mode = Mode.ATTRACT

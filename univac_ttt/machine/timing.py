@@ -44,9 +44,19 @@ def instruction_cost(op: Operation, operand: int, average: bool) -> tuple[int, i
 
 
 def format_time(us: float) -> str:
-    """Human text for a simulated duration."""
-    if us >= 1_000_000:
-        return f"{us / 1_000_000:.3f} s"
-    if us >= 1_000:
+    """Human text for a simulated duration: "81 us", "59.3 ms", "1.801 s", and past a minute
+    in minutes (and hours), "33 min 44.0 s", "4 h 04 min 49 s", never "14689.422 s"."""
+    if us < 0.5:
+        return "0 s"
+    if round(us) < 1_000:
+        return f"{us:.0f} us"
+    if round(us / 1_000, 1) < 1_000:
         return f"{us / 1_000:.1f} ms"
-    return f"{us:.0f} us"
+    seconds = us / 1_000_000
+    if round(seconds, 3) < 60:
+        return f"{seconds:.3f} s"
+    tenths = round(seconds * 10)
+    if tenths < 36_000:
+        return f"{tenths // 600} min {tenths % 600 / 10:.1f} s"
+    whole = round(seconds)
+    return f"{whole // 3_600} h {whole % 3_600 // 60:02d} min {whole % 60:02d} s"

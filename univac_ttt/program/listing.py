@@ -6,6 +6,7 @@ word against what the monitor's ``examine`` will show.
 
 from __future__ import annotations
 
+from ..wording import count
 from .assembler import Program
 from .disassembler import view
 
@@ -20,5 +21,6 @@ def listing_lines(program: Program) -> list[str]:
             lines += ([""] if lines else []) + [f"# {title}"]
             section = title
         lines.append(view(program.image.words[address], address, program).line())
-    lines.append(f"# {len(program.image.words)} words, {len(program.symbols)} labels")
+    lines.append(f"# {count(len(program.image.words), 'word')}, "
+                 f"{count(len(program.symbols), 'label')}")
     return lines
