@@ -1,18 +1,20 @@
 """Keep Python's garbage collections from pausing every terminal at once.
 
 Each terminal's prompt_toolkit application is a graph of several thousand objects that lives
-as long as the connection, and every redraw makes thousands more. With a hundred terminals a
-full collection walks all of them (200 to 400 ms on the benchmark machine) while every
-terminal waits. So: young collections run less often (a redraw's temporaries die first);
-about once a second the young generations are collected and the survivors frozen
-(``gc.freeze``: the collector's rounds skip them; reference counting still frees them); one
-full collection reclaims frozen cycles when the room is quiet, when many terminals have
-left, or every five minutes: rare pauses instead of frequent ones.
+as long as the connection. With a hundred terminals a full collection walks all of them
+(200 to 700 ms on the benchmark machine) while every terminal waits. So what has survived
+is frozen (``gc.freeze``: the collector's rounds skip it; reference counting still frees it)
+when a terminal is seated and about once a second, and CPython's own thresholds are left as
+they are: its young collections stay small and its full ones see only the last second's
+survivors. Collecting the young generations ourselves once a second, with young collections
+made rarer, was measured and dropped: each of those collections paused everyone for 50 ms.
 
-A process-wide side effect, so bounded: only ``serve`` starts it, the server's ``finally``
-always calls ``release`` (thresholds restored, all unfrozen and collected), and what it
-holds back is at most the cycles of RECLAIM_AFTER_LEFT departed terminals or RECLAIM_SECONDS
-of play. docs/performance.md has the A/B measurement that keeps it.
+Frozen objects that become cyclic garbage (a departed terminal's application) wait for a
+reclaim: unfreeze and one full collection, the one long pause. It runs when the room is
+empty, or at most RECLAIM_SECONDS after the last one while terminals play, so what is held
+back is bounded by the departures of RECLAIM_SECONDS. A process-wide side effect, so
+bounded: only ``serve`` starts it and the server's ``finally`` always calls ``release``
+(everything unfrozen and collected). docs/performance.md has the A/B measurements.
 """
 
 from __future__ import annotations
@@ -20,9 +22,7 @@ from __future__ import annotations
 import gc
 import time
 
-RECLAIM_AFTER_LEFT = 50  # terminals that have left before a reclaim even while others play
-RECLAIM_SECONDS = 300.0  # at most this long between full collections
-GEN0_THRESHOLD = 50_000  # allocations between young collections (CPython's default: 700)
+RECLAIM_SECONDS = 300.0  # at most this long between full collections while terminals play
 
 
 class Heap:
@@ -30,12 +30,12 @@ class Heap:
         self.left = 0
         self.reclaimed_at = time.monotonic()
         self.reclaims = 0
-        self._thresholds: tuple[int, int, int] | None = None
+        self.started = False
 
     def start(self) -> None:
-        """The server has started: young collections less often (restored by release)."""
-        self._thresholds = gc.get_threshold()
-        gc.set_threshold(GEN0_THRESHOLD, self._thresholds[1], self._thresholds[2])
+        """The server has started (``release`` gives the collector back)."""
+        self.started = True
+        self.reclaimed_at = time.monotonic()
 
     def settle(self) -> None:
         """A terminal was built: its long-lived objects leave the collector's rounds."""
@@ -46,10 +46,9 @@ class Heap:
 
     def tick(self, active: int) -> bool:
         """About once a second: freeze the survivors, or reclaim if it is time (True)."""
-        due = ((self.left > 0 and (active == 0 or self.left >= RECLAIM_AFTER_LEFT))
+        due = ((self.left > 0 and active == 0)
                or (active > 0 and time.monotonic() - self.reclaimed_at > RECLAIM_SECONDS))
         if not due:
-            gc.collect(1)
             gc.freeze()
             return False
         gc.unfreeze()
@@ -62,8 +61,6 @@ class Heap:
 
     def release(self) -> None:
         """The server is stopping: give everything back to the collector."""
-        if self._thresholds is not None:
-            gc.set_threshold(*self._thresholds)
-            self._thresholds = None
+        self.started = False
         gc.unfreeze()
         gc.collect()
