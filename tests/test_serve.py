@@ -323,8 +323,7 @@ def test_a_terminal_that_cannot_start_is_told_so(tmp_path: Path) -> None:
 def test_the_heap_freezes_terminals_and_reclaims_the_ones_that_left() -> None:
     import gc
 
-    from univac_ttt.serve import heap as heap_module
-    from univac_ttt.serve.heap import Heap
+    from univac_ttt.serve.heap import RECLAIM_SECONDS, Heap
 
     heap = Heap()
     thresholds = gc.get_threshold()
@@ -339,10 +338,10 @@ def test_the_heap_freezes_terminals_and_reclaims_the_ones_that_left() -> None:
         assert gc.get_freeze_count() >= frozen + len(kept)
         heap.terminal_left()
         assert not heap.tick(active=3)  # one left while others play: wait
-        heap.reclaimed_at -= heap_module.RECLAIM_SECONDS + 1
+        heap.reclaimed_at -= RECLAIM_SECONDS + 1
         assert heap.tick(active=3) and heap.left == 0  # but never longer than the bound
         heap.terminal_left()
-        assert heap.tick(active=0)  # the room is quiet: reclaim at once
+        assert heap.tick(active=0)  # the room is empty: reclaim at once
         assert heap.reclaims == 2
     finally:
         heap.release()

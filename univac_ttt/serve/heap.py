@@ -1,20 +1,19 @@
 """Keep Python's garbage collections from pausing every terminal at once.
 
 Each terminal's prompt_toolkit application is a graph of several thousand objects that lives
-as long as the connection. With a hundred terminals a full collection walks all of them
-(200 to 700 ms on the benchmark machine) while every terminal waits. So what has survived
-is frozen (``gc.freeze``: the collector's rounds skip it; reference counting still frees it)
-when a terminal is seated and about once a second, and CPython's own thresholds are left as
-they are: its young collections stay small and its full ones see only the last second's
-survivors. Collecting the young generations ourselves once a second, with young collections
-made rarer, was measured and dropped: each of those collections paused everyone for 50 ms.
+as long as the connection, and every redraw makes thousands more. With a hundred terminals a
+full collection walks all of them (200 to 500 ms on the benchmark machine) while every
+terminal waits. So: about once a second the young generations are collected and the
+survivors frozen (``gc.freeze``: the collector's rounds skip them; reference counting still
+frees them), and CPython's own young-collection thresholds are kept, so each young collection
+stays small (a few ms). One full collection reclaims frozen cycles when the room is empty, or
+every RECLAIM_SECONDS while terminals play: rare pauses instead of frequent ones.
 
-Frozen objects that become cyclic garbage (a departed terminal's application) wait for a
-reclaim: unfreeze and one full collection, the one long pause. It runs when the room is
-empty, or at most RECLAIM_SECONDS after the last one while terminals play, so what is held
-back is bounded by the departures of RECLAIM_SECONDS. A process-wide side effect, so
-bounded: only ``serve`` starts it and the server's ``finally`` always calls ``release``
-(everything unfrozen and collected). docs/performance.md has the A/B measurements.
+A process-wide side effect, so bounded: only ``serve`` starts it, the server's ``finally``
+always calls ``release`` (everything unfrozen and collected), and what it holds back is at
+most the cycles of the terminals that left within RECLAIM_SECONDS. docs/performance.md has
+the A/B measurements that keep it, and those that dropped a larger young threshold and a
+reclaim after every 50 departures (each paused everyone for 50 and 500 ms).
 """
 
 from __future__ import annotations
@@ -49,6 +48,7 @@ class Heap:
         due = ((self.left > 0 and active == 0)
                or (active > 0 and time.monotonic() - self.reclaimed_at > RECLAIM_SECONDS))
         if not due:
+            gc.collect(1)
             gc.freeze()
             return False
         gc.unfreeze()
