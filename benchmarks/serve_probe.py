@@ -106,9 +106,18 @@ class FreezeHeap(UntunedHeap):
         gc.freeze()
 
 
+class DefaultThresholdHeap(heap.Heap):
+    """serve/heap.py with CPython's young-collection thresholds kept."""
+
+    def start(self) -> None:
+        self._thresholds = gc.get_threshold()
+
+
 MODE = os.environ.get("BENCH_PROBE_GC", "tuned")
 if MODE == "untuned":
     server.Heap = UntunedHeap  # type: ignore[misc]
+elif MODE == "cpython-young":
+    server.Heap = DefaultThresholdHeap  # type: ignore[misc]
 elif MODE == "freeze":
     server.Heap = FreezeHeap  # type: ignore[misc]
 

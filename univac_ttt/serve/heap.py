@@ -2,18 +2,17 @@
 
 Each terminal's prompt_toolkit application is a graph of several thousand objects that lives
 as long as the connection, and every redraw makes thousands more. With a hundred terminals a
-full collection walks all of them (200 to 500 ms on the benchmark machine) while every
-terminal waits. So: about once a second the young generations are collected and the
-survivors frozen (``gc.freeze``: the collector's rounds skip them; reference counting still
-frees them), and CPython's own young-collection thresholds are kept, so each young collection
-stays small (a few ms). One full collection reclaims frozen cycles when the room is empty, or
-every RECLAIM_SECONDS while terminals play: rare pauses instead of frequent ones.
+full collection walks all of them (200 to 400 ms on the benchmark machine) while every
+terminal waits. So: young collections run less often (a redraw's temporaries die first);
+about once a second the young generations are collected and the survivors frozen
+(``gc.freeze``: the collector's rounds skip them; reference counting still frees them); one
+full collection reclaims frozen cycles when the room is quiet, when many terminals have
+left, or every five minutes: rare pauses instead of frequent ones.
 
 A process-wide side effect, so bounded: only ``serve`` starts it, the server's ``finally``
-always calls ``release`` (everything unfrozen and collected), and what it holds back is at
-most the cycles of the terminals that left within RECLAIM_SECONDS. docs/performance.md has
-the A/B measurements that keep it, and those that dropped a larger young threshold and a
-reclaim after every 50 departures (each paused everyone for 50 and 500 ms).
+always calls ``release`` (thresholds restored, all unfrozen and collected), and what it
+holds back is at most the cycles of RECLAIM_AFTER_LEFT departed terminals or RECLAIM_SECONDS
+of play. docs/performance.md has the A/B measurement that keeps it.
 """
 
 from __future__ import annotations
@@ -21,7 +20,9 @@ from __future__ import annotations
 import gc
 import time
 
-RECLAIM_SECONDS = 300.0  # at most this long between full collections while terminals play
+RECLAIM_AFTER_LEFT = 50  # terminals that have left before a reclaim even while others play
+RECLAIM_SECONDS = 300.0  # at most this long between full collections
+GEN0_THRESHOLD = 50_000  # allocations between young collections (CPython's default: 700)
 
 
 class Heap:
@@ -29,12 +30,12 @@ class Heap:
         self.left = 0
         self.reclaimed_at = time.monotonic()
         self.reclaims = 0
-        self.started = False
+        self._thresholds: tuple[int, int, int] | None = None
 
     def start(self) -> None:
-        """The server has started (``release`` gives the collector back)."""
-        self.started = True
-        self.reclaimed_at = time.monotonic()
+        """The server has started: young collections less often (restored by release)."""
+        self._thresholds = gc.get_threshold()
+        gc.set_threshold(GEN0_THRESHOLD, self._thresholds[1], self._thresholds[2])
 
     def settle(self) -> None:
         """A terminal was built: its long-lived objects leave the collector's rounds."""
@@ -45,7 +46,7 @@ class Heap:
 
     def tick(self, active: int) -> bool:
         """About once a second: freeze the survivors, or reclaim if it is time (True)."""
-        due = ((self.left > 0 and active == 0)
+        due = ((self.left > 0 and (active == 0 or self.left >= RECLAIM_AFTER_LEFT))
                or (active > 0 and time.monotonic() - self.reclaimed_at > RECLAIM_SECONDS))
         if not due:
             gc.collect(1)
@@ -61,6 +62,8 @@ class Heap:
 
     def release(self) -> None:
         """The server is stopping: give everything back to the collector."""
-        self.started = False
+        if self._thresholds is not None:
+            gc.set_threshold(*self._thresholds)
+            self._thresholds = None
         gc.unfreeze()
         gc.collect()
