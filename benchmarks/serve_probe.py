@@ -6,7 +6,8 @@ Adds no behaviour; measures, and prints a summary to the server's log when it st
 garbage-collection pauses (gc.callbacks), how late the event loop wakes (a 10 ms sleeper),
 and the wall time of each screen redraw. BENCH_PROBE_GC=untuned switches serve/heap.py off
 (as benchmarks/serve_untuned_gc.py), =freeze replaces it with one gc.freeze() per seated
-terminal and CPython's thresholds.
+terminal and CPython's thresholds, =rare-young
+restores the young-collection threshold of 50,000 that serve/heap.py had before.
 """
 
 from __future__ import annotations
@@ -106,18 +107,24 @@ class FreezeHeap(UntunedHeap):
         gc.freeze()
 
 
-class DefaultThresholdHeap(heap.Heap):
-    """serve/heap.py with CPython's young-collection thresholds kept."""
+class RareYoungHeap(heap.Heap):
+    """serve/heap.py as it was before 2026-11-30: young collections every 50,000 allocations."""
 
     def start(self) -> None:
-        self._thresholds = gc.get_threshold()
+        super().start()
+        self.saved = gc.get_threshold()
+        gc.set_threshold(50_000, self.saved[1], self.saved[2])
+
+    def release(self) -> None:
+        gc.set_threshold(*self.saved)
+        super().release()
 
 
 MODE = os.environ.get("BENCH_PROBE_GC", "tuned")
 if MODE == "untuned":
     server.Heap = UntunedHeap  # type: ignore[misc]
-elif MODE == "cpython-young":
-    server.Heap = DefaultThresholdHeap  # type: ignore[misc]
+elif MODE == "rare-young":
+    server.Heap = RareYoungHeap  # type: ignore[misc]
 elif MODE == "freeze":
     server.Heap = FreezeHeap  # type: ignore[misc]
 
