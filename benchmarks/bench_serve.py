@@ -254,6 +254,9 @@ async def main_async(args: argparse.Namespace) -> int:
     print(f"{args.cycles} connect/disconnect cycles: memory {rss_c0/1024:.1f} -> "
           f"{rss_c1/1024:.1f} MiB; open fds {fds_c0} -> {fds_c1}; server CPU total "
           f"{cpu_end - cpu0:.1f} s")
+    for line in log.read_text().splitlines():  # an instrumented server's own figures
+        if line.startswith("probe:"):
+            print(line)
     return 0 if agree and not errors and tally["opponent"] == 0 and fds_c1 == fds_c0 else 1
 
 

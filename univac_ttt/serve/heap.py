@@ -2,17 +2,19 @@
 
 Each terminal's prompt_toolkit application is a graph of several thousand objects that lives
 as long as the connection, and every redraw makes thousands more. With a hundred terminals a
-full collection walks all of them (200 to 400 ms on the benchmark machine) while every
-terminal waits. So: young collections run less often (a redraw's temporaries die first);
-about once a second the young generations are collected and the survivors frozen
-(``gc.freeze``: the collector's rounds skip them; reference counting still frees them); one
-full collection reclaims frozen cycles when the room is quiet, when many terminals have
-left, or every five minutes: rare pauses instead of frequent ones.
+full collection walks all of them (200 to 700 ms on the benchmark machine) while every
+terminal waits. So: about once a second the young generations are collected and the
+survivors frozen (``gc.freeze``: the collector's rounds skip them; reference counting still
+frees them), and one full collection reclaims frozen cycles when the room is quiet, after
+RECLAIM_AFTER_LEFT terminals have left, or every RECLAIM_SECONDS: rare pauses instead of
+frequent ones. CPython's own young-collection thresholds are kept: making young collections
+rarer (50,000 allocations) was measured and dropped, as each then paused everyone for
+50-100 ms.
 
 A process-wide side effect, so bounded: only ``serve`` starts it, the server's ``finally``
-always calls ``release`` (thresholds restored, all unfrozen and collected), and what it
-holds back is at most the cycles of RECLAIM_AFTER_LEFT departed terminals or RECLAIM_SECONDS
-of play. docs/performance.md has the A/B measurement that keeps it.
+always calls ``release`` (everything unfrozen and collected), and what it holds back is at
+most the cycles of RECLAIM_AFTER_LEFT departed terminals or RECLAIM_SECONDS of play.
+docs/performance.md has the A/B measurements that keep it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ import time
 
 RECLAIM_AFTER_LEFT = 50  # terminals that have left before a reclaim even while others play
 RECLAIM_SECONDS = 300.0  # at most this long between full collections
-GEN0_THRESHOLD = 50_000  # allocations between young collections (CPython's default: 700)
 
 
 class Heap:
@@ -30,12 +31,11 @@ class Heap:
         self.left = 0
         self.reclaimed_at = time.monotonic()
         self.reclaims = 0
-        self._thresholds: tuple[int, int, int] | None = None
+        self.started = False
 
     def start(self) -> None:
-        """The server has started: young collections less often (restored by release)."""
-        self._thresholds = gc.get_threshold()
-        gc.set_threshold(GEN0_THRESHOLD, self._thresholds[1], self._thresholds[2])
+        """The server has started; CPython's thresholds stay (``release`` unfreezes)."""
+        self.started = True
 
     def settle(self) -> None:
         """A terminal was built: its long-lived objects leave the collector's rounds."""
@@ -62,8 +62,6 @@ class Heap:
 
     def release(self) -> None:
         """The server is stopping: give everything back to the collector."""
-        if self._thresholds is not None:
-            gc.set_threshold(*self._thresholds)
-            self._thresholds = None
+        self.started = False
         gc.unfreeze()
         gc.collect()
