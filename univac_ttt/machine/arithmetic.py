@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from .charset import MINUS, ZERO_DIGIT
-from .word import MODULUS, NUMERIC_CHECK, from_int, is_digit_char, is_numeric
+from .word import MODULUS, from_int, is_digit_char, is_numeric, to_int
 
 HALF_UNIT = MODULUS // 2  # rounding: add 5 in the twelfth product digit
 _MEMO_LIMIT = 100_000
@@ -56,12 +56,7 @@ class AdderFault(Exception):
         self.position = position
 
 
-def _signed(word: str) -> int | None:
-    digits = word[1:].translate(NUMERIC_CHECK)
-    if not digits.isdigit():
-        return None
-    value = int(digits)
-    return -value if word[0] == MINUS else value
+_signed = to_int  # how the adder reads a word (word.to_int)
 
 
 def negate(word: str) -> str:
