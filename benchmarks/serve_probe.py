@@ -5,9 +5,9 @@
 Adds no behaviour; measures, and prints a summary to the server's log when it stops:
 garbage-collection pauses (gc.callbacks), how late the event loop wakes (a 10 ms sleeper),
 and the wall time of each screen redraw. BENCH_PROBE_GC=untuned switches serve/heap.py off
-(as benchmarks/serve_untuned_gc.py), =freeze replaces it with one gc.freeze() per seated
-terminal and CPython's thresholds, =rare-young
-restores the young-collection threshold of 50,000 that serve/heap.py had before.
+(CPython's own collector settings: the B side of the heap A/B), =freeze replaces it with
+one gc.freeze() per seated terminal and CPython's thresholds, =rare-young restores the
+young-collection threshold of 50,000 that serve/heap.py had before.
 """
 
 from __future__ import annotations
