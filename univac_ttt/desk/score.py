@@ -27,6 +27,12 @@ class Score:
     def games(self) -> int:
         return self.univac_wins + self.draws + self.opponent_wins
 
+    def add(self, results: tuple[int, int, int]) -> None:
+        """Add another score's (univac wins, draws, opponent wins)."""
+        self.univac_wins += results[0]
+        self.draws += results[1]
+        self.opponent_wins += results[2]
+
     def record(self, result: Result) -> None:
         counter = RESULT_COUNTERS[result]
         setattr(self, counter, getattr(self, counter) + 1)

@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
+from ..desk.score import Score
+
 
 @dataclass
 class Seat:
@@ -24,36 +26,20 @@ class Seat:
     last_input: float = field(default_factory=time.monotonic)
 
 
-@dataclass
-class Tally:
-    univac_wins: int = 0
-    draws: int = 0
-    opponent_wins: int = 0
-
-    @property
-    def games(self) -> int:
-        return self.univac_wins + self.draws + self.opponent_wins
-
-    def add(self, results: tuple[int, int, int]) -> None:
-        self.univac_wins += results[0]
-        self.draws += results[1]
-        self.opponent_wins += results[2]
-
-
 class ClassTable:
     """Keeps the seats and the finished games; draws them live (rich) or as plain lines."""
 
     def __init__(self, out: TextIO, live: bool | None = None) -> None:
         self.out = out
         self.seats: dict[int, Seat] = {}
-        self.finished = Tally()  # games of connections that have closed
+        self.finished = Score()  # games of connections that have closed
         self.connections_total = 0
         self.refused = 0
         self.live_mode = out.isatty() if live is None else live
         self._live: Live | None = None
 
-    def totals(self) -> Tally:
-        tally = Tally(self.finished.univac_wins, self.finished.draws,
+    def totals(self) -> Score:
+        tally = Score(self.finished.univac_wins, self.finished.draws,
                       self.finished.opponent_wins)
         for seat in self.seats.values():
             tally.add(seat.results())
