@@ -9,14 +9,12 @@ refuses a tape that no longer matches the sheet, as load_tictactoe() does for th
 from __future__ import annotations
 
 from functools import lru_cache
-from importlib import resources
 
-from ..machine.cpu import MEMORY_WORDS
 from ..machine.tape import BLOCK_WORDS, Reel
-from ..machine.word import ZERO
+from ..machine.word import MEMORY_WORDS, ZERO
 from .assembler import AssemblyError, Program, assemble
 from .reel import ReelError, format_reel, parse_reel
-from .shipped import ProgramError, load_tictactoe
+from .shipped import ProgramError, load_tictactoe, read_shipped
 
 LOADER_NAME = "loader.ucs"
 TAPE_NAME = "tictactoe.tape"
@@ -29,18 +27,11 @@ TAPE_HEADER = (
 )
 
 
-def _read_package(name: str) -> str:
-    try:
-        return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ProgramError(f"the shipped file {name} cannot be read: {exc}") from None
-
-
 @lru_cache(maxsize=1)
 def load_loader() -> Program:
     """The loader, assembled from its coding sheet."""
     try:
-        loader = assemble(_read_package(LOADER_NAME), LOADER_NAME)
+        loader = assemble(read_shipped(LOADER_NAME), LOADER_NAME)
     except AssemblyError as exc:
         raise ProgramError(f"the loader is broken: {exc}") from None
     if max(loader.image.words) >= BLOCK_WORDS:
@@ -93,7 +84,7 @@ def build_tape_text() -> str:
 def load_tictactoe_tape() -> Reel:
     """The shipped program tape, checked against the coding sheet and the loader."""
     try:
-        reel = parse_reel(_read_package(TAPE_NAME), TAPE_NAME)
+        reel = parse_reel(read_shipped(TAPE_NAME), TAPE_NAME)
     except ReelError as exc:
         raise ProgramError(f"the shipped tape is broken: {exc}") from None
     expected = boot_reel(load_tictactoe().image.words)

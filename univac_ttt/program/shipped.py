@@ -32,22 +32,23 @@ class ShippedProgram:
     image: MemoryImage  # from the committed image file
 
 
-def _read(name: str) -> str:
+def read_shipped(name: str) -> str:
+    """A file shipped in this package (the sheet, the image, the loader, the tape)."""
     try:
         return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ProgramError(f"the shipped program file {name} cannot be read: {exc}") from None
+        raise ProgramError(f"the shipped file {name} cannot be read: {exc}") from None
 
 
 def sheet_text() -> str:
-    return _read(SHEET_NAME)
+    return read_shipped(SHEET_NAME)
 
 
 @lru_cache(maxsize=1)
 def load_tictactoe() -> ShippedProgram:
     try:
         program = assemble(sheet_text(), SHEET_NAME)
-        image = parse_image(_read(IMAGE_NAME), IMAGE_NAME)
+        image = parse_image(read_shipped(IMAGE_NAME), IMAGE_NAME)
     except (AssemblyError, ImageError) as exc:
         raise ProgramError(f"the shipped program is broken: {exc}") from None
     if image.words != program.image.words:
