@@ -54,6 +54,24 @@ class MachineState:
     tapes: TapesState = TapesState()  # reels mounted, heads, busy times (tape.py)
 
 
+class _Register:
+    """rA, rX, rL or rF read as a 12-character word whatever it holds inside: a word, or
+    (left by compiled pairs) an int that stands for fastarith.register_word of it."""
+
+    def __init__(self, slot: str, doc: str) -> None:
+        self.slot = slot
+        self.__doc__ = doc
+
+    def __get__(self, machine: Machine | None, owner: type | None = None) -> str:
+        if machine is None:
+            return self  # type: ignore[return-value]
+        v = getattr(machine, self.slot)
+        return v if v.__class__ is str else register_word(v)
+
+    def __set__(self, machine: Machine, word: str) -> None:
+        setattr(machine, self.slot, word)
+
+
 class Machine:
     """A UNIVAC I central computer with its Supervisory Control keyboard and printer."""
 
@@ -83,45 +101,10 @@ class Machine:
     # stands for fastarith.register_word of it. Reading never writes the register back: a
     # desk may read it from another thread while the machine runs and stores a newer value.
 
-    @property
-    def a(self) -> str:
-        """rA as a word."""
-        v = self._a
-        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
-
-    @a.setter
-    def a(self, word: str) -> None:
-        self._a = word
-
-    @property
-    def x(self) -> str:
-        """rX as a word."""
-        v = self._x
-        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
-
-    @x.setter
-    def x(self, word: str) -> None:
-        self._x = word
-
-    @property
-    def l(self) -> str:  # noqa: E743 - rL, as the machine names it
-        """rL as a word."""
-        v = self._l
-        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
-
-    @l.setter
-    def l(self, word: str) -> None:  # noqa: E743
-        self._l = word
-
-    @property
-    def f(self) -> str:
-        """rF as a word."""
-        v = self._f
-        return v if v.__class__ is str else register_word(v)  # type: ignore[return-value]
-
-    @f.setter
-    def f(self, word: str) -> None:
-        self._f = word
+    a = _Register("_a", "rA as a word")
+    x = _Register("_x", "rX as a word")
+    l = _Register("_l", "rL as a word")  # noqa: E741 - rL, as the machine names it
+    f = _Register("_f", "rF as a word")
 
     # ---- setting up ------------------------------------------------------------------
 
