@@ -4,7 +4,7 @@ its first line, back then a different move, and the panes fit a small screen."""
 
 import shutil
 
-from support.terminal import Terminal
+from support.terminal import quit_monitor, start_monitor
 
 from univac_ttt.monitor.core import COMMANDS, Monitor
 from univac_ttt.program.shipped import load_tictactoe
@@ -13,16 +13,6 @@ COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip instal
 PAGE_UP, PAGE_DOWN, F2, CTRL_Q = "\x1b[5~", "\x1b[6~", "\x1bOQ", "\x11"
 SHIPPED = load_tictactoe()
 
-
-def start(columns: int, rows: int) -> Terminal:
-    terminal = Terminal([COMMAND, "monitor"], columns=columns, rows=rows)
-    terminal.wait_for("monitor>")
-    return terminal
-
-
-def quit_(terminal: Terminal) -> None:
-    terminal.send(CTRL_Q + CTRL_Q)
-    assert terminal.close() == 0
 
 
 def paper_pane(screen: str) -> list[str]:
@@ -50,7 +40,7 @@ def expected(*moves: str) -> tuple[list[str], str]:
 
 
 def test_the_paper_pane_shows_the_latest_board():
-    terminal = start(120, 40)
+    terminal = start_monitor(120, 40)
     for move in ("go", "5", "9"):
         terminal.send(move + "\r")
         terminal.pump(0.5)
@@ -58,11 +48,11 @@ def test_the_paper_pane_shows_the_latest_board():
     screen = terminal.wait_for(count)
     shown = [line for line in paper_pane(screen) if line.strip()]
     assert shown[-3:] == latest[-3:] and "X" in latest[-1]  # O 1, X 9: the newest board
-    quit_(terminal)
+    quit_monitor(terminal)
 
 
 def test_help_is_reachable_by_scrolling_back():
-    terminal = start(100, 30)
+    terminal = start_monitor(100, 30)
     terminal.send("help\r")
     seen = terminal.wait_for("Addresses: 000-999")
     assert "step [n]" not in seen  # the first lines went off the top
@@ -82,11 +72,11 @@ def test_help_is_reachable_by_scrolling_back():
     terminal.send("\x1b[<64;10;25M" * 3)  # the mouse wheel, up, over the output
     terminal.pump(0.5)
     assert "Addresses: 000-999" not in terminal.text()
-    quit_(terminal)
+    quit_monitor(terminal)
 
 
 def test_back_then_a_different_move():
-    terminal = start(120, 40)
+    terminal = start_monitor(120, 40)
     for line in ("go", "5", ":back 300", "type 1", "continue"):
         terminal.send(line + "\r")
         terminal.pump(0.5)
@@ -95,11 +85,11 @@ def test_back_then_a_different_move():
     screen = terminal.wait_for(count)
     assert "    X   2   3" in screen  # the board in memory: X took 1 this time
     assert [line for line in paper_pane(screen) if line.strip()][-3:] == latest[-3:]
-    quit_(terminal)
+    quit_monitor(terminal)
 
 
 def test_registers_board_and_paper_all_on_80_by_24():
-    terminal = start(80, 24)
+    terminal = start_monitor(80, 24)
     screen = terminal.text()
     assert "state: ready: nothing has run yet" in screen and "running" not in screen
     assert "MEMORY" in screen and "REGISTERS" in screen  # board and paper make room
@@ -109,4 +99,4 @@ def test_registers_board_and_paper_all_on_80_by_24():
     for heading in ("REGISTERS", "BOARD (from memory)", "PAPER", "1   2   3"):
         assert heading in screen, heading
     assert "MEMORY" not in screen
-    quit_(terminal)
+    quit_monitor(terminal)

@@ -1,23 +1,11 @@
 """The full-screen monitor's modes in a real pseudo-terminal (issue 13 follow-up): after a
 boot the command line is the monitor's again, and keyboard mode says how to answer."""
 
-import shutil
 
-from support.terminal import Terminal
+from support.terminal import quit_monitor, start_monitor
 
-COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip install '.[test]'"
 CTRL_Q = "\x11"
 
-
-def start(columns: int = 120, rows: int = 40) -> Terminal:
-    terminal = Terminal([COMMAND, "monitor"], columns=columns, rows=rows)
-    terminal.wait_for("monitor>")
-    return terminal
-
-
-def quit_(terminal: Terminal) -> None:
-    terminal.send(CTRL_Q + CTRL_Q)
-    assert terminal.close() == 0
 
 
 def prompt_line(screen: str) -> str:
@@ -26,7 +14,7 @@ def prompt_line(screen: str) -> str:
 
 
 def test_boot_after_a_keyboard_wait_returns_to_the_monitor_prompt():
-    terminal = start()
+    terminal = start_monitor()
     terminal.send("go\r")
     screen = terminal.wait_for("type the keys and Enter; :command for the monitor")
     assert "UNIVAC KEYBOARD ▸" in prompt_line(screen) and "type TEXT" not in screen
@@ -36,7 +24,7 @@ def test_boot_after_a_keyboard_wait_returns_to_the_monitor_prompt():
     terminal.send("show tapes\r")  # a command again, not a keyboard word
     screen = terminal.wait_for("Uniservo 1  tictactoe")
     assert "keyboard word" not in screen
-    quit_(terminal)
+    quit_monitor(terminal)
 
 
 # ---- panes: the paper's whole lines, memory labels whole, every pane listed ---------------
@@ -52,14 +40,14 @@ def memory_rows(screen: str) -> list[str]:
 
 
 def test_the_paper_pane_has_the_width_of_its_pane():
-    terminal = start(120, 40)
+    terminal = start_monitor(120, 40)
     terminal.send("go\r")
     assert LONGEST in terminal.wait_for("keyboard wait")  # whole, not cut before "9."
-    quit_(terminal)
-    terminal = start(100, 30)
+    quit_monitor(terminal)
+    terminal = start_monitor(100, 30)
     terminal.send(F2 + F2 + "go\r")  # memory off: registers, board and paper
     assert LONGEST in terminal.wait_for("keyboard wait")
-    quit_(terminal)
+    quit_monitor(terminal)
 
 
 def test_memory_labels_are_whole_and_narrow_is_narrower():
@@ -67,13 +55,13 @@ def test_memory_labels_are_whole_and_narrow_is_narrower():
 
     symbols = set(load_tictactoe().program.symbols)
     for columns, rows in ((80, 24), (100, 30)):
-        terminal = start(columns, rows)
+        terminal = start_monitor(columns, rows)
         terminal.send("go\r")
         wide = memory_rows(terminal.wait_for("keyboard wait"))
         terminal.send(F2)  # narrow
         terminal.pump(0.5)
         narrow = memory_rows(terminal.text())
-        quit_(terminal)
+        quit_monitor(terminal)
         assert len(wide) > 5 and len(narrow) > 5
         for line in wide + narrow:
             for token in line.split()[2:6]:  # the instructions' operations, addresses, labels
@@ -84,7 +72,7 @@ def test_memory_labels_are_whole_and_narrow_is_narrower():
 
 
 def test_pane_lists_every_pane_and_all_off_gives_the_output_the_screen():
-    terminal = start(100, 30)
+    terminal = start_monitor(100, 30)
     terminal.send(F3 + F4 + F6)
     terminal.send("pane\r")
     screen = terminal.wait_for("panes: memory wide, registers off, board off, paper off")
@@ -94,4 +82,4 @@ def test_pane_lists_every_pane_and_all_off_gives_the_output_the_screen():
     lines = screen.splitlines()
     assert lines[1].lstrip().startswith("state:")  # the state line under the title
     assert sum(1 for line in lines if line.strip()) >= 26  # help fills the screen
-    quit_(terminal)
+    quit_monitor(terminal)

@@ -7,6 +7,7 @@ into screen lines, so tests can assert on what is displayed rather than on escap
 from __future__ import annotations
 
 import os
+import shutil
 import time
 
 import pexpect
@@ -62,3 +63,19 @@ class Terminal:
             self.child.terminate(force=True)
         self.child.close()
         return self.child.exitstatus
+
+
+MONITOR_COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip install '.[test]'"
+
+
+def start_monitor(columns: int = 120, rows: int = 40) -> Terminal:
+    """The installed full-screen monitor, at its first prompt."""
+    terminal = Terminal([MONITOR_COMMAND, "monitor"], columns=columns, rows=rows)
+    terminal.wait_for("monitor>")
+    return terminal
+
+
+def quit_monitor(terminal: Terminal) -> None:
+    """Ctrl-Q twice, and the monitor ends with status 0."""
+    terminal.send("\x11\x11")
+    assert terminal.close() == 0
