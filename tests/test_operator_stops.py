@@ -48,3 +48,16 @@ def test_without_start_after_stop_the_switch_ends_the_run_at_the_breakpoint(tmp_
     result = univac("run", str(path), "--plain", "--breakpoint-switch")
     assert result.returncode == 0
     assert "breakpoint stop at 000 (right)" in result.stderr.splitlines()[-1]
+
+
+def test_start_after_stop_ends_at_the_final_stop(tmp_path):
+    """A 90 with only cleared memory after it is the program's last stop: START is not
+    pressed there, so the run ends at once instead of running skips to --max-steps."""
+    path = tmp_path / "final.img"
+    path.write_text("000 B00100900000\n001 500100900000\n100 000000000005\n")
+    result = univac("run", str(path), "--plain", "--start-after-stop", "--max-steps", "50")
+    assert result.returncode == 0 and result.stdout == "000000000005"
+    lines = result.stderr.splitlines()
+    assert "normal stop at 000 (right)" in lines[0] and "START pressed" in lines[0]
+    assert "normal stop at 001 (right)" in lines[-1] and "START" not in lines[-1]
+    assert "50 instructions" not in result.stderr

@@ -166,3 +166,14 @@ def test_a_written_reel_is_saved_even_when_the_program_stops_on_an_error(tmp_pat
     result = univac("run", "--tape", f"1={program}", "--tape", f"3={out}:rw")
     assert result.returncode == 1 and "read past the last written block" in result.stderr
     assert out.read_text(encoding="utf-8").count("530000110000") == 1
+
+
+@pytest.mark.parametrize("spelling", [["--tape", "-={data}"], ["--tape=-={data}"]])
+def test_the_tenth_uniservo_mounts_in_both_spellings(tmp_path, spelling):
+    """``--tape -=FILE`` (the documented spelling) works as ``--tape=-=FILE`` does."""
+    image = write(tmp_path, "reader.img", "000 1-0000300100  read tape 10 to 100\n"
+                                          "001 500100900000  type it\n")
+    data = write(tmp_path, "ten.tape", "TENTHΔUNITιι\n")
+    args = [word.format(data=data) for word in spelling]
+    result = univac("run", str(image), *args, "--plain")
+    assert result.returncode == 0 and result.stdout == "TENTH UNIT", result.stderr

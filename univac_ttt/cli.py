@@ -265,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not words or (words[0] not in COMMANDS and words[0] not in ("-h", "--help", "--version")):
         words.insert(0, "play")  # no command: start a game
     _prepare_streams()
-    args = parser.parse_args(words)
+    args = parser.parse_args(_tape_values_joined(words))
     command = args.command
     closed = _closed_stream(args)
     if closed:
@@ -327,6 +327,18 @@ def _prepare_streams() -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
+
+
+def _tape_values_joined(words: list[str]) -> list[str]:
+    """``--tape -=FILE`` as ``--tape=-=FILE``: argparse takes a value starting with ``-``
+    for an option, and the tenth Uniservo is written ``-`` (docs/tape-format.md)."""
+    joined: list[str] = []
+    for word in words:
+        if joined and joined[-1] == "--tape" and word.startswith("-="):
+            joined[-1] = f"--tape={word}"
+        else:
+            joined.append(word)
+    return joined
 
 
 def _closed_stream(args: argparse.Namespace) -> str:

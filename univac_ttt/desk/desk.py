@@ -238,6 +238,19 @@ class Desk:
             return self.step_pair()
         return self.run()
 
+    def at_final_stop(self) -> bool:
+        """The machine is at a normal stop with nothing after it: START would run only
+        skips to the end of the pair and then a cleared word (twelve zeros, two skips), so
+        the program has ended (our choice, docs/fidelity.md "Stops": no source defines a
+        program's last stop). ``run --start-after-stop`` does not press START there."""
+        machine = self.machine
+        stop = machine.last_stop
+        if stop is None or stop.kind not in (StopKind.HALT, StopKind.BREAKPOINT):
+            return False
+        if machine.half == 1 and machine.cr[6:8] != ZERO[:2]:
+            return False  # a real instruction follows in the right half
+        return machine.mem[machine.cc] == ZERO
+
     def stop_key(self) -> None:
         """STOP: end the run in progress at the desk's next look (safe from any thread)."""
         self.limits.stop()
