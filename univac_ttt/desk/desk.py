@@ -92,6 +92,7 @@ class Desk:
         # Show each released entry on the paper as the operator's (the console, the plain
         # console and the kiosk do; the monitor's exact back-stepping keeps its own paper).
         self.echo_keys = False
+        self._neons_cleared: Stop | None = None  # the stop whose neons a CLEAR put out
         if words is not None:
             self.machine.load(words)
 
@@ -123,9 +124,11 @@ class Desk:
         return word
 
     def clear_c(self) -> None:
-        """CLEAR C: the control register (and the pair in it) to zero; go on from CC."""
+        """CLEAR C: the control register (and the pair in it) to zero; go on from CC.
+        The error neons go out (the stop's record stays, for the monitor to show)."""
         self.machine.cr = ZERO
         self.machine.half = 0
+        self._neons_cleared = self.machine.last_stop
 
     def initial_read(self) -> Stop | None:
         """INITIAL READ: the next block of the reel on Uniservo 1 into 000-059, CC to 000.
@@ -227,8 +230,14 @@ class Desk:
 
     @property
     def neons(self) -> Neons:
-        """The error neons and the input-ready lamp, from why the machine last stopped."""
-        return neons_for(self.machine.last_stop)
+        """The error neons and the input-ready lamp, from why the machine last stopped.
+
+        An error neon stays lit until START runs the machine again or the operator presses
+        CLEAR C or GENERAL CLEAR (our choice: docs/fidelity.md, "The desk")."""
+        stop = self.machine.last_stop
+        if stop is not None and stop is self._neons_cleared:
+            stop = None
+        return neons_for(stop, self.waiting_for_keyboard)
 
     def start(self) -> Stop:
         """START: run as the operation switch says (continuous, one instruction, one pair)."""

@@ -117,4 +117,4 @@ def failing_use(machine: Machine, executor: object, operand: int) -> str | None:
 
 
 def odd_even_reason(fault: Fault) -> str:
-    return f"odd-even check failed ({fault.describe()}): the odd-even neon is lit"
+    return f"odd-even check failed ({fault.describe()}): the ODD-EVEN CHECK neon is lit"

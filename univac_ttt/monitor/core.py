@@ -704,7 +704,7 @@ class Monitor:
         shown = (self.register_lines((where,)) if isinstance(where, str)
                  else [view(machine.mem[where], where, self.program).line()])
         return [f"fault: {fault.describe()} flipped; the next instruction that uses it "
-                "stops with the odd-even neon", *shown]
+                "stops with the ODD-EVEN CHECK neon lit", *shown]
 
     def do_trace(self, rest: str) -> list[str]:
         if rest not in ("on", "off"):
