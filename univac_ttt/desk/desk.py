@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind
+from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind, tape
 from ..machine.tape import UNITS, Reel, TapeMove, unit_name
 from ..machine.word import MEMORY_WORDS, ZERO
 from ..wording import count
@@ -192,6 +192,29 @@ class Desk:
         """Take the reel off a Uniservo; the reel, or None if there was none."""
         self._unit(unit)
         return self.machine.tapes.detach(unit)
+
+    def inject_tape_fault(self, unit: int, block: int, reads: int = 1) -> None:
+        """A bad block for teaching: block ``block`` (1 = the first) of the reel on
+        ``unit`` fails its tape check on its next ``reads`` reads. ValueError (nothing
+        changed) for a unit without a reel or a block it does not have."""
+        self._unit(unit)
+        self.machine.tapes.inject(unit, block, reads)
+
+    def reread(self, unit: int) -> Stop | None:
+        """The operator's recovery from a tape check stop (BN-168): the tape backs over
+        the block and reads it again into rI. None when it read correctly: the TAPE CHECK
+        neon goes out and START goes on with the routine. Otherwise the stop (the block
+        failed again, or there is nothing to reread) and the neon stays lit."""
+        self._unit(unit)
+        request = tape.reread(self.machine, unit)
+        if request is None:
+            self._neons_cleared = self.machine.last_stop
+            return None
+        address, half = self.machine.next_instruction_address()
+        stop = Stop(request.kind, address, half, request.reason)
+        if request.reason.startswith("tape check"):
+            self.machine.last_stop = stop  # failed again: the neon is lit by this stop
+        return stop
 
     def _unit(self, unit: int) -> None:
         if unit not in UNITS:

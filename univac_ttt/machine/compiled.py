@@ -54,11 +54,12 @@ class Bail(Exception):
 
 def eligible(m: Machine) -> bool:
     """The compiled path serves the default timing and transfer rules with no monitor
-    breakpoint and no injected fault (a pending resume matters only to breakpoints);
-    anything else runs plain."""
+    breakpoint and no injected fault, in memory or on a tape (a pending resume matters
+    only to breakpoints); anything else runs plain."""
     options = m.options
     return (options.timing == "latency" and options.right_half_after_transfer
-            and not (m.break_addresses or m.break_executors or m.faults))
+            and not (m.break_addresses or m.break_executors or m.faults)
+            and not m.tapes.faulty)  # a tape fault stops after its read has moved the tape
 
 
 class Tables:

@@ -29,6 +29,7 @@ from ..program.reel import ReelError, TapeSpec, save_reel
 from ..program.tictactoe import board_lines, has_board
 from ..safefile import atomic_write
 from ..textfile import TextFileError, check_write_target, read_text_file
+from ..wording import count as counted
 from .panes import MEMORY_MODES, Panes
 from .sessionlog import SessionLog, SessionLogError
 from .statefile import StateFileError, restore_state, save_state
@@ -86,9 +87,10 @@ COMMANDS: tuple[Command, ...] = (
             "store a word: 12 characters, a number, or OP ADDR OP ADDR", "do_deposit"),
     Command("watch", ("w",), "watch addr", "stop when that word changes", "do_watch"),
     Command("nowatch", (), "nowatch [addr | all]", "stop watching", "do_nowatch"),
-    Command("fault", (), "fault [addr|rA|rX|rL|rF char bit | clear]",
+    Command("fault", (), "fault [addr|rA|rX|rL|rF char bit | tape N block [reads] | clear]",
             "flip a bit (char 1-12, bit 0-5, 6 = check bit): the odd-even check stops the "
-            "machine at the word's next use", "do_fault"),
+            "machine at the word's next use; or make a tape block fail its next read(s)",
+            "do_fault"),
     Command("trace", ("t",), "trace on|off", "print each instruction as it executes",
             "do_trace"),
     Command("history", ("hi",), "history [n]", "the last n instructions executed",
@@ -104,9 +106,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("board", ("bo",), "board", "the tic-tac-toe board decoded from memory",
             "do_board"),
     Command("registers", ("r", "reg"), "registers", "all registers", "do_registers"),
-    Command("desk", (), "desk [pair | clear-c | general-clear | initial-read | switch on|off]",
+    Command("desk", (), "desk [pair | clear-c | general-clear | initial-read | reread N | "
+            "switch on|off]",
             "the Supervisory Control desk: neons, one-pair step, clears, INITIAL READ, "
-            "the ,0 breakpoint switch", "do_desk"),
+            "the reread after a tape check, the ,0 breakpoint switch", "do_desk"),
     Command("attach", ("at",), "attach N FILE[:rw]",
             "mount a reel file on an empty Uniservo N (1-9, - for the tenth; a reel is on one "
             "Uniservo at a time: detach first); :rw lets the program "
@@ -353,9 +356,10 @@ class Monitor:
 
     # ---- showing ---------------------------------------------------------------------
 
-    def describe_stop(self) -> str:
+    def describe_stop(self, with_stop: bool = True) -> str:
+        """``next: ...`` and, unless ``with_stop`` is False, why the machine stopped."""
         machine = self.machine
-        stop = machine.last_stop
+        stop = machine.last_stop if with_stop else None
         address, half = machine.next_instruction_address()
         instruction = machine.sr
         head = f"next: {address:03d} {half:<5} {instruction_text(instruction, self.program)}"
@@ -686,7 +690,10 @@ class Monitor:
         machine = self.machine
         words = rest.split()
         if not words:
-            return [f"fault: {f.describe()}" for f in machine.faults.values()] or ["no faults"]
+            return ([f"fault: {f.describe()}" for f in machine.faults.values()]
+                    + self._tape_fault_lines()) or ["no faults"]
+        if words[0].lower() == "tape":
+            return self._tape_fault(words[1:])
         if words == ["clear"]:
             machine.clear_faults()
             self.timeline.forget()
@@ -705,6 +712,35 @@ class Monitor:
                  else [view(machine.mem[where], where, self.program).line()])
         return [f"fault: {fault.describe()} flipped; the next instruction that uses it "
                 "stops with the ODD-EVEN CHECK neon lit", *shown]
+
+    def _tape_fault_lines(self) -> list[str]:
+        tapes = self.machine.tapes
+        lines = [f"fault: Uniservo {servo.name}, block {index + 1} fails its next "
+                 f"{counted(reads, 'read')}"
+                 for servo in tapes.mounted() if servo.reel is not None
+                 for index, reads in sorted(servo.reel.bad.items())]
+        if tapes.ri_check is not None:
+            unit, index, _ = tapes.ri_check
+            lines.append(f"fault: rI holds block {index + 1} of Uniservo "
+                         f"{'-' if unit == 10 else unit}, which did not read correctly "
+                         f"(desk reread {'-' if unit == 10 else unit})")
+        return lines
+
+    def _tape_fault(self, words: list[str]) -> list[str]:
+        """fault tape N BLOCK [READS]: a bad block on the reel on Uniservo N."""
+        if len(words) not in (2, 3) or not all(w.isascii() and w.isdigit() for w in words[1:]):
+            raise MonitorError("fault tape N BLOCK [READS], e.g. fault tape 2 3: block 3 of "
+                               "the reel on Uniservo 2 fails its next read (or READS reads)")
+        try:
+            unit = tape_unit(words[0])
+            reads = int(words[2]) if len(words) == 3 else 1
+            self.desk.inject_tape_fault(unit, int(words[1]), reads)
+        except (TapeUnitError, ValueError) as exc:
+            raise MonitorError(f"{exc}; no fault was made") from None
+        self.timeline.forget()
+        return [f"fault: block {int(words[1])} of Uniservo {words[0]} fails its next "
+                f"{counted(reads, 'read')}: the read stops with the TAPE CHECK neon lit; "
+                f"recover with desk reread {words[0]}, then continue"]
 
     def do_trace(self, rest: str) -> list[str]:
         if rest not in ("on", "off"):
@@ -835,11 +871,22 @@ class Monitor:
             block = self.machine.tapes[1].position
             return [f"INITIAL READ: block {block} of Uniservo 1 read into 000-059",
                     self.describe_stop()]
+        if len(words) == 2 and words[0] == "reread":
+            try:
+                stop = desk.reread(tape_unit(words[1]))
+            except TapeUnitError as exc:
+                raise MonitorError(str(exc)) from None
+            self.timeline.forget()
+            if stop is not None:
+                return [stop.reason]
+            return [f"REREAD: Uniservo {words[1]} backed over the block and read it "
+                    "correctly into rI; the TAPE CHECK neon is out (continue goes on)",
+                    self.describe_stop(with_stop=False)]
         if len(words) == 2 and words[0] == "switch" and words[1] in ("on", "off"):
             desk.breakpoint_switch = words[1] == "on"
             return [f"breakpoint switch {words[1]}"]
         raise MonitorError("desk, desk pair, desk clear-c, desk general-clear, "
-                           "desk initial-read, desk switch on|off")
+                           "desk initial-read, desk reread N, desk switch on|off")
 
     def do_attach(self, rest: str) -> list[str]:
         unit_text, _, path = rest.strip().partition(" ")
