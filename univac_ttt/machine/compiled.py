@@ -89,7 +89,8 @@ _NAMESPACE = {
     "MIXED_EQUAL": _mixed_equal,
     "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
     "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
-    "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word,
+    "Bail": Bail, "ZERO": ZERO, "NEG_ZERO": fastarith.NEGATIVE_ZERO,
+    "REG": fastarith.register_word,
     "NEW": fastarith._new_word, "PASSES": fastarith.passes_of,
     "PASSES_OF": fastarith._PASSES_OF.get,
     "ADD": fastarith.add, "MUL": fastarith.multiply,
@@ -297,18 +298,21 @@ class _Writer:
         self.namespace[last] = [(None,)]
         self.emit(f"x = mem[{a}]", "vx = VALUE(x, False)",
                   "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
-                  "if vx.__class__ is int and vl.__class__ is int:",
+                  # A zero operand goes by words: a zero product takes its sign from
+                  # the operands' words (arithmetic.product_word), which ints cannot hold.
+                  "if vx.__class__ is int and vl.__class__ is int and vl and vx:",
                   f" c = {last}[0]", " if c[0] == vl and c[1] == vx:",
                   "  m._a = c[2]", "  m._x = c[3] if c[3] is not None else x",
                   "  m._f = c[4]", "  p = c[5]", " else:",
                   "  r = vl * vx", "  s = r if r >= 0 else -r")
         if code == "P":
             self.emit(f"  hi, lo = divmod(s, {MODULUS})",
-                      "  if r < 0:", "   hi, lo = -hi, -lo")
+                      "  if r < 0:", "   hi = -hi if hi else NEG_ZERO",
+                      "   lo = -lo if lo else NEG_ZERO")
         else:  # M rounds the magnitude; N gives the product the other sign
-            test = "r < 0" if code == "M" else "r >= 0"
+            test = "r < 0" if code == "M" else "r > 0"
             self.emit(f"  s = (s + {ar.HALF_UNIT}) // {MODULUS}",
-                      f"  hi = -s if {test} else s", "  lo = None")
+                      f"  hi = (-s if s else NEG_ZERO) if {test} else s", "  lo = None")
         self.emit("  f = 3 * (vl if vl >= 0 else -vl)",
                   "  p = PASSES_OF(vx)", "  if p is None:", "   p = PASSES(vx)",
                   f"  {last}[0] = (vl, vx, hi, lo, f, p)",

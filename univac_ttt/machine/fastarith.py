@@ -161,13 +161,23 @@ def _multiply(l_word: str, x_word: str, negative: bool, full: bool
     sign = (l_word[0] == MINUS) != (x_word[0] == MINUS)
     if full:
         high, low = divmod(product, MODULUS)
-        a, x = word_of(-high if sign else high), word_of(-low if sign else low)
+        a, x = _product_word(high, sign), _product_word(low, sign)
     else:
         rounded = (product + _HALF_UNIT) // MODULUS
-        a, x = word_of(-rounded if sign != negative else rounded), x_word
+        a, x = _product_word(rounded, sign != negative), x_word
     f = (b"%012d" % (3 * ml)).translate(_TO_EXCESS_THREE).decode()  # triple()
     high, low = divmod(mx, 10_000)
     return a, x, f, _PASSES[high // 10_000] + _PASSES[high % 10_000] + _PASSES[low]  # passes()
+
+
+def _product_word(magnitude: int, negative: bool) -> str:
+    """arithmetic.product_word: a zero product of unlike signs is -0."""
+    if negative:
+        return word_of(-magnitude) if magnitude else NEGATIVE_ZERO
+    return word_of(magnitude)
+
+
+NEGATIVE_ZERO = MINUS + ZERO_DIGIT * 11
 
 
 def divide(a_word: str, l_word: str) -> tuple[str, str] | str:
