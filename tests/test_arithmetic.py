@@ -163,7 +163,7 @@ def test_a_zero_product_takes_its_sign_from_the_operands():
     product of unlike signs is -0; a zero sum stays +0 (U3), and so does a zero quotient."""
     minus_five, zero = from_text("-00000000005"), from_text("000000000000")
     assert ar.multiply_rounded(minus_five, zero) == from_text("-00000000000")
-    assert ar.multiply_rounded(minus_five, zero, negative=True) == zero
+    assert ar.multiply_rounded(minus_five, zero, True) == zero
     assert ar.multiply_full(minus_five, from_text("000000000001")) == (
         from_text("-00000000000"), from_text("-00000000005"))
     assert ar.add(minus_five, from_text("000000000005"))[0] == zero
