@@ -65,6 +65,9 @@ def _add_machine_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--tape-overwrite", choices=["truncate", "keep"], default="truncate",
                        help="a write ends the tape there (default) or keeps the blocks "
                             "after it readable")
+    group.add_argument("--ten-word-unaligned", action="store_true",
+                       help="Y and Z move m ... m+9 as written (default: the last digit of m "
+                            "is ignored and the whole channel moves, U7)")
 
 
 def _machine_options(args: argparse.Namespace) -> MachineOptions:
@@ -75,6 +78,7 @@ def _machine_options(args: argparse.Namespace) -> MachineOptions:
         breakpoint_switch=args.breakpoint_switch,
         tape_write_aligned=not args.tape_write_unaligned,
         tape_overwrite=args.tape_overwrite,
+        ten_word_aligned=not args.ten_word_unaligned,
     )
 
 

@@ -182,12 +182,16 @@ def _from_v(m: Machine, a: int) -> Outcome:
 
 def _to_y(m: Machine, a: int) -> Outcome:
     mem = m.mem
+    if m.options.ten_word_aligned:
+        a -= a % 10  # the whole channel of m (U7)
     m.y = [mem[(a + i) % MEMORY_WORDS] for i in range(10)]
     return None
 
 
 def _from_y(m: Machine, a: int) -> Outcome:
     mem = m.mem
+    if m.options.ten_word_aligned:
+        a -= a % 10
     for i, word in enumerate(m.y):
         mem[(a + i) % MEMORY_WORDS] = word
     return None

@@ -21,3 +21,7 @@ class MachineOptions:
     # the blocks after it readable ("keep")? No source settles either.
     tape_write_aligned: bool = True
     tape_overwrite: Literal["truncate", "keep"] = "truncate"
+    # Y and Z move a whole channel: the last digit of m is ignored, as S-PROG53 says of the
+    # 60-word rI transfers (inference by analogy; docs/fidelity.md U7). False: the ten
+    # words m ... m+9 wherever they lie, wrapping at 999 (the earlier reading).
+    ten_word_aligned: bool = True
