@@ -61,3 +61,15 @@ def test_start_after_stop_ends_at_the_final_stop(tmp_path):
     assert "normal stop at 000 (right)" in lines[0] and "START pressed" in lines[0]
     assert "normal stop at 001 (right)" in lines[-1] and "START" not in lines[-1]
     assert "50 instructions" not in result.stderr
+
+
+def test_the_lower_case_typewriter_types_small_letters_until_the_shift(tmp_path):
+    """--typewriter lower: the typewriter as S-PV describes it, small letters, and capitals
+    after the upper-case shift (41, our placement) until the lower-case shift (42)."""
+    path = tmp_path / "case.img"
+    path.write_text("000 500100500101\n001 500102900000\n"
+                    "100 HELLOΔιιιιιι\n101 ⇑HELLOΔιιιιι\n102 ⇓HELLOιιιιιι\n")
+    lower = univac("run", str(path), "--plain", "--typewriter", "lower")
+    assert lower.returncode == 0 and lower.stdout == "hello HELLO hello"
+    capitals = univac("run", str(path), "--plain")
+    assert capitals.stdout == "HELLO HELLO hello"

@@ -65,12 +65,24 @@ def _add_machine_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--tape-overwrite", choices=["truncate", "keep"], default="truncate",
                        help="a write ends the tape there (default) or keeps the blocks "
                             "after it readable")
+    group.add_argument("--code-reading", choices=["stand-in", "label"], default="stand-in",
+                       help="the reading of the disputed codes 37, 62, 76 in the printer "
+                            "code table (default stand-in: 76 fast feed IV, 62 prints =; "
+                            "label: 37 fast feed IV, 76 prints =)")
+    group.add_argument("--typewriter", choices=["capitals", "lower"], default="capitals",
+                       dest="typewriter_case",
+                       help="the typewriter's case when a program starts: capitals "
+                            "(default) or lower, small letters until the program types "
+                            "the upper-case shift, as the one source describes it")
     group.add_argument("--ten-word-unaligned", action="store_true",
                        help="Y and Z move m ... m+9 as written (default: the last digit of m "
                             "is ignored and the whole channel moves, U7)")
 
 
 def _machine_options(args: argparse.Namespace) -> MachineOptions:
+    from .machine import charset
+
+    charset.use_reading(args.code_reading)  # the whole process reads the codes one way
     return MachineOptions(
         right_half_after_transfer=not args.transfer_skips_right,
         overflow=args.overflow,
@@ -79,6 +91,7 @@ def _machine_options(args: argparse.Namespace) -> MachineOptions:
         tape_write_aligned=not args.tape_write_unaligned,
         tape_overwrite=args.tape_overwrite,
         ten_word_aligned=not args.ten_word_unaligned,
+        typewriter_case=args.typewriter_case,
     )
 
 
@@ -722,6 +735,10 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from .program.sources import ProgramFileError, program_for_referee, read_program
     from .verify.referee import RefereeError, run_verification
 
+    if args.typewriter_case == "lower":
+        sys.stderr.write("univac-ttt: verify reads the results the program types in capitals; "
+                         "--typewriter lower is for run, play and monitor\n")
+        return EXIT_USAGE
     program = None
     if args.sheet is not None:
         try:

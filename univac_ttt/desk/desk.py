@@ -84,6 +84,7 @@ class Desk:
         self.paper = Paper(paper_limit)
         self.typewriter = StampedTypewriter(self.paper, self._clock)
         self.machine = Machine(options, self.keyboard, self.typewriter)
+        self.typewriter.upper = self.machine.options.typewriter_case == "capitals"
         # Addresses whose instruction a run notices without stopping (the kiosk's
         # captions): address -> note. Kept apart from the monitor's breakpoints.
         self.observe: dict[int, str] = {}
@@ -106,7 +107,7 @@ class Desk:
         self.general_clear()
         self.machine.mem[:] = [words.get(address, ZERO) for address in range(MEMORY_WORDS)]
         self.keyboard.clear()
-        self.typewriter.upper = True
+        self.typewriter.upper = self.machine.options.typewriter_case == "capitals"
 
     def general_clear(self) -> None:
         """GENERAL CLEAR: every register to zero and CC to 000; memory is kept."""
@@ -161,7 +162,7 @@ class Desk:
         (no block to read, the loader stopped or never handed over)."""
         self.general_clear()
         self.keyboard.clear()
-        self.typewriter.upper = True
+        self.typewriter.upper = self.machine.options.typewriter_case == "capitals"
         self.attach(BOOT_UNIT, reel)
         self.machine.tapes.moves.clear()
         stop = self.boot()

@@ -13,10 +13,10 @@ from typing import Literal, Protocol
 
 from .charset import (
     CARRIAGE_RETURN,
-    CHARACTERS,
     IGNORE,
     KEYBOARD_KEYS,
     LOWER_SHIFT,
+    TYPED,
     UPPER_SHIFT,
     ZERO_DIGIT,
 )
@@ -90,7 +90,7 @@ class QueueKeyboard:
         self._words.clear()
 
 
-_TYPED = [c.typed for c in CHARACTERS]
+_TYPED = TYPED  # by code (charset.TYPED, refilled by charset.use_reading)
 
 
 class Typewriter:
@@ -98,7 +98,8 @@ class Typewriter:
 
     ignore (and the printer control codes) type nothing; the carriage-return code starts
     a new line; there is no automatic return after a word (U12). The case shift codes
-    switch between capitals (the default) and small letters.
+    switch between capitals and small letters; a desk sets the case a run starts in
+    (MachineOptions.typewriter_case).
     """
 
     def __init__(self, sink: Callable[[str], None] | None = None) -> None:
