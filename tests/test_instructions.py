@@ -188,7 +188,13 @@ def test_keyboard_input_waits_then_stores_the_word():
 def test_printer_output_types_the_word():
     m, _ = run({0: w("500100500101"), 1: w("900000000000"),
                 100: w("HELLOΔWORLD⏎"), 101: w("ιιιιιιιιιι42")})
-    assert m.printer.paper == "HELLO WORLD\n42"
+    assert m.printer.paper == "hello world\n42"  # at rest the typewriter is in small letters
+
+
+def test_the_shift_codes_switch_the_typewriters_case():
+    m, _ = run({0: w("500100500101"), 1: w("900000000000"),
+                100: w("⇑HELLOΔιιιιι"), 101: w("⇓WORLDιιιιιι")})
+    assert m.printer.paper == "HELLO world"
 
 
 def test_tape_instruction_without_a_reel_is_a_clear_stop():

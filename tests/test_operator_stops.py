@@ -64,12 +64,13 @@ def test_start_after_stop_ends_at_the_final_stop(tmp_path):
 
 
 def test_the_lower_case_typewriter_types_small_letters_until_the_shift(tmp_path):
-    """--typewriter lower: the typewriter as S-PV describes it, small letters, and capitals
-    after the upper-case shift (41, our placement) until the lower-case shift (42)."""
+    """The typewriter as S-PV describes it (the default, --typewriter lower): small letters,
+    and capitals after the upper-case shift (41, our placement) until the lower-case shift
+    (42); --typewriter capitals starts a run shifted up."""
     path = tmp_path / "case.img"
     path.write_text("000 500100500101\n001 500102900000\n"
                     "100 HELLOΔιιιιιι\n101 ⇑HELLOΔιιιιι\n102 ⇓HELLOιιιιιι\n")
-    lower = univac("run", str(path), "--plain", "--typewriter", "lower")
+    lower = univac("run", str(path), "--plain")
     assert lower.returncode == 0 and lower.stdout == "hello HELLO hello"
-    capitals = univac("run", str(path), "--plain")
+    capitals = univac("run", str(path), "--plain", "--typewriter", "capitals")
     assert capitals.stdout == "HELLO HELLO hello"

@@ -69,11 +69,11 @@ def _add_machine_options(parser: argparse.ArgumentParser) -> None:
                        help="the reading of the disputed codes 37, 62, 76 in the printer "
                             "code table (default stand-in: 76 fast feed IV, 62 prints =; "
                             "label: 37 fast feed IV, 76 prints =)")
-    group.add_argument("--typewriter", choices=["capitals", "lower"], default="capitals",
+    group.add_argument("--typewriter", choices=["capitals", "lower"], default="lower",
                        dest="typewriter_case",
-                       help="the typewriter's case when a program starts: capitals "
-                            "(default) or lower, small letters until the program types "
-                            "the upper-case shift, as the one source describes it")
+                       help="the typewriter's case when a program starts: lower (default: "
+                            "small letters until the program types the upper-case shift, as "
+                            "the one source describes it) or capitals (shifted up)")
     group.add_argument("--ten-word-unaligned", action="store_true",
                        help="Y and Z move m ... m+9 as written (default: the last digit of m "
                             "is ignored and the whole channel moves, U7)")
@@ -735,10 +735,6 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     from .program.sources import ProgramFileError, program_for_referee, read_program
     from .verify.referee import RefereeError, run_verification
 
-    if args.typewriter_case == "lower":
-        sys.stderr.write("univac-ttt: verify reads the results the program types in capitals; "
-                         "--typewriter lower is for run, play and monitor\n")
-        return EXIT_USAGE
     program = None
     if args.sheet is not None:
         try:

@@ -104,7 +104,7 @@ class Typewriter:
 
     def __init__(self, sink: Callable[[str], None] | None = None) -> None:
         self.sink = sink
-        self.upper = True
+        self.upper = False  # at rest it types small letters (S-PV): a program shifts up
 
     def text_of(self, word: str) -> str:
         out = []

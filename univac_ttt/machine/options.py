@@ -25,7 +25,7 @@ class MachineOptions:
     # 60-word rI transfers (inference by analogy; docs/fidelity.md U7). False: the ten
     # words m ... m+9 wherever they lie, wrapping at 999 (the earlier reading).
     ten_word_aligned: bool = True
-    # The typewriter's case after a load (docs/fidelity.md, "The typewriter's case"):
-    # "capitals" (our choice: shifted to capitals, as the programs here are written) or
-    # "lower" (S-PV: small letters until the program types the upper-case shift).
-    typewriter_case: Literal["capitals", "lower"] = "capitals"
+    # The typewriter's case when a run starts (docs/fidelity.md, "The typewriter's case"):
+    # "lower" (S-PV: at rest it types small letters until the program types the upper-case
+    # shift) or "capitals" (our option: shifted up, for programs that never shift).
+    typewriter_case: Literal["capitals", "lower"] = "lower"
