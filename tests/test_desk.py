@@ -15,12 +15,14 @@ from univac_ttt.desk import Desk, Limits
 from univac_ttt.desk.paper import Paper
 from univac_ttt.machine import StopKind
 from univac_ttt.machine.word import from_text
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip install '.[test]'"
 LOOP = {0: from_text("000000U00000")}  # a transfer to itself: a runaway program
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 
 
 def test_a_runaway_program_stops_at_the_cap_and_can_go_on():
@@ -233,7 +235,7 @@ def test_desk_controls_and_neons():
 def test_the_monitor_has_the_desk_controls():
     from univac_ttt.monitor.core import Monitor
 
-    m = Monitor(SHIPPED.image.words, SHIPPED.program)
+    m = Monitor.for_pack(TTT, tapes={})
     m.execute("go")
     assert m.execute("desk")[0] == "neons: INPUT READY"
     assert "Uniservo 1 has no reel" in m.execute("desk initial-read")[0]
@@ -273,7 +275,7 @@ def test_one_address_parser_for_the_assembler_and_the_monitor():
             assert exc.reason
         else:
             raise AssertionError(bad)
-    m = Monitor(SHIPPED.image.words, SHIPPED.program)
+    m = Monitor.for_pack(TTT, tapes={})
     assert m.address("BRD+3") == symbols["BRD"] + 3
     assert m.execute("examine NOWHERE") == ["?? label NOWHERE is not defined"]
 

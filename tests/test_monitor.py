@@ -13,11 +13,12 @@ from univac_ttt.machine.word import from_int, from_text, to_int
 from univac_ttt.monitor.app import MonitorApp
 from univac_ttt.monitor.core import COMMANDS, Monitor, find_command
 from univac_ttt.monitor.script import run_script
-from univac_ttt.program.boottape import fresh_tictactoe_tape
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 
 # Every central-computer instruction kind, in a loop (no keyboard: it never waits).
 ALL_KINDS = {i: from_text(t) for i, t in enumerate([
@@ -31,7 +32,7 @@ ALL_KINDS.update({100: from_int(5), 101: from_int(7), 102: from_text("1010101010
 
 def game_monitor():
     """The monitor as `univac-ttt monitor` starts it: the program, its tape on Uniservo 1."""
-    return Monitor(SHIPPED.image.words, SHIPPED.program, tapes={1: fresh_tictactoe_tape()})
+    return Monitor.for_pack(TTT)
 
 
 def at_keyboard():

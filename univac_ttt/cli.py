@@ -17,16 +17,19 @@ from .tui.ending import SessionEnded
 from .wording import count
 
 if TYPE_CHECKING:
-    from .desk import Desk
+    from .desk import Desk, PrintedChunk
+    from .desk.score import ScoreKeeper
     from .desk.transcript import Transcript
     from .machine.tape import Reel
+    from .program.pack import Pack
     from .serve.apps import AppFactory
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL, EXIT_OUTPUT = 0, 1, 2, 70, 74
 MAX_STEPS_LIMIT = 10**15  # --max-steps: more than a year of UNIVAC time
 IDLE_LIMIT = 86_400  # --idle: one day
 MAX_CLIENTS_LIMIT = 1_000  # serve --max-clients: a file descriptor or more each
-COMMANDS = ("play", "run", "verify", "monitor", "kiosk", "tape", "assemble", "serve")
+COMMANDS = ("play", "run", "verify", "monitor", "kiosk", "tape", "assemble", "serve",
+            "programs")
 SCRIPT_LIMIT = 1_000_000  # bytes of a monitor script
 INTERACTIVE_CAP = 1_000_000_000  # instructions a full-screen monitor run may take
 
@@ -89,6 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"univac-ttt {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    from .packs.choose import add_program_option, add_programs_command
 
     play = sub.add_parser("play", help="play tic-tac-toe against the UNIVAC (the default)",
                           description="Play tic-tac-toe against the UNIVAC. You are X and "
@@ -102,14 +106,16 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--plain", action="store_true",
                       help="plain text on stdout, prompt '> ' at each keyboard wait (also "
                            "chosen when stdin or stdout is not a terminal)")
-    play.add_argument("--speed", choices=["fast", "authentic"], default="fast",
-                      help="how the typewriter types: at once (default) or at about 10 "
+    play.add_argument("--speed", choices=["fast", "authentic"], default=None,
+                      help="how the typewriter types: at once (default, unless the "
+                           "program's pack says otherwise) or at about 10 "
                            "characters a second, as the SC printer did (F3 toggles; with "
                            "--plain the output is paced too)")
     play.add_argument("--transcript", metavar="FILE", type=_path,
                       help="append the printer paper of the whole session to FILE")
     play.add_argument("--image", metavar="FILE", type=_path,
                       help="run this memory image instead of the tic-tac-toe program")
+    add_program_option(play)
     _add_machine_options(play)
 
     run = sub.add_parser("run", help="load an image or a sheet, or boot a tape, and run it",
@@ -137,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="at a normal stop (90), or a ,0 stop with --breakpoint-switch, "
                           "press START at once: note the stop on stderr and go on with the "
                           "next instruction, as the operator did")
+    add_program_option(run, default=None)
     _add_machine_options(run)
 
     monitor = sub.add_parser("monitor", help="step through memory: the lecture monitor",
@@ -155,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     monitor.add_argument("--log", metavar="FILE", type=_path,
                          help="append the session (each command and what it printed) to "
                               "FILE, as the command log FILE does")
+    add_program_option(monitor)
     monitor.add_argument("--script", metavar="FILE", type=_path,
                          help="run the monitor commands in FILE as plain text and exit "
                               "(also done with commands on stdin when it is not a terminal)")
@@ -212,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="keep each terminal's paper in DIR/transcripts/")
     serve.add_argument("--speed", choices=["fast", "authentic"], default="fast",
                        help="typewriter speed on every terminal (default fast)")
+    add_program_option(serve)
 
     verify = sub.add_parser("verify", help="prove the program plays perfectly",
                             description="Play every opponent strategy against the program "
@@ -256,6 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare = tape_sub.add_parser("compare", help="compare two reels word for word")
     compare.add_argument("first", type=_path, help="reel file")
     compare.add_argument("second", type=_path, help="reel file")
+    add_programs_command(sub)
     return parser
 
 
@@ -315,6 +325,10 @@ def _dispatch(args: argparse.Namespace) -> int | None:
         return _cmd_assemble(args)
     if command == "serve":
         return _cmd_serve(args)
+    if command == "programs":
+        from .packs.choose import list_programs
+
+        return list_programs(sys.stdout)
     return None
 
 
@@ -359,11 +373,30 @@ def _silence_stdout() -> None:
         pass
 
 
+def _chosen_pack(args: argparse.Namespace, image: str | None,
+                 default: str | None = "tictactoe") -> Pack | None:
+    """The pack --program names (or the default, or none for an image); None after a
+    message."""
+    from .packs.choose import chosen_pack
+    from .program.pack import PackError
+
+    try:
+        return chosen_pack(args, image, default)
+    except PackError as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+        return None
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from .console.plain import PlainConsole
     from .desk import Desk, Limits
     from .program.sources import ProgramFileError, read_program
 
+    pack = _chosen_pack(args, args.image, default=None)
+    if pack is None:
+        return EXIT_USAGE
+    if pack.folder is not None:
+        return _run_pack(args, pack)
     desk_words = None
     if args.image:
         try:
@@ -390,6 +423,50 @@ def _cmd_run(args: argparse.Namespace) -> int:
         saved = _save_written_reels(mounts)
     console.message(f"univac-ttt: {result.summary}")
     return result.exit_code if saved else EXIT_USAGE
+
+
+def _run_pack(args: argparse.Namespace, pack: Pack) -> int:
+    """run --program: the pack's tape booted on Uniservo 1, its reels mounted (a
+    write = true reel as a scratch copy), --tape reels on the other units."""
+    from .console.plain import PlainConsole
+    from .desk import Desk, Limits
+
+    desk = Desk(options=_machine_options(args), limits=Limits(cap=10**15))
+    stop = desk.load_tape(pack.boot_tape())
+    if stop is not None:
+        sys.stderr.write(f"univac-ttt: the program tape did not load: {stop.describe()}\n")
+        return EXIT_ERROR_STOP
+    for unit, reel in pack.reels().items():
+        desk.attach(unit, reel)
+    if any(text.partition("=")[0] == "1" for text in args.tape):
+        sys.stderr.write("univac-ttt: --tape Uniservo 1 holds the program's tape with "
+                         "--program; mount reels on 2-9 or -\n")
+        return EXIT_USAGE
+    mounts = _mount_tapes(desk, args.tape)
+    if mounts is None:
+        return EXIT_USAGE
+    console = PlainConsole(desk, sys.stdin, sys.stdout, sys.stderr, args.max_steps,
+                           start_after_stop=args.start_after_stop)
+    keeper = _score_keeper(desk, pack)
+    try:
+        result = console.run()
+    finally:
+        saved = _save_written_reels(mounts)
+    console.message(f"univac-ttt: {result.summary}")
+    if keeper is not None:
+        console.message(f"univac-ttt: {keeper.line()}")
+    return result.exit_code if saved else EXIT_USAGE
+
+
+def _score_keeper(desk: Desk, pack: Pack) -> ScoreKeeper | None:
+    """For a pack with [results]: a keeper that counts them off the paper as it is typed."""
+    from .desk.score import ScoreKeeper
+
+    if not pack.scores:
+        return None
+    keeper = ScoreKeeper(pack.results_in, pack.result_names, pack.result_label)
+    desk.paper.listeners.append(keeper.printed)
+    return keeper
 
 
 def _mount_tapes(desk: Desk, specs: list[str]) -> list | None:
@@ -453,19 +530,22 @@ def _cmd_tape(args: argparse.Namespace) -> int:
     return EXIT_USAGE
 
 
-def _program_words(args: argparse.Namespace) -> tuple[dict[int, str], Reel] | None:
-    """The words play runs and the program tape that loads them (the shipped
-    tictactoe.tape, or a tape made from --image with the loader); None after a message."""
-    from .program.boottape import boot_reel, fresh_tictactoe_tape
+def _program_words(args: argparse.Namespace) -> tuple[dict[int, str], Reel, Pack] | None:
+    """The words play runs, the program tape that loads them (the pack's, or a tape made
+    from --image with the loader) and the pack (NO_PACK for an image); None after a
+    message."""
+    from .program.boottape import boot_reel
     from .program.image import ImageError, read_image
-    from .program.shipped import ProgramError, load_tictactoe
 
+    pack = _chosen_pack(args, args.image)
+    if pack is None:
+        return None
     try:
         if args.image is not None:
             words = read_image(args.image).words
-            return words, boot_reel(words, Path(args.image).name)
-        return load_tictactoe().image.words, fresh_tictactoe_tape()
-    except (ImageError, ProgramError) as exc:
+            return words, boot_reel(words, Path(args.image).name), pack
+        return pack.words, pack.boot_tape(), pack
+    except ImageError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return None
 
@@ -474,10 +554,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
     loaded = _program_words(args)
     if loaded is None:
         return EXIT_USAGE
-    words, tape = loaded
+    words, tape, pack = loaded
+    if args.speed is None:
+        args.speed = pack.speed or "fast"
     if args.plain or not _full_screen_possible():
-        return _play_plain(args, tape)
-    return _play_console(args, words, tape)
+        return _play_plain(args, tape, pack)
+    return _play_console(args, words, tape, pack)
 
 
 def _full_screen_possible() -> bool:
@@ -488,7 +570,7 @@ def _full_screen_possible() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty() and term not in ("", "dumb")
 
 
-def _play_plain(args: argparse.Namespace, tape: Reel) -> int:
+def _play_plain(args: argparse.Namespace, tape: Reel, pack: Pack) -> int:
     from .console.plain import PlainConsole
     from .desk import Desk
     from .desk.transcript import Transcript, TranscriptError
@@ -509,6 +591,9 @@ def _play_plain(args: argparse.Namespace, tape: Reel) -> int:
         if transcript is not None:
             transcript.close()
         return EXIT_ERROR_STOP
+    for unit, reel in pack.reels().items():
+        desk.attach(unit, reel)
+    keeper = _score_keeper(desk, pack)
     console = PlainConsole(desk, sys.stdin, sys.stdout, sys.stderr,
                            authentic=args.speed == "authentic")
     if transcript is not None:
@@ -520,6 +605,8 @@ def _play_plain(args: argparse.Namespace, tape: Reel) -> int:
             transcript.close()
     if result.stop is not None:
         console.message(f"univac-ttt: the program stopped: {result.summary}")
+    if keeper is not None:
+        console.message(f"univac-ttt: {keeper.line()}")
     if transcript is not None and transcript.error:
         return EXIT_OUTPUT
     return result.exit_code
@@ -549,7 +636,8 @@ def _reporting(transcript: Transcript) -> Callable[[str], None]:
     return write
 
 
-def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel) -> int:
+def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel,
+                  pack: Pack) -> int:
     from .console.app import ConsoleApp, ConsoleSettings
     from .desk.session import GameSession
     from .desk.transcript import TranscriptError
@@ -559,10 +647,15 @@ def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel) -
     options = _machine_options(args)
     settings = ConsoleSettings(authentic=args.speed == "authentic",
                                transcript=Path(args.transcript) if args.transcript else None,
-                               tictactoe=args.image is None)
+                               pack=pack)
+
+    def session(on_print: Callable[[PrintedChunk], None]) -> GameSession:
+        if pack.folder is None:  # an image: no pack, no score
+            return GameSession(words, options, on_print, tape=tape)
+        return GameSession.from_pack(pack, options, on_print)
+
     try:
-        console = ConsoleApp(lambda on_print: GameSession(words, options, on_print,
-                                                                   tape=tape), settings)
+        console = ConsoleApp(session, settings)
     except TranscriptError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
@@ -577,29 +670,27 @@ def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel) -
 def _cmd_monitor(args: argparse.Namespace) -> int:
     from .monitor.core import Monitor
     from .monitor.script import run_script
-    from .program.shipped import ProgramError, load_tictactoe
     from .program.sources import ProgramFileError, read_program
 
-    tapes = {}
-    try:
-        if args.image is None:
-            from .program.boottape import fresh_tictactoe_tape
-
-            shipped = load_tictactoe()
-            words, program = shipped.image.words, shipped.program
-            tapes = {1: fresh_tictactoe_tape()}  # on Uniservo 1, for boot
-        else:
-            loaded = read_program(args.image)
-            words, program = loaded.words, loaded.program
-    except (ProgramFileError, ProgramError) as exc:
-        sys.stderr.write(f"univac-ttt: {exc}\n")
+    pack = _chosen_pack(args, args.image)
+    if pack is None:
         return EXIT_USAGE
+    tapes = pack.mounts()  # the pack's tape on Uniservo 1, for boot, and its reels
+    words, program = pack.words, pack.program
+    if args.image is not None:
+        try:
+            loaded = read_program(args.image)
+        except ProgramFileError as exc:
+            sys.stderr.write(f"univac-ttt: {exc}\n")
+            return EXIT_USAGE
+        words, program = loaded.words, loaded.program
     from .desk import Limits
 
     full_screen = args.script is None and sys.stdin.isatty() and sys.stdout.isatty()
     # On the full screen Ctrl-C stops a run, so the cap is only a last resort.
     limits = Limits(cap=INTERACTIVE_CAP) if full_screen else Limits()
     monitor = Monitor(words, program, _machine_options(args), limits, tapes)
+    monitor.board_reader = pack.board
     if args.log is not None:
         opened = monitor.execute(f"log {args.log}")
         if opened and opened[0].startswith("??"):
@@ -640,8 +731,8 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     from .kiosk.app import KioskApp
     from .kiosk.controller import MIN_PIN_LENGTH, Kiosk, KioskSettings
     from .kiosk.supervisor import lock_signals, log_kiosk_start, setup_logging, supervise
-    from .program.boottape import fresh_tictactoe_tape
-    from .program.shipped import ProgramError, load_tictactoe
+    from .packs.tictactoe import fresh_tictactoe_tape, load_tictactoe, load_tictactoe_tape
+    from .program.shipped import ProgramError
 
     pin = args.pin or os.environ.get("UNIVAC_TTT_STAFF_PIN", "")
     if not pin:
@@ -667,7 +758,7 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         shipped = load_tictactoe()
-        fresh_tictactoe_tape()  # the tape each game boots from: checked before the screen
+        load_tictactoe_tape()  # the tape each game boots from: checked before the screen
     except ProgramError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE
@@ -687,29 +778,40 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
                      report=lambda message: sys.stderr.write(f"univac-ttt: {message}\n"))
 
 
-def served_apps() -> dict[str, AppFactory]:
-    """The front ends serve may hand a terminal, by --app name. The command line composes:
-    serve never imports a front end, it is handed their public factories."""
+def served_apps(pack: Pack | None = None) -> dict[str, AppFactory]:
+    """The front ends serve may hand a terminal, by --app name, each running ``pack``
+    (default tic-tac-toe). The command line composes: serve never imports a front end or
+    a pack, it is handed the front ends' public factories with the pack bound in."""
+    from functools import partial
+
     from .console.served import build_application as console_application
     from .monitor.served import build_application as monitor_application
+    from .packs import DEFAULT, shipped_pack
 
-    return {"play": console_application, "monitor": monitor_application}
+    chosen = pack if pack is not None else shipped_pack(DEFAULT)
+    return {"play": partial(console_application, pack=chosen),
+            "monitor": partial(monitor_application, pack=chosen)}
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .serve.main import serve_from_args
 
-    return serve_from_args(args, _data_folder(args), served_apps())
+    pack = _chosen_pack(args, None)
+    if pack is None:
+        return EXIT_USAGE
+    return serve_from_args(args, _data_folder(args), served_apps(pack))
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from .program.sources import ProgramFileError, program_for_referee, read_program
+    from .packs.tictactoe import program_for_referee
+    from .program.sources import ProgramFileError, read_program
     from .verify.referee import RefereeError, run_verification
 
     program = None
     if args.sheet is not None:
         try:
-            program = program_for_referee(read_program(args.sheet))
+            loaded = read_program(args.sheet)
+            program = program_for_referee(loaded.words, loaded.program)
         except ProgramFileError as exc:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE

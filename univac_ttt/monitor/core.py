@@ -25,8 +25,8 @@ from ..program.address import AddressError, evaluate
 from ..program.assembler import AssemblyError, Program, encode_instruction
 from ..program.boottape import load_loader
 from ..program.disassembler import instruction_text, symbol_for, view
+from ..program.pack import BoardReader, Pack
 from ..program.reel import ReelError, TapeSpec, save_reel
-from ..program.tictactoe import board_lines, has_board
 from ..safefile import atomic_write
 from ..textfile import TextFileError, check_write_target, read_text_file
 from .panes import MEMORY_MODES, Panes
@@ -101,7 +101,7 @@ COMMANDS: tuple[Command, ...] = (
             "do_type"),
     Command("paper", ("pa",), "paper [n]", "the last n lines of the printer paper",
             "do_paper"),
-    Command("board", ("bo",), "board", "the tic-tac-toe board decoded from memory",
+    Command("board", ("bo",), "board", "the program's board decoded from memory",
             "do_board"),
     Command("registers", ("r", "reg"), "registers", "all registers", "do_registers"),
     Command("desk", (), "desk [pair | clear-c | general-clear | initial-read | switch on|off]",
@@ -169,6 +169,9 @@ class Monitor:
     # How the operator answers a keyboard wait here: a script types with the type command;
     # the full screen sets its own (a line typed there goes to the UNIVAC).
     keyboard_hint = "use 'type TEXT'"
+    # The program's board, drawn from memory: its pack's reader (the composer sets it);
+    # None for a program without a board (any image or sheet without a pack).
+    board_reader: BoardReader | None = None
 
     def __init__(self, words: dict[int, str], program: Program | None = None,
                  options: MachineOptions | None = None, limits: Limits | None = None,
@@ -197,6 +200,17 @@ class Monitor:
         self.recorded_future = False  # after back: pending keyboard words are the old future
         self.log: SessionLog | None = None
         self.panes = Panes()  # what the full screen shows (the lecturer's choice)
+
+    @classmethod
+    def for_pack(cls, pack: Pack, options: MachineOptions | None = None,
+                 limits: Limits | None = None,
+                 tapes: dict[int, Reel] | None = None) -> Monitor:
+        """A monitor on a pack's program: its sheet's labels, its board, and (unless
+        ``tapes`` says otherwise) its tape on Uniservo 1 for boot and its own reels."""
+        monitor = cls(pack.words, pack.program, options, limits,
+                      pack.mounts() if tapes is None else tapes)
+        monitor.board_reader = pack.board
+        return monitor
 
     # ---- running a command line ------------------------------------------------------
 
@@ -799,9 +813,9 @@ class Monitor:
         return [f"| {line}" for line in lines[-count:]]
 
     def do_board(self, rest: str) -> list[str]:
-        if self.sheet is None or not has_board(self.sheet):
-            raise MonitorError("this program has no board (no label BRD)")
-        return board_lines(self.machine.mem, self.sheet)
+        if self.board_reader is None:
+            raise MonitorError("this program has no board (its pack reads none)")
+        return self.board_reader(self.machine.mem)
 
     def do_registers(self, rest: str) -> list[str]:
         return self.register_lines()
