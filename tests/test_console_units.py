@@ -14,7 +14,7 @@ from univac_ttt.desk.session import GameSession
 from univac_ttt.machine.word import from_text, to_int
 from univac_ttt.packs import shipped_pack
 from univac_ttt.packs.tictactoe import load_tictactoe, results_in
-from univac_ttt.program.board import printed_board
+from univac_ttt.packs.tictactoe.board import printed_board
 
 WORDS = load_tictactoe().image.words
 TTT = shipped_pack("tictactoe")

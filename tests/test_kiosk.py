@@ -14,7 +14,7 @@ from univac_ttt.kiosk.controller import ATTRACT, WELCOME, Kiosk, KioskSettings, 
 from univac_ttt.kiosk.stats import TallyFile
 from univac_ttt.kiosk.supervisor import supervise
 from univac_ttt.packs.tictactoe import DEMO_GAMES, load_tictactoe, results_in
-from univac_ttt.program.board import last_printed_board
+from univac_ttt.packs.tictactoe.board import last_printed_board
 
 SHIPPED = load_tictactoe()
 F12, F2 = "\x1b[24~", "\x1bOQ"

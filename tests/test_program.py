@@ -4,8 +4,8 @@ from univac_ttt.desk import Desk
 from univac_ttt.machine import StopKind
 from univac_ttt.machine.word import from_int, from_text, to_int
 from univac_ttt.packs.tictactoe import IMAGE_NAME, load_tictactoe
+from univac_ttt.packs.tictactoe.board import printed_board
 from univac_ttt.packs.tictactoe.build import build_image_text
-from univac_ttt.program.board import printed_board
 from univac_ttt.verify.solver import Oracle
 
 X, O, B = 1, -1, 0

@@ -39,7 +39,7 @@ def test_captions_name_labels_of_the_sheet_and_the_board_label_exists():
 
 
 def test_the_board_read_from_memory_is_the_board_on_the_paper():
-    from univac_ttt.program.board import last_printed_board
+    from univac_ttt.packs.tictactoe.board import last_printed_board
 
     desk = Desk(SHIPPED.image.words)
     desk.run()

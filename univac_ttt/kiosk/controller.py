@@ -28,8 +28,8 @@ from ..packs.tictactoe import (
     results_in,
     tictactoe_pack,
 )
+from ..packs.tictactoe.board import last_printed_board
 from ..program.assembler import Program
-from ..program.board import last_printed_board
 from ..wording import count
 from .printouts import save_printout
 from .stats import TallyFile

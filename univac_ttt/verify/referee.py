@@ -30,8 +30,8 @@ from ..packs.tictactoe import (
     load_tictactoe,
     results_in,
 )
+from ..packs.tictactoe.board import printed_board
 from ..program.assembler import Program
-from ..program.board import printed_board
 from ..program.boottape import boot_reel
 from .solver import BLANK, O, Oracle, X, winner
 

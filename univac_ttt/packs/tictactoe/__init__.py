@@ -21,12 +21,12 @@ from typing import Literal
 from ...machine.tape import Reel
 from ...machine.word import to_int
 from ...program.assembler import AssemblyError, Program, assemble
-from ...program.board import BLANK, O, X
 from ...program.boottape import boot_reel
 from ...program.image import ImageError, MemoryImage, parse_image
 from ...program.pack import Demonstration, Pack, PackError, read_pack
 from ...program.reel import ReelError, parse_reel
 from ...program.shipped import ProgramError, read_shipped
+from .board import BLANK, O, X
 
 NAME = "tictactoe"
 FOLDER = Path(__file__).parent
