@@ -230,7 +230,8 @@ def monitor(folder: Path) -> Driven:
 
 def kiosk(folder: Path) -> Driven:
     kiosk_settings = KioskSettings(pin=PIN, printouts=folder / "printouts",
-                                   stats=folder / "tally.json", authentic=False)
+                                   stats=folder / "tally.json", idle_seconds=60,
+                                   authentic=False)
     return Driven(lambda pipe: KioskApp(Kiosk(SHIPPED.image.words, SHIPPED.program,
                                               kiosk_settings),
                                         input=pipe, output=DummyOutput()),

@@ -216,8 +216,8 @@ def test_f4_names_the_whole_path(tmp_path):
 def kiosk(tmp_path):
     clock = Clock()
     settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
-                             stats=tmp_path / "tally.json", authentic=True, first_demo=0,
-                             clock=clock)
+                             stats=tmp_path / "tally.json", idle_seconds=60, authentic=True,
+                             first_demo=0, clock=clock)
     return Kiosk(WORDS, SHIPPED.program, settings)
 
 

@@ -242,7 +242,7 @@ def test_the_kiosk_boots_the_tape_it_is_given(tmp_path):
     from univac_ttt.kiosk.controller import Kiosk, KioskSettings
 
     settings = KioskSettings(pin="1234", stats=tmp_path / "t.json",
-                             printouts=tmp_path / "p")
+                             printouts=tmp_path / "p", idle_seconds=60)
     kiosk = Kiosk(SHIPPED.image.words, SHIPPED.program, settings, fresh_tictactoe_tape())
     assert kiosk.session.tape.name == "tictactoe.tape"
     assert len(kiosk.session.boot_moves) == 18 and kiosk.session.waiting_for_keyboard
