@@ -495,3 +495,18 @@ def test_desk_initial_read_names_the_block_it_read():
     m.execute("desk initial-read")
     assert m.execute("desk initial-read")[0] == (
         "INITIAL READ: block 2 of Uniservo 1 read into 000-059")
+
+
+def test_every_command_is_a_step_registered_from_its_topic_module():
+    """One table, built by the decorator: each row's step lives in commands/<topic>.py,
+    help lists the topics in order, and a spelling cannot be registered twice."""
+    from univac_ttt.monitor.commands import registry
+
+    assert {c.topic for c in COMMANDS} == set(registry.TOPICS)
+    for command in COMMANDS:
+        assert command.step.__module__ == f"univac_ttt.monitor.commands.{command.topic}"
+    topics = [registry.TOPICS.index(c.topic) for c in COMMANDS]
+    assert topics == sorted(topics) and COMMANDS[0].name == "step"
+    with pytest.raises(ValueError, match="twice"):
+        registry.command("s", usage="s", summary="a second step")(lambda mon, rest: [])
+    assert find_command("s").name == "step" and len(COMMANDS) == len(set(COMMANDS))
