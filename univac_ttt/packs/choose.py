@@ -35,8 +35,8 @@ def chosen_pack(args: argparse.Namespace, image: str | None,
     return shipped_pack(default)
 
 
-def add_programs_command(sub: argparse._SubParsersAction) -> None:
-    sub.add_parser("programs", help="list the shipped programs (for --program)",
+def add_programs_command(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    return sub.add_parser("programs", help="list the shipped programs (for --program)",
                    description="List the programs shipped with univac-ttt, each by the name "
                                "--program takes and its title. A pack folder of your own "
                                "runs with --program DIR (docs/programs.md).")
