@@ -190,6 +190,8 @@ def test_write_reels_are_scratch_copies_and_the_shipped_file_is_never_written(tm
     assert written is not None and written.blocks[0][0] == from_int(7)
     assert pack.reels()[3].blocks[0][0] == from_int(0)  # the next mount is fresh again
     assert (folder / "out.tape").read_text(encoding="utf-8") == reel_text
+    (folder / "in.tape").unlink()  # read with the pack: a later mount needs no file
+    assert pack.reels()[2].blocks == reels[2].blocks
 
 
 # ---- bad pack folders: a clear message naming the file and the field ----------------------

@@ -51,6 +51,9 @@ class PackTape:
     unit: int  # 2-10
     reel: Path | None  # None: a blank reel (write = true only)
     write: bool = False
+    # The reel's blocks as read with the pack: every mount copies these, so a run never
+    # reads the folder again (a file removed later cannot stop a new game).
+    blocks: tuple[tuple[str, ...], ...] = field(default=(), repr=False, compare=False)
 
     @property
     def unit_name(self) -> str:
@@ -124,9 +127,8 @@ class Pack:
             if tape.reel is None:
                 mounted[tape.unit] = Reel([], writable=True, name=f"scratch reel {tape.unit_name}")
                 continue
-            shipped = _read_pack_reel(self, tape)
-            name = shipped.name if not tape.write else f"{shipped.name} (scratch copy)"
-            mounted[tape.unit] = Reel(list(shipped.blocks), writable=tape.write, name=name)
+            name = tape.reel.name if not tape.write else f"{tape.reel.name} (scratch copy)"
+            mounted[tape.unit] = Reel(list(tape.blocks), writable=tape.write, name=name)
         return mounted
 
     def mounts(self) -> dict[int, Reel]:
@@ -191,16 +193,6 @@ def _phrase_pattern(phrase: str) -> str:
     if phrase[-1:].isalnum():
         text += r"(?![A-Z0-9])"
     return text
-
-
-def _read_pack_reel(pack: Pack, tape: PackTape) -> Reel:
-    assert tape.reel is not None
-    try:
-        reel = read_reel(tape.reel)
-    except ReelError as exc:
-        raise PackError(f"{pack.folder}/{PACK_FILE}: tapes: unit {tape.unit}: {exc}") from None
-    reel.name = tape.reel.name
-    return reel
 
 
 # ---- reading a pack folder -------------------------------------------------------------
@@ -371,13 +363,11 @@ def _tapes(check: _Fields, folder: Path, data: dict[str, Any]) -> tuple[PackTape
             raise check.fail(f"{where}.reel", "missing: a read-only reel needs its file "
                                               "(only write = true may start blank)")
         path = check.file(folder, reel, f"{where}.reel") if reel else None
-        found.append(PackTape(unit, path, write))
-    pack_tapes = tuple(found)
-    for tape in pack_tapes:  # every reel file must read now, not when the program runs
-        if tape.reel is not None:
+        blocks: tuple[tuple[str, ...], ...] = ()
+        if path is not None:  # every reel file must read now, not when the program runs
             try:
-                read_reel(tape.reel)
+                blocks = tuple(read_reel(path).blocks)
             except ReelError as exc:
-                index = pack_tapes.index(tape) + 1
-                raise check.fail(f"tapes[{index}].reel", str(exc)) from None
-    return pack_tapes
+                raise check.fail(f"{where}.reel", str(exc)) from None
+        found.append(PackTape(unit, path, write, blocks))
+    return tuple(found)
