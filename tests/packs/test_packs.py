@@ -12,6 +12,7 @@ from prompt_toolkit.output import DummyOutput
 
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
 from univac_ttt.console.panels import render_panel
+from univac_ttt.desk.paper import PrintedChunk
 from univac_ttt.desk.score import ScoreKeeper
 from univac_ttt.desk.session import GameSession
 from univac_ttt.machine.tape import Reel
@@ -145,13 +146,9 @@ def test_the_console_shows_the_packs_hint_and_tally(greet):
 
 
 def test_the_score_keeper_counts_a_phrase_split_between_pieces():
-    class Piece:
-        def __init__(self, text, keyed=False):
-            self.text, self.keyed = text, keyed
-
     keeper = ScoreKeeper(read_pack_results({"WELL DONE": "greeted"}))
-    for text in ("⏎WELL D", "ONE⏎", "> WELL DONE"):
-        keeper.printed(Piece(text, keyed=text.startswith(">")))
+    for text in ("\nWELL D", "ONE\n", "> WELL DONE"):
+        keeper.printed(PrintedChunk(text, 0, keyed=text.startswith(">")))
     assert keeper.score.count("greeted") == 1 and keeper.line() == "score: greeted 1"
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .paper import PrintedChunk
+
 # Reads the results a piece of paper announces, in order (a pack's ``results_in``).
 ResultReader = Callable[[str], list[str]]
 
@@ -92,10 +94,11 @@ class ScoreKeeper:
         self._carry = ""
         self._keep = carry  # longer than any phrase
 
-    def printed(self, chunk: object) -> None:
-        if getattr(chunk, "keyed", False):
+    def printed(self, chunk: PrintedChunk) -> None:
+        """A paper listener: count the results this piece completes."""
+        if chunk.keyed:
             return
-        text = getattr(chunk, "text", "")
+        text = chunk.text
         before = len(self.reader(self._carry))
         for result in self.reader(self._carry + text)[before:]:
             self.score.record(result)
