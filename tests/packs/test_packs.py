@@ -274,3 +274,20 @@ def test_serve_hands_every_terminal_the_pack_named(greet):
         assert "NEW GAME" in default["play"](pipe, DummyOutput()).console.session.paper
     result = univac("serve", "--program", "nosuch", "--telnet", "0")
     assert result.returncode == 2 and "no program 'nosuch'" in result.stderr
+
+
+def test_the_full_screen_console_runs_a_hand_made_pack(greet):
+    import shutil
+
+    from support.terminal import Terminal
+
+    terminal = Terminal([shutil.which("univac-ttt") or "univac-ttt", "play", "--program",
+                         str(greet)], columns=80, rows=24)
+    try:
+        terminal.wait_for("type a word, then Enter")  # the pack's key hint on the lamp
+        terminal.send("HI\r")
+        screen = terminal.wait_for("words 1")  # the pack's tally counted WELL DONE
+        assert "YOU SAID 0000000000HI" in screen and "square codes" not in screen
+        terminal.send("\x11\x11")
+    finally:
+        assert terminal.close() == 0
