@@ -9,8 +9,8 @@ import socket
 import struct
 import time
 
+from tests.support.serving import LOCAL, connected, key_in, run, serving
 from tests.support.telnet_client import IAC, NAWS, SB, TTYPE, WILL, TelnetClient
-from tests.test_serve import LOCAL, connected, key_in, run, serving
 from univac_ttt.serve.server import ClassServer
 
 
