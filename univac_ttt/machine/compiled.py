@@ -1,26 +1,34 @@
-"""Compiled pairs: the fast path of Machine.run for the ordinary case.
+"""Compiled superblocks: the fast path of Machine.run for the ordinary case.
 
-A word fetched as a pair is compiled (on its second fetch) into one Python function that
-runs both of its instructions and their timing. After the pair fetch the delay lines have a
-known phase (the fetch ends as word cc passes the heads), so every later operand wait of the
-pair is a constant worked out here; only the fetch wait depends on the clock. The functions
-are looked up by the word memory holds at the moment of the fetch (and the last digit of its
-address), so a store into memory from anywhere (an instruction, the monitor, a restore, a
-tape, a fault) makes the address hold a word whose function is looked up afresh: nothing
-can run stale code, and there is nothing to invalidate.
+A straight-line run of pairs (up to an unconditional transfer, a word that cannot be
+compiled, or 16 pairs) is compiled, the second time its first word is fetched at its
+address, into one Python function that runs every instruction of it and its timing, with
+memory, the clock and the registers in locals. After a pair fetch the delay lines have a
+known phase (the fetch ends as word cc passes the heads), so every later wait of the block
+(operands, and the fetches of the pairs after it) is a constant worked out here; the clock
+is read once when the block starts and only a multiply's digits or a device make it vary.
+
+Blocks are looked up by their address and the word memory holds there at the moment of the
+fetch, and before each later pair a block compares the word memory holds now with the word
+it was compiled from: a store from anywhere (an instruction, even one of the block itself,
+the monitor, a restore, a tape, a fault) is seen at the next pair boundary, where the block
+leaves exactly as the machine stands there. A block left that way is shortened to the pairs
+before the changed word (code that writes its own instructions keeps its blocks short).
 
 Arithmetic on numbers whose values are known (A, S, X, M, N, P, D) leaves its results in
-the registers (``m._a``, ``m._x``, ``m._l``, ``m._f``) as ints and makes no word; a word is
-made only when something reads the register as one (a store, a compare with a word, a
-shift, the interpreter, the monitor: Machine.a and its kin materialise on read).
+the registers as ints and makes no word; a word is made only when something reads the
+register as one (a store, a compare with a word, a shift, the interpreter, the monitor:
+Machine.a and its kin materialise on read).
 
 Anything unusual (a stop, a keyboard with nothing typed, a tape error, an adder fault, an
 overflow stop, a non-digit in a multiply or divide) leaves through ``Bail`` before that
-instruction has changed anything, and the interpreter in cpu.py runs it as always.
+instruction has changed anything, with the machine settled just before it (CC, CR, the
+half, the clock, the registers), and the interpreter in cpu.py runs it as always.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -35,21 +43,39 @@ from .word import MODULUS, ZERO, instruction
 if TYPE_CHECKING:
     from .cpu import Machine
 
-Pair = Callable[["Machine", int], int]  # runs the pair at an address; returns the next
-_PER_PHASE = 400  # compiled words per last address digit (about 3 KB each) before emptying
+# A block runs with room for so many instructions; it returns the next CC plus the
+# instructions it ran times _DONE, plus _CHANGED when it left because a word had changed.
+Block = Callable[["Machine", int], int]
+_DONE = 1024
+_CHANGED = 1 << 30
+_MAX_PAIRS = 16  # pairs in one block
+_PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
 _LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(1000))  # R's return links
 
 
 class Bail(Exception):
-    """The pair cannot go on compiled: ``half`` 0, nothing of it has run; ``half`` 1, the
-    left instruction has run, the clock stood at ``pulses`` and CC at ``cc``."""
+    """The block cannot go on compiled; ``done`` instructions of it have run, and the
+    machine is settled just before the next one (CC, CR, the half, the clock, registers)."""
 
-    def __init__(self, half: int, pulses: int = 0, cc: int = 0) -> None:
-        super().__init__(half)
-        self.half = half
-        self.pulses = pulses
-        self.cc = cc
+    def __init__(self, done: int) -> None:
+        super().__init__(done)
+        self.done = done
+
+
+def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, half: int,
+            done: int, **registers: str | int) -> Bail:
+    """Put the machine where a block leaves it before an instruction it cannot run: the
+    clock, CC, CR (None: as it was, the block's first pair not yet fetched), the half and
+    the registers the block holds in locals."""
+    m.pulses = pulses
+    m.cc = cc
+    if cr is not None:
+        m.cr, m.cr_address = cr, cr_address
+    m.half = half
+    for name, value in registers.items():
+        setattr(m, "_" + name, value)
+    return Bail(done)
 
 
 def eligible(m: Machine) -> bool:
@@ -62,15 +88,14 @@ def eligible(m: Machine) -> bool:
 
 
 class Tables:
-    """Compiled pairs for one overflow rule, shared by every machine. A pair's code depends
-    only on its word and the last digit of its address (the delay-line phase), so there is
-    one table per digit; ``by_address`` names each address's table. A word is compiled the
-    second time it is fetched: words made afresh on every pass run in the interpreter."""
+    """Compiled blocks for one overflow rule, shared by every machine: ``by_address[cc]``
+    maps the word at cc to the block that starts there. A block is compiled the second time
+    its first word is fetched at its address: words made afresh on every pass run in the
+    interpreter."""
 
     def __init__(self, overflow_stop: bool) -> None:
         self.overflow_stop = overflow_stop
-        self.phases: list[dict[str, Pair]] = [{} for _ in range(10)]
-        self.by_address = [self.phases[address % 10] for address in range(1000)]
+        self.by_address: list[dict[str, Block]] = [{} for _ in range(1000)]
         self.seen: set[tuple[int, str]] = set()
 
 
@@ -79,13 +104,14 @@ TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the ma
 
 # ---- code generation ---------------------------------------------------------------------
 
-def _mixed_equal(m: Machine) -> bool:
+def _mixed_equal(a: str | int, l: str | int) -> bool:  # noqa: E741 - rL
     """Q's test when one of rA, rL holds an int and the other a word: as words."""
-    return m.a == m.l  # the properties make the words
+    return (a if a.__class__ is str else fastarith.register_word(a)) == (  # type: ignore[arg-type]
+        l if l.__class__ is str else fastarith.register_word(l))  # type: ignore[arg-type]
 
 
 _NAMESPACE = {
-    "MIXED_EQUAL": _mixed_equal,
+    "MIXED_EQUAL": _mixed_equal, "SETTLE": _settle,
     "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
     "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
     "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word,
@@ -121,7 +147,7 @@ _PLAIN = {
     "V": ["m.v = [mem[{a}], mem[{a1}]]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
     "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
     # Two ints are equal exactly when their words are; a word and an int are compared as words.
-    "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(m):",
+    "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(e, v):",
           " n = {a}"],
     # Two ints compare as numbers, which is what T does with two numeric words (U4).
     "T": ["e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
@@ -142,18 +168,22 @@ _COMPILABLE = set(_PLAIN) | set(_SHIFTS) | {"A", "S", "X", "M", "N", "P", "D", "
 
 
 class _Writer:
-    """Source of one pair; the clock is ``t`` plus the constant ``off``, and ``phase`` is
-    the minor cycle (mod 10) at that time, or None once a multiply has made it vary."""
+    """Source of one block; the clock is ``t`` plus the constant ``off``, and ``phase`` is
+    the minor cycle (mod 10) at that time, or None once a multiply or a device has made it
+    vary. Registers are the locals ra, rx, rl, rf (written m._a ... while generating)."""
 
-    def __init__(self, digit: int, word: str, overflow_stop: bool) -> None:
-        self.word = word
+    def __init__(self, start: int, overflow_stop: bool) -> None:
+        self.start = start
         self.overflow_stop = overflow_stop
-        self.lines = ["def pair(m, cc):", " mem = m.mem", " t = m.pulses",
-                      " t += ((cc - t // 91) % 10 + 1) * 91",
-                      " n = cc + 1" if digit != 9 else " n = cc + 1 if cc != 999 else 0"]
+        self.lines: list[str] = []
         self.off = 0
-        self.phase = (digit + 1) % 10
+        self.phase: int | None = None  # unknown until the first fetch
+        self.pair = 0  # pairs begun
         self.half = 0
+        self.address = start
+        self.word = ""
+        self.previous: tuple[str, int] | None = None  # the pair before this one
+        self.boundary = "t0"  # the clock before this pair's fetch
         self.right_code: str | None = None  # the right half's operation, for the left
         self.words: set[str] = set()  # registers ("a", "l") known to hold words here
         self.namespace: dict[str, object] = dict(_NAMESPACE)
@@ -164,21 +194,70 @@ class _Writer:
     def now(self) -> str:
         return f"t + {self.off}" if self.off else "t"
 
-    def bail(self) -> str:
+    def _exit(self, cc: str, done: int, cr: tuple[str, int] | None, *, changed: bool = False
+              ) -> str:
+        """One line leaving the block normally: registers, clock and CR written back."""
+        parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
+        if cr is not None:
+            parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
+        code = done * _DONE + (_CHANGED if changed else 0)
+        parts.append(f"return {cc} + {code}")
+        return "; ".join(parts)
+
+    def bail(self, pulses: str | None = None) -> str:
+        """Leave before the instruction about to be written: the machine as it stands."""
+        done = 2 * self.pair + self.half
         if self.half == 0:
-            return "raise Bail(0)"
-        return f"raise Bail(1, {self.now()}, n)"
+            cr, address = self.previous if self.previous is not None else (None, 0)
+            return (f"raise SETTLE(m, {self.boundary}, {self.address}, {cr!r}, {address}, "
+                    f"0, {done}@REGS@)")
+        return (f"raise SETTLE(m, {pulses or self.now()}, n, {self.word!r}, {self.address}, "
+                f"1, {done}@REGS@)")
+
+    def begin_pair(self, address: int, word: str, room: bool) -> None:
+        """The fetch of the pair at ``address``: after the first, a check that memory still
+        holds the word compiled and that the instructions fit in the room left."""
+        self.address, self.word = address, word
+        if self.pair:
+            done = 2 * self.pair
+            self.emit(f"if mem[{address}] != {word!r}:",
+                      " " + self._exit(str(address), done, self.previous, changed=True))
+            if room:
+                self.emit(f"if room < {done + 2}:",
+                          " " + self._exit(str(address), done, self.previous))
+        if self.phase is None:
+            if self.pair:
+                self.emit(f"t += {self.off}" if self.off else "pass", "tb = t")
+                self.boundary = "tb"
+            self.off = 0
+            self.emit(f"t += (({address} - t // 91) % 10 + 1) * 91")
+        else:
+            self.boundary = self.now()
+            self.off += ((address - self.phase) % 10 + 1) * MINOR_CYCLE_PULSES
+        self.phase = (address + 1) % 10
+        self.emit(f"n = {(address + 1) % 1000}")
+        self.half = 0
+
+    def end_pair(self, may_transfer: bool, last: bool) -> None:
+        self.previous = (self.word, self.address)
+        done = 2 * (self.pair + 1)
+        if last:
+            self.emit(self._exit("n", done, self.previous))
+        elif may_transfer:
+            self.emit(f"if n != {(self.address + 1) % 1000}:",
+                      " " + self._exit("n", done, self.previous))
+        self.pair += 1
 
     def instruction(self, code: str, operand: int, op: ops.Operation) -> None:
         bail = self.bail()  # the clock before this instruction's wait
         pulses, position = instruction_cost(op, operand, False)
         cycles = 0  # minor cycles this instruction moves the clock on, when known
         if position >= 0:
-            if self.phase is None:  # after a multiply: wait by the clock
-                self.emit(f"t += {self.off}", "t0 = t",
+            if self.phase is None:  # after a multiply or a device: wait by the clock
+                self.emit(f"t += {self.off}", "t1 = t",
                           f"t += (({position} - t // 91) % 10) * 91")
                 self.off = 0
-                bail = "raise Bail(0)" if self.half == 0 else "raise Bail(1, t0, n)"
+                bail = self.bail("t1")
             else:
                 cycles = (position - self.phase) % 10
                 self.off += cycles * MINOR_CYCLE_PULSES
@@ -215,19 +294,21 @@ class _Writer:
         elif code == ",0":
             self.emit("if m.breakpoint_switch:", f" {bail}")
         elif code == "device":
-            if self.half == 0 and " start = t" not in self.lines:
-                self.lines.insert(3, " start = t")
-            self.namespace[f"EX{self.half}"] = op.execute
-            self.emit(f"m.pulses = {self.now()}", "m.cc = n", f"m.cr = {self.word!r}",
-                      "m.cr_address = cc", f"r = EX{self.half}(m, {a})", "if r is not None:",
-                      " m.pulses = start" if self.half == 0 else " pass", f" {bail}",
+            name = f"EX{self.pair}_{self.half}"
+            self.namespace[name] = op.execute
+            if self.pair == 0 and self.half == 0:  # CR is set for the device: keep the old
+                self.emit("cr0 = m.cr", "ca0 = m.cr_address")
+                bail = f"raise SETTLE(m, t0, {self.address}, cr0, ca0, 0, 0@REGS@)"
+            self.emit("@FLUSH@", f"m.pulses = {self.now()}", "m.cc = n",
+                      f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
+                      f"r = {name}(m, {a})", "if r is not None:", f" {bail}",
                       "t = m.pulses")
             self.off = 0
             self.phase = None
         elif code == "50":
-            word = repr(self.word)
-            self.emit(f"m.pulses = {self.now()}", "m.cc = n", f"m.cr = {word}",
-                      "m.cr_address = cc", "printer = m.printer",
+            self.emit("@FLUSH@", f"m.pulses = {self.now()}", "m.cc = n",
+                      f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
+                      "printer = m.printer",
                       "if printer is not None:", f" printer.print_word(mem[{a}])",
                       "m.printed_words += 1")
         self._simplify(first)
@@ -292,7 +373,7 @@ class _Writer:
         code remembers its last operands and results (one tuple, replaced whole, so that
         machines in other threads sharing the code read a consistent one): programs without
         index registers multiply the same numbers pass after pass."""
-        last = f"LAST{self.half}"
+        last = f"LAST{self.pair}_{self.half}"
         self.namespace[last] = [(None,)]
         self.emit(f"x = mem[{a}]", "vx = VALUE(x, False)",
                   "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
@@ -336,35 +417,77 @@ class _Writer:
                   " m._a, m._x = r")
 
     def source(self) -> str:
-        self.emit(f"m.pulses = {self.now()}", "return n")
-        return "\n".join(self.lines)
+        body = "\n".join(self.lines)
+        for register in "axlf":
+            body = body.replace(f"m._{register}", f"r{register}")
+        used = [r for r in "axlf" if re.search(rf"\br{r}\b", body)]
+        flush = "; ".join(f"m._{r} = r{r}" for r in used) or "pass"
+        body = body.replace("@FLUSH@", flush)
+        body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in used))
+        head = ["def block(m, room):", " mem = m.mem",
+                " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
+                *(f" r{r} = m._{r}" for r in used)]
+        return "\n".join(head) + "\n" + body
 
 
-def _generic(m: Machine, cc: int) -> int:
+def _generic(m: Machine, room: int) -> int:
     raise Bail(0)
 
 
-def compile_pair(tables: Tables, address: int, word: str) -> Pair:
-    """The function for ``word`` fetched from ``address``: remembered, once seen twice."""
-    key = (address % 10, word)
-    if key not in tables.seen:
+def _codes(word: str) -> tuple[list[tuple[ops.Operation, int]], list[str | None]]:
+    halves = [decode(word[:6]), decode(word[6:])]
+    return halves, [_CODE_OF.get(op.execute) for op, _ in halves]
+
+
+def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS
+                 ) -> tuple[str, dict[str, object]] | None:
+    """The source of the block starting at ``address`` as memory holds it now (at most
+    ``pairs`` pairs), and its namespace; None if its first pair cannot be compiled."""
+    writer = _Writer(address, tables.overflow_stop)
+    plan = []
+    at = address
+    for _ in range(pairs):
+        word = mem[at]
+        halves, codes = _codes(word)
+        if not all(code in _COMPILABLE for code in codes):
+            break
+        plan.append((at, word, halves, codes))
+        if "U" in codes:  # straight line ends at an unconditional transfer
+            break
+        at = (at + 1) % 1000
+        if at == address:
+            break
+    if not plan:
+        return None
+    room = len(plan) > 1
+    for index, (at, word, halves, codes) in enumerate(plan):
+        writer.begin_pair(at, word, room)
+        writer.right_code = codes[1]
+        for code, (op, operand) in zip(codes, halves, strict=True):
+            writer.instruction(code, operand, op)  # type: ignore[arg-type]
+        may_transfer = any(code in ("Q", "T", "U", "A", "S", "X") for code in codes)
+        writer.end_pair(may_transfer, index == len(plan) - 1)
+    return writer.source(), writer.namespace
+
+
+def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS
+                  ) -> Block:
+    """The block for the word at ``address`` (remembered, once seen twice)."""
+    word = mem[address]
+    key = (address, word)
+    if key not in tables.seen and pairs == _MAX_PAIRS:
         if len(tables.seen) >= _SEEN_LIMIT:
             tables.seen.clear()
         tables.seen.add(key)
         return _generic  # the first sight runs in the interpreter
-    halves = [decode(word[:6]), decode(word[6:])]
-    codes = [_CODE_OF.get(op.execute) if op.execute in _CODE_OF else None for op, _ in halves]
-    function: Pair = _generic
-    if all(code in _COMPILABLE for code in codes):
-        writer = _Writer(address % 10, word, tables.overflow_stop)
-        writer.right_code = codes[1]
-        for code, (op, operand) in zip(codes, halves, strict=True):
-            writer.instruction(code, operand, op)  # type: ignore[arg-type]
-        namespace = writer.namespace
-        exec(writer.source(), namespace)  # noqa: S102 - our own generated source
-        function = namespace["pair"]  # type: ignore[assignment]
+    function: Block = _generic
+    made = block_source(tables, address, mem, pairs)
+    if made is not None:
+        source, namespace = made
+        exec(source, namespace)  # noqa: S102 - our own generated source
+        function = namespace["block"]  # type: ignore[assignment]
     table = tables.by_address[address]
-    if len(table) >= _PER_PHASE:
+    if len(table) >= _PER_ADDRESS:
         table.clear()
     table[word] = function
     return function
@@ -372,38 +495,33 @@ def compile_pair(tables: Tables, address: int, word: str) -> Pair:
 
 # ---- the loop ----------------------------------------------------------------------------
 
-def _pairs(m: Machine, budget: int, tables: Tables) -> int:
-    """Run whole compiled pairs while two more instructions fit in ``budget``; return how
-    many instructions ran. Leaves the machine settled (CC, CR, clock, count) either at a
-    pair boundary or, after a bail in a right half, just before that right half."""
+def _blocks(m: Machine, budget: int, tables: Tables) -> int:
+    """Run whole compiled blocks while two more instructions fit in ``budget``; return how
+    many instructions ran. Leaves the machine settled (CC, CR, clock, count, registers)
+    either at a pair boundary or, after a bail in a right half, just before that right
+    half. Each block sets CR when it leaves."""
     mem = m.mem
     by_address = tables.by_address
     cc = m.cc
     done = 0
     limit = budget - 1
-    word = m.cr
-    address = m.cr_address
     try:
         while done < limit:
-            fetched = mem[cc]
-            function = by_address[cc].get(fetched)
+            function = by_address[cc].get(mem[cc])
             if function is None:
-                function = compile_pair(tables, cc, fetched)
+                function = compile_block(tables, cc, mem)
             if function is _generic:
                 break
-            previous, previous_address = word, address
-            word, address = fetched, cc
-            cc = function(m, cc)
-            done += 2
+            r = function(m, budget - done)
+            if r >= _CHANGED:  # a word of the block had changed: shorten the block
+                r -= _CHANGED
+                compile_block(tables, cc, mem, (r // _DONE) // 2)
+            done += r // _DONE
+            cc = r % _DONE
     except Bail as bail:
-        if bail.half == 0:
-            word, address = previous, previous_address  # CC still names the pair
-        else:
-            m.pulses = bail.pulses
-            m.cc, m.cr, m.cr_address, m.half = bail.cc, word, address, 1
-            m.instructions += done + 1
-            return done + 1
-    m.cc, m.cr, m.cr_address = cc, word, address
+        m.instructions += done + bail.done
+        return done + bail.done
+    m.cc = cc
     m.instructions += done
     return done
 
@@ -415,7 +533,7 @@ def run(m: Machine, max_steps: int) -> Stop:
     tables = TABLES[m.options.overflow == "stop"]
     while total < max_steps:
         if not m.half and max_steps - total >= 2:
-            total += _pairs(m, max_steps - total, tables)
+            total += _blocks(m, max_steps - total, tables)
             if total >= max_steps:
                 break
         steps = 1 if m.half or max_steps - total < 2 else 2
@@ -429,4 +547,5 @@ def run(m: Machine, max_steps: int) -> Stop:
     return stop
 
 
-__all__ = ["BY_CODE", "TABLES", "Bail", "Tables", "compile_pair", "eligible", "run"]
+__all__ = ["BY_CODE", "TABLES", "Bail", "Tables", "block_source", "compile_block", "eligible",
+           "run"]
