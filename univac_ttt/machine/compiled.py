@@ -43,12 +43,13 @@ from .word import MODULUS, ZERO, instruction
 if TYPE_CHECKING:
     from .cpu import Machine
 
-# A block runs with room for so many instructions; it returns the next CC plus the
-# instructions it ran times _DONE, plus _CHANGED when it left because a word had changed.
+# A block returns the next CC plus the instructions it ran times _DONE, plus _CHANGED when
+# it left because a word had changed.
 Block = Callable[["Machine", int], int]
 _DONE = 1024
 _CHANGED = 1 << 30
 _MAX_PAIRS = 16  # pairs in one block
+_REGISTER_NAMES = re.compile(r"\br([axlf])\b")
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
 _LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(1000))  # R's return links
@@ -96,6 +97,7 @@ class Tables:
     def __init__(self, overflow_stop: bool) -> None:
         self.overflow_stop = overflow_stop
         self.by_address: list[dict[str, Block]] = [{} for _ in range(1000)]
+        self.singles: list[dict[str, Block]] = [{} for _ in range(1000)]  # one pair each
         self.seen: set[tuple[int, str]] = set()
 
 
@@ -214,17 +216,14 @@ class _Writer:
         return (f"raise SETTLE(m, {pulses or self.now()}, n, {self.word!r}, {self.address}, "
                 f"1, {done}@REGS@)")
 
-    def begin_pair(self, address: int, word: str, room: bool) -> None:
+    def begin_pair(self, address: int, word: str) -> None:
         """The fetch of the pair at ``address``: after the first, a check that memory still
-        holds the word compiled and that the instructions fit in the room left."""
+        holds the word compiled."""
         self.address, self.word = address, word
         if self.pair:
             done = 2 * self.pair
             self.emit(f"if mem[{address}] != {word!r}:",
                       " " + self._exit(str(address), done, self.previous, changed=True))
-            if room:
-                self.emit(f"if room < {done + 2}:",
-                          " " + self._exit(str(address), done, self.previous))
         if self.phase is None:
             if self.pair:
                 self.emit(f"t += {self.off}" if self.off else "pass", "tb = t")
@@ -420,17 +419,18 @@ class _Writer:
         body = "\n".join(self.lines)
         for register in "axlf":
             body = body.replace(f"m._{register}", f"r{register}")
-        used = [r for r in "axlf" if re.search(rf"\br{r}\b", body)]
+        found = set(_REGISTER_NAMES.findall(body))
+        used = [r for r in "axlf" if r in found]
         flush = "; ".join(f"m._{r} = r{r}" for r in used) or "pass"
         body = body.replace("@FLUSH@", flush)
         body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in used))
-        head = ["def block(m, room):", " mem = m.mem",
+        head = ["def block(m):", " mem = m.mem",
                 " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
                 *(f" r{r} = m._{r}" for r in used)]
         return "\n".join(head) + "\n" + body
 
 
-def _generic(m: Machine, room: int) -> int:
+def _generic(m: Machine) -> int:
     raise Bail(0)
 
 
@@ -459,9 +459,8 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
             break
     if not plan:
         return None
-    room = len(plan) > 1
     for index, (at, word, halves, codes) in enumerate(plan):
-        writer.begin_pair(at, word, room)
+        writer.begin_pair(at, word)
         writer.right_code = codes[1]
         for code, (op, operand) in zip(codes, halves, strict=True):
             writer.instruction(code, operand, op)  # type: ignore[arg-type]
@@ -470,23 +469,25 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
     return writer.source(), writer.namespace
 
 
-def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS
-                  ) -> Block:
-    """The block for the word at ``address`` (remembered, once seen twice)."""
+def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
+                  *, single: bool = False) -> Block:
+    """The block for the word at ``address`` (remembered, once seen twice). ``single``:
+    one pair, for the table used at the end of a budget; fewer ``pairs``: a block shortened
+    after a word of it changed, replacing the long one at once."""
     word = mem[address]
     key = (address, word)
-    if key not in tables.seen and pairs == _MAX_PAIRS:
+    if key not in tables.seen and (single or pairs == _MAX_PAIRS):
         if len(tables.seen) >= _SEEN_LIMIT:
             tables.seen.clear()
         tables.seen.add(key)
-        return _generic  # the first sight runs in the interpreter
+        return _generic  # the first sight runs pair by pair through the executors
     function: Block = _generic
-    made = block_source(tables, address, mem, pairs)
+    made = block_source(tables, address, mem, 1 if single else pairs)
     if made is not None:
         source, namespace = made
         exec(source, namespace)  # noqa: S102 - our own generated source
         function = namespace["block"]  # type: ignore[assignment]
-    table = tables.by_address[address]
+    table = (tables.singles if single else tables.by_address)[address]
     if len(table) >= _PER_ADDRESS:
         table.clear()
     table[word] = function
@@ -570,22 +571,29 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
     half. Each block sets CR when it leaves."""
     mem = m.mem
     by_address = tables.by_address
+    singles = tables.singles
     cc = m.cc
     done = 0
     limit = budget - 1
+    whole = budget - 2 * _MAX_PAIRS  # below this, room for any block
     first_sight = _first_sight if not tables.overflow_stop else None
     try:
         while done < limit:
-            function = by_address[cc].get(mem[cc])
-            if function is None:
-                function = compile_block(tables, cc, mem)
+            if done <= whole:
+                function = by_address[cc].get(mem[cc])
+                if function is None:
+                    function = compile_block(tables, cc, mem)
+            else:  # the last few instructions of the budget: one pair at a time
+                function = singles[cc].get(mem[cc])
+                if function is None:
+                    function = compile_block(tables, cc, mem, single=True)
             if function is _generic:
-                if not (first_sight and done < limit):
+                if first_sight is None:
                     break
                 cc = first_sight(m, cc)
                 done += 2
                 continue
-            r = function(m, budget - done)
+            r = function(m)
             if r >= _CHANGED:  # a word of the block had changed: shorten the block
                 r -= _CHANGED
                 compile_block(tables, cc, mem, (r // _DONE) // 2)
