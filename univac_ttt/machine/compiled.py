@@ -38,7 +38,7 @@ from .charset import MINUS, ZERO_DIGIT
 from .ops import BY_CODE, decode
 from .stops import Stop, StopKind
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
-from .word import MODULUS, ZERO, instruction
+from .word import MODULUS, RETURN_LINKS, ZERO
 
 if TYPE_CHECKING:
     from .cpu import Machine
@@ -52,7 +52,6 @@ _MAX_PAIRS = 16  # pairs in one block
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
-_LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(1000))  # R's return links
 
 
 class Bail(Exception):
@@ -123,7 +122,7 @@ _NAMESPACE = {
     "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
     "PRODUCTS_P": fastarith.PRODUCTS[False, True],
     "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
-    "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": _LINKS,
+    "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": RETURN_LINKS,
     "SR": ar.shift_right, "SL": ar.shift_left, "SRK": ar.shift_right_keep_sign,
     "SLK": ar.shift_left_keep_sign, "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
 }

@@ -20,7 +20,9 @@ _WORDS: dict[int, str] = {}  # value -> canonical word (from_int)
 _TO_EXCESS_THREE = bytes.maketrans(b"0123456789", bytes(range(3, 13)))
 _TO_WORD = bytes.maketrans(b"-0123456789", bytes([ord(MINUS), *range(3, 13)]))
 _HALF_UNIT = ar.HALF_UNIT
-_PASSES = [sum(d // 3 + d % 3 for d in map(int, str(n))) for n in range(10_000)]  # by 4 digits
+_DIGIT_PASSES = [d // 3 + d % 3 for d in range(10)]  # BN-158: 7 = F, F, L
+_PASSES = [a + b + c + d for a in _DIGIT_PASSES for b in _DIGIT_PASSES  # by 4 digits
+           for c in _DIGIT_PASSES for d in _DIGIT_PASSES]
 
 
 def value(word: str) -> int | None:
