@@ -556,3 +556,56 @@ def test_a_long_block_leaves_part_way_exactly():
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
     assert fast[0].last_stop.kind is StopKind.ERROR
     assert fast[0].last_stop.address == 6 and fast[0].last_stop.half == "right"
+
+
+# ---- the arithmetic rules live in arithmetic.py ------------------------------------------------
+
+def _forget_every_result() -> None:
+    """Empty every memo and value table, and every compiled block, so that a rule changed
+    in arithmetic.py is used from now on."""
+    from univac_ttt.machine import arithmetic as ar
+    from univac_ttt.machine import fastarith
+
+    ar._SUMS.clear()
+    for function in (ar.multiply_rounded, ar.multiply_full, ar.divide, ar.triple):
+        function.cache.clear()  # type: ignore[attr-defined]
+    fastarith._VALUES.clear()
+    fastarith._WORDS.clear()
+    for table in fastarith.PRODUCTS.values():
+        table.clear()
+    for tables in compiled.TABLES.values():
+        tables.seen.clear()
+        for blocks in (*tables.by_address, *tables.singles):
+            blocks.clear()
+
+
+def test_a_zero_results_sign_is_taken_from_arithmetic_alone(monkeypatch):
+    """Were the rule for the sign of a zero product or quotient changed in arithmetic.py
+    (a negative zero kept), compiled blocks and fastarith give what the reference gives:
+    zero results are always formed there."""
+    from univac_ttt.machine import arithmetic as ar
+    from univac_ttt.machine.charset import MINUS
+
+    def keep_negative_zero(sign: int, magnitude: int) -> str:
+        word = from_int(magnitude)
+        return MINUS + word[1:] if sign < 0 else word
+
+    memory = {
+        0: instruction("L", 20) + instruction("M", 21),   # -3 x 4: rounds to zero
+        1: instruction("H", 30) + instruction("N", 22),   # 3 x ... negated, zero
+        2: instruction("H", 31) + instruction("P", 21),   # -3 x 4 in 22 digits: high zero
+        3: instruction("H", 32) + instruction("J", 33),
+        4: instruction("B", 24) + instruction("D", 23),   # 0 / -3 (rL): a zero quotient
+        5: instruction("H", 34) + instruction("U", 0),
+        20: from_int(-3), 21: from_int(4), 22: from_int(-2), 23: from_int(0), 24: from_int(-7),
+    }
+    with monkeypatch.context() as patch:
+        patch.setattr(ar, "_signed_word", keep_negative_zero)
+        _forget_every_result()
+        fast, ref = twin(MachineOptions(), memory, [])
+        for steps in (400, 1, 2, 37, 2000):
+            same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+        negative_zero = MINUS + from_int(0)[1:]
+        assert fast[0].mem[30] == negative_zero  # the changed rule was used
+        assert fast[0].mem[34] == negative_zero
+    _forget_every_result()

@@ -342,7 +342,8 @@ class _Writer:
 
     def adder(self, code: str, a: int, bail: str) -> None:
         """A, S, X: numbers with known values add here and rA keeps the sum as an int;
-        the rest (text, overflow) go through fastarith and arithmetic as words."""
+        the rest (text, overflow, a zero sum, whose sign is arithmetic.py's rule) go
+        through fastarith and arithmetic as words."""
         sign = "-" if code == "S" else "+"
         second = "VALUE(w, False)" if code != "X" else \
             "v if (v := m._x).__class__ is int else VALUE(v, False)"
@@ -351,7 +352,7 @@ class _Writer:
                   "va = v if (v := m._a).__class__ is int else VALUE(v, False)",
                   f"vb = {second}",
                   "if va.__class__ is int and vb.__class__ is int and "
-                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS}:", rx,
+                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS} and s:", rx,
                   " m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
                   _READS_A_AS_WORD else " m._a = s", "else:")
         work = {"A": [" x = w", f" s, o = ADD({_A}, x)"],
@@ -375,7 +376,8 @@ class _Writer:
         self.namespace[last] = [(None,)]
         self.emit(f"x = mem[{a}]", "vx = VALUE(x, False)",
                   "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
-                  "if vx.__class__ is int and vl.__class__ is int:",
+                  "ok = vx.__class__ is int and vl.__class__ is int",
+                  "if ok:",
                   f" c = {last}[0]", " if c[0] == vl and c[1] == vx:",
                   "  m._a = c[2]", "  m._x = c[3] if c[3] is not None else x",
                   "  m._f = c[4]", "  p = c[5]", " else:",
@@ -387,11 +389,15 @@ class _Writer:
             test = "r < 0" if code == "M" else "r >= 0"
             self.emit(f"  s = (s + {ar.HALF_UNIT}) // {MODULUS}",
                       f"  hi = -s if {test} else s", "  lo = None")
-        self.emit("  f = 3 * (vl if vl >= 0 else -vl)",
-                  "  p = PASSES_OF(vx)", "  if p is None:", "   p = PASSES(vx)",
-                  f"  {last}[0] = (vl, vx, hi, lo, f, p)",
-                  "  m._a = hi", "  m._x = lo if lo is not None else x", "  m._f = f",
-                  "else:",
+        # A zero product (or half of one) takes its sign from arithmetic.py, the one
+        # place the rule is written: it goes the word way below.
+        self.emit("  ok = hi and lo != 0",
+                  "  if ok:",
+                  "   f = 3 * (vl if vl >= 0 else -vl)",
+                  "   p = PASSES_OF(vx)", "   if p is None:", "    p = PASSES(vx)",
+                  f"   {last}[0] = (vl, vx, hi, lo, f, p)",
+                  "   m._a = hi", "   m._x = lo if lo is not None else x", "   m._f = f",
+                  "if not ok:",
                   f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
                   f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
                   " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",
@@ -408,7 +414,8 @@ class _Writer:
                   "if va.__class__ is int and vl.__class__ is int:",
                   " ma = va if va >= 0 else -va", " ml = vl if vl >= 0 else -vl",
                   " if ma < ml:", f"  q, r = divmod(ma * {MODULUS}, ml)",
-                  "  r = q + (2 * r >= ml)", f"  if r >= {MODULUS}:", "   r = None",
+                  "  r = q + (2 * r >= ml)", f"  if r >= {MODULUS} or not q:",
+                  "   r = None",  # a zero quotient's sign is arithmetic.py's rule
                   "  elif (va < 0) != (vl < 0):", "   m._a = -r", "   m._x = -q", "  else:",
                   "   m._a = r", "   m._x = q",
                   "if r is None:", f" r = DIV(d, {_L})", " if r.__class__ is str:", f"  {bail}",
