@@ -609,3 +609,28 @@ def test_a_zero_results_sign_is_taken_from_arithmetic_alone(monkeypatch):
         assert fast[0].mem[30] == negative_zero  # the changed rule was used
         assert fast[0].mem[34] == negative_zero
     _forget_every_result()
+
+
+def test_a_block_looping_in_place_leaves_exactly_on_a_later_pass():
+    """A block whose last pair transfers back to its start runs round in place; when its
+    first instruction stops on a later pass (an overflow stop, the keyboard running dry),
+    CR, CC and the clock must be the reference's. The block is entered from a prologue
+    (a restore puts the machine back there once the block is compiled), so the CR it was
+    entered with is not the one it must leave with."""
+    prologue = instruction("00", 0) + instruction("U", 1)
+    overflowing = {0: prologue, 1: instruction("A", 21) + instruction("H", 20),
+                   2: instruction("00", 0) + instruction("U", 1), 21: from_int(3 * 10**10)}
+    reading = {0: prologue, 1: instruction("10", 30) + instruction("B", 30),
+               2: instruction("A", 31) + instruction("H", 32),
+               3: instruction("00", 0) + instruction("U", 1), 31: from_int(1)}
+    typed = [from_int(n) for n in range(12)]
+    for memory, opts in ((overflowing, MachineOptions(overflow="stop")),
+                         (reading, MachineOptions())):
+        fast, ref = twin(opts, memory, typed)
+        start = fast[0].snapshot()
+        for _ in range(3):  # seen once, compiled, then entered from the prologue
+            for m in (fast[0], ref[0]):
+                m.restore(start)
+                m.keyboard.words[:] = typed  # type: ignore[union-attr]
+            same(fast, ref, fast[0].run(1000), reference_run(ref[0], 1000))
+            assert fast[0].last_stop.kind in (StopKind.ERROR, StopKind.KEYBOARD)

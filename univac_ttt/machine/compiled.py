@@ -43,11 +43,13 @@ from .word import MODULUS, RETURN_LINKS, ZERO
 if TYPE_CHECKING:
     from .cpu import Machine
 
-# A block returns the next CC plus the instructions it ran times _DONE, plus _CHANGED when
-# it left because a word had changed.
+# A block runs with room for so many instructions (at most _ROOM); it returns the next CC
+# plus the instructions it ran times _DONE, plus _CHANGED times the pairs before the word
+# it found changed when it left for that reason.
 Block = Callable[["Machine", int], int]
 _DONE = 1024
-_CHANGED = 1 << 30
+_CHANGED = 1 << 40
+_ROOM = 1 << 24
 _MAX_PAIRS = 16  # pairs in one block
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
@@ -188,6 +190,8 @@ class _Writer:
         self.right_code: str | None = None  # the right half's operation, for the left
         self.words: set[str] = set()  # registers ("a", "l") known to hold words here
         self.namespace: dict[str, object] = dict(_NAMESPACE)
+        self.loops = False  # the last pair may transfer back to the start: loop in place
+        self.first_word = ""
 
     def emit(self, *lines: str) -> None:
         self.lines += [" " + line for line in lines]
@@ -201,19 +205,22 @@ class _Writer:
         parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
         if cr is not None:
             parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
-        code = done * _DONE + (_CHANGED if changed else 0)
-        parts.append(f"return {cc} + {code}")
+        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0)
+        parts.append(f"return {cc} + {code}@D@")
         return "; ".join(parts)
 
     def bail(self, pulses: str | None = None) -> str:
         """Leave before the instruction about to be written: the machine as it stands."""
         done = 2 * self.pair + self.half
         if self.half == 0:
-            cr, address = self.previous if self.previous is not None else (None, 0)
-            return (f"raise SETTLE(m, {self.boundary}, {self.address}, {cr!r}, {address}, "
-                    f"0, {done}@REGS@)")
+            if self.previous is not None:
+                cr, address = repr(self.previous[0]), str(self.previous[1])
+            else:  # the pair before the block, or the last of it after a pass round
+                cr, address = ("crw", "cra") if self.loops else ("None", "0")
+            return (f"raise SETTLE(m, {self.boundary}, {self.address}, {cr}, {address}, "
+                    f"0, {done}@DI@@REGS@)")
         return (f"raise SETTLE(m, {pulses or self.now()}, n, {self.word!r}, {self.address}, "
-                f"1, {done}@REGS@)")
+                f"1, {done}@DI@@REGS@)")
 
     def begin_pair(self, address: int, word: str) -> None:
         """The fetch of the pair at ``address``: after the first, a check that memory still
@@ -240,6 +247,11 @@ class _Writer:
         self.previous = (self.word, self.address)
         done = 2 * (self.pair + 1)
         if last:
+            if self.loops:  # round again, everything kept in locals, while room allows
+                self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
+                          f"mem[{self.start}] == {self.first_word!r}:",
+                          f" passed += {done}", f" t += {self.off}" if self.off else " pass",
+                          f" crw = {self.word!r}; cra = {self.address}", " continue")
             self.emit(self._exit("n", done, self.previous))
         elif may_transfer:
             self.emit(f"if n != {(self.address + 1) % 1000}:",
@@ -294,9 +306,9 @@ class _Writer:
         elif code == "device":
             name = f"EX{self.pair}_{self.half}"
             self.namespace[name] = op.execute
-            if self.pair == 0 and self.half == 0:  # CR is set for the device: keep the old
-                self.emit("cr0 = m.cr", "ca0 = m.cr_address")
-                bail = f"raise SETTLE(m, t0, {self.address}, cr0, ca0, 0, 0@REGS@)"
+            if self.pair == 0 and self.half == 0 and not self.loops:  # CR is set for the
+                self.emit("crw = m.cr", "cra = m.cr_address")  # device: keep the old
+                bail = f"raise SETTLE(m, t0, {self.address}, crw, cra, 0, 0@REGS@)"
             self.emit("@FLUSH@", f"m.pulses = {self.now()}", "m.cc = n",
                       f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
                       f"r = {name}(m, {a})", "if r is not None:", f" {bail}",
@@ -430,13 +442,20 @@ class _Writer:
         flush = "; ".join(f"m._{r} = r{r}" for r in used) or "pass"
         body = body.replace("@FLUSH@", flush)
         body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in used))
-        head = ["def block(m):", " mem = m.mem",
+        body = body.replace("@D@", f" + passed * {_DONE}" if self.loops else "")
+        body = body.replace("@DI@", " + passed" if self.loops else "")
+        head = ["def block(m, room):", " mem = m.mem",
                 " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
                 *(f" r{r} = m._{r}" for r in used)]
+        if self.loops:
+            head += [" passed = 0", " crw = m.cr", " cra = m.cr_address", " while True:"]
+            body = "\n".join(" " + line for line in body.split("\n"))
+            if "t0" in body:
+                head.append("  t0 = t")
         return "\n".join(head) + "\n" + body
 
 
-def _generic(m: Machine) -> int:
+def _generic(m: Machine, room: int) -> int:
     raise Bail(0)
 
 
@@ -465,6 +484,11 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
             break
     if not plan:
         return None
+    last_at, _, last_halves, last_codes = plan[-1]
+    writer.loops = any(code in ("U", "Q", "T") and operand == address or
+                       code in ("A", "S", "X") and address == 0  # overflow: to 000
+                       for code, (_, operand) in zip(last_codes, last_halves, strict=True))
+    writer.first_word = plan[0][1]
     for index, (at, word, halves, codes) in enumerate(plan):
         writer.begin_pair(at, word)
         writer.right_code = codes[1]
@@ -599,10 +623,10 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
                 cc = first_sight(m, cc)
                 done += 2
                 continue
-            r = function(m)
+            r = function(m, room if (room := budget - done) < _ROOM else _ROOM)
             if r >= _CHANGED:  # a word of the block had changed: shorten the block
-                r -= _CHANGED
-                compile_block(tables, cc, mem, (r // _DONE) // 2)
+                pairs, r = divmod(r, _CHANGED)
+                compile_block(tables, cc, mem, pairs)
             done += r // _DONE
             cc = r % _DONE
     except Bail as bail:
