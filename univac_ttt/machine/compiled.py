@@ -80,6 +80,16 @@ def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, h
     return Bail(done)
 
 
+def _leave(m: Machine, pulses: int, cr: str, cr_address: int, result: int,
+           **registers: str | int) -> int:
+    """A block's exit written as a call: the clock, CR and registers back in the machine."""
+    m.pulses = pulses
+    m.cr, m.cr_address = cr, cr_address
+    for name, value in registers.items():
+        setattr(m, "_" + name, value)
+    return result
+
+
 def eligible(m: Machine) -> bool:
     """The compiled path serves the default timing and transfer rules with no monitor
     breakpoint and no injected fault (a pending resume matters only to breakpoints);
@@ -114,7 +124,7 @@ def _mixed_equal(a: str | int, l: str | int) -> bool:  # noqa: E741 - rL
 
 
 _NAMESPACE = {
-    "MIXED_EQUAL": _mixed_equal, "SETTLE": _settle,
+    "MIXED_EQUAL": _mixed_equal, "SETTLE": _settle, "LEAVE": _leave,
     "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
     "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
     "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word,
@@ -201,7 +211,12 @@ class _Writer:
 
     def _exit(self, cc: str, done: int, cr: tuple[str, int] | None, *, changed: bool = False
               ) -> str:
-        """One line leaving the block normally: registers, clock and CR written back."""
+        """One line leaving the block normally: registers, clock and CR written back (a
+        call for the rare exit at a changed word: less source to compile)."""
+        if changed and cr is not None:
+            code = done * _DONE + _CHANGED * (done // 2)
+            return (f"return LEAVE(m, {self.now()}, {cr[0]!r}, {cr[1]}, {cc} + {code}@D@"
+                    "@REGS@)")
         parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
         if cr is not None:
             parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
