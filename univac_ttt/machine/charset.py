@@ -14,6 +14,7 @@ equal to this one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -167,6 +168,10 @@ for _ch in "abcdefghijklmnopqrstuvwxyz":
     KEYBOARD_KEYS[_ch] = KEYBOARD_KEYS[_ch.upper()]
 
 
+# What else must forget on a change of reading (devices.py's memo of typed words).
+ON_READING: list[Callable[[], None]] = []
+
+
 def use_reading(name: str) -> None:
     """Switch the whole process to one reading of the disputed codes (READINGS): every
     table above is refilled in place, so modules that imported them see the change. For a
@@ -188,3 +193,5 @@ def use_reading(name: str) -> None:
     for glyph in [g for g in KEYBOARD_KEYS if g not in " abcdefghijklmnopqrstuvwxyz"]:
         del KEYBOARD_KEYS[glyph]
     KEYBOARD_KEYS.update({c.glyph: chr(c.code) for c in CHARACTERS if c.on_keyboard})
+    for forget in ON_READING:
+        forget()

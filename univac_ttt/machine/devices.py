@@ -16,6 +16,7 @@ from .charset import (
     IGNORE,
     KEYBOARD_KEYS,
     LOWER_SHIFT,
+    ON_READING,
     TYPED,
     UPPER_SHIFT,
     ZERO_DIGIT,
@@ -91,6 +92,29 @@ class QueueKeyboard:
 
 
 _TYPED = TYPED  # by code (charset.TYPED, refilled by charset.use_reading)
+_TYPED_LIMIT = 4096  # words remembered with their text before the table is emptied
+_TYPED_WORDS: dict[tuple[str, bool], tuple[str, bool]] = {}
+ON_READING.append(_TYPED_WORDS.clear)  # another reading of the codes types other text
+
+
+def _typed_text(word: str, upper: bool) -> tuple[str, bool]:
+    """What the typewriter types for ``word`` starting in capitals (``upper``) or not, and
+    whether it is in capitals after it."""
+    out = []
+    for ch in word:
+        if ch == IGNORE:
+            continue
+        if ch == UPPER_SHIFT:
+            upper = True
+        elif ch == LOWER_SHIFT:
+            upper = False
+        typed = _TYPED[ord(ch)]
+        if not typed:
+            continue
+        if ch != CARRIAGE_RETURN and not upper:
+            typed = typed.lower()
+        out.append(typed)
+    return "".join(out), upper
 
 
 class Typewriter:
@@ -107,21 +131,16 @@ class Typewriter:
         self.upper = False  # at rest it types small letters (S-PV): a program shifts up
 
     def text_of(self, word: str) -> str:
-        out = []
-        for ch in word:
-            if ch == IGNORE:
-                continue
-            if ch == UPPER_SHIFT:
-                self.upper = True
-            elif ch == LOWER_SHIFT:
-                self.upper = False
-            typed = _TYPED[ord(ch)]
-            if not typed:
-                continue
-            if ch != CARRIAGE_RETURN and not self.upper:
-                typed = typed.lower()
-            out.append(typed)
-        return "".join(out)
+        """The text ``word`` types; the typewriter keeps the case the word leaves it in.
+        Remembered by word and case: a program types the same few words again and again."""
+        known = _TYPED_WORDS.get((word, self.upper))
+        if known is None:
+            known = _typed_text(word, self.upper)
+            if len(_TYPED_WORDS) >= _TYPED_LIMIT:
+                _TYPED_WORDS.clear()
+            _TYPED_WORDS[word, self.upper] = known
+        text, self.upper = known
+        return text
 
     def print_word(self, word: str) -> None:
         text = self.text_of(word)
