@@ -291,3 +291,119 @@ def test_run_the_sheet_with_the_shipped_reels_types_the_counts(tmp_path):
     merged = parse_reel(out.read_text(encoding="utf-8"), "merged")
     assert rec.records_of(merged) == rec.python_merge(rec.shipped_a(), rec.shipped_b())
     assert (a.read_bytes(), b.read_bytes()) == before
+
+
+# ---- the console and the monitor show the Uniservos moving ---------------------------------
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 500.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def shipped_reels() -> dict[int, Reel]:
+    return {2: rec.reel_of(rec.shipped_a(), rec.REEL_A_NAME),
+            3: rec.reel_of(rec.shipped_b(), rec.REEL_B_NAME),
+            4: Reel([], writable=True, name="scratch")}
+
+
+def merge_console(authentic: bool, clock: FakeClock):
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from univac_ttt.console.app import ConsoleApp, ConsoleSettings
+    from univac_ttt.desk.session import GameSession
+
+    words = program().image.words
+
+    def session(on_print):
+        made = GameSession(words, on_print=on_print, tape=boot_reel(words, "merge.tape"))
+        for unit, reel in shipped_reels().items():  # (the first boot found no reels)
+            made.desk.attach(unit, reel)
+        made.new_game()
+        return made
+
+    settings = ConsoleSettings(authentic=authentic, clock=clock, tictactoe=False)
+    with create_pipe_input() as pipe:
+        return ConsoleApp(session, settings, input=pipe, output=DummyOutput())
+
+
+def test_the_console_in_authentic_speed_shows_each_reel_moving_at_tape_time():
+    clock = FakeClock()
+    console = merge_console(True, clock)
+    hints, panels = [], []
+    for _ in range(120):
+        if console.show_tape_lamp():
+            hints.append(console.hint)
+        panels.append(console.uniservo_lines())
+        console.pacer.advance()
+        clock.now += 0.05
+    assert hints[0] == "UNISERVO 1 READING  block 1 of 18"
+    for lamp in ("UNISERVO 2 READING  block 1 of 4", "UNISERVO 2 READING  block 4 of 4",
+                 "UNISERVO 3 READING  block 3 of 3", "UNISERVO 4 WRITING  block 6 of 6",
+                 "UNISERVO 4 REWINDING"):
+        assert any(lamp in hint for hint in hints), lamp
+    assert any(" · " in hint for hint in hints)  # two reels moving at once
+    assert hints[-1] == ("Tapes at rest: Uniservo 2 read 4 blocks; Uniservo 3 read 3 "
+                         "blocks; Uniservo 4 wrote 6 blocks.")
+    # The panel follows the same replay: unit 4 blank at first, then written, then rewound.
+    assert panels[0][4:] == ["4 scratch", "  at the start, 0 blocks"]
+    assert any(p[5] == "  WRITING  block 3 of 3" for p in panels)
+    assert panels[-1] == ["2 input-a.tape", "  at the start, 4 blocks", "3 input-b.tape",
+                          "  at the start, 3 blocks", "4 scratch", "  at the start, 6 blocks"]
+    assert "TWO-WAY MERGE" in console.pacer.text  # the typewriter, at 10 characters a second
+
+
+def test_the_console_in_fast_speed_shows_the_reels_where_the_merge_left_them():
+    console = merge_console(False, FakeClock())
+    assert not console.show_tape_lamp()
+    panel = console._panel_text().value
+    assert "UNISERVOS" in panel and "input-a.tape" in panel and "6 blocks" in panel
+    assert "MERGE COMPLETE." in console.pacer.text
+
+
+def test_the_monitor_pane_shows_the_uniservos_of_a_program_without_a_board():
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from univac_ttt.monitor.app import MonitorApp
+    from univac_ttt.monitor.core import Monitor
+
+    monitor = Monitor(program().image.words, program(), tapes=shipped_reels())
+    with create_pipe_input() as pipe:
+        app = MonitorApp(monitor, input=pipe, output=DummyOutput())
+    monitor.execute("break NA1")
+    monitor.execute("go")
+    monitor.execute("step 1")  # 12 000: reel A's first block is on its way into rI
+    app._freeze()
+    pane = "".join(text for _style, text in app._board_text())
+    assert pane.startswith(" UNISERVOS\n")
+    assert " 2 input-a.tape  READING  block 1 of 4\n" in pane
+    assert " 4 scratch  at the start, 0 blocks\n" in pane
+    assert "Uniservo 2  input-a.tape  4 blocks, after block 1 of 4  (read only, reading)" in (
+        monitor.execute("show tapes"))
+    monitor.execute("nobreak all")
+    monitor.execute("go")
+    app._freeze()
+    pane = "".join(text for _style, text in app._board_text())
+    assert " 4 scratch  REWINDING\n" in pane or " 4 scratch  at the start, 6 blocks\n" in pane
+
+
+def test_the_lamps_skip_a_rewind_at_the_start_and_name_every_moving_unit():
+    from univac_ttt.desk.tapelamps import tape_lamp, work_note
+    from univac_ttt.machine.tape import TapeMove
+
+    moves = [TapeMove(2, "rewinding", 0, 4, 100, 100),  # at the start already: no motion
+             TapeMove(2, "reading", 1, 4, 100, 1000),
+             TapeMove(4, "writing", 1, 1, 500, 1400),
+             TapeMove(4, "rewinding", 0, 1, 1500, 1600)]
+    def at(pulses):
+        return tape_lamp(moves, pulses / 2.25e6)
+    assert at(200) == "UNISERVO 2 READING  block 1 of 4"
+    assert at(600) == "UNISERVO 2 READING  block 1 of 4 · UNISERVO 4 WRITING  block 1 of 1"
+    assert at(1450) == "UNISERVO 4 WRITING  block 1 of 1"  # between movements: the last lit
+    assert at(1550) == "UNISERVO 4 REWINDING" and at(1700) == ""
+    assert work_note(moves) == "Tapes at rest: Uniservo 2 read 1 block; Uniservo 4 wrote 1 block."
+    assert work_note([]) == ""

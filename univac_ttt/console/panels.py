@@ -6,6 +6,7 @@ rich lays out the little tables; the result is ANSI text that prompt_toolkit sho
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.align import Align
@@ -70,9 +71,11 @@ def figures_text(session: GameSession, width: int = PANEL_WIDTH) -> Text:
 
 
 def render_panel(session: GameSession, typing: bool, authentic: bool,
-                 width: int = PANEL_WIDTH, tictactoe: bool = True) -> str:
+                 width: int = PANEL_WIDTH, tictactoe: bool = True,
+                 uniservos: Sequence[str] = ()) -> str:
     """About fifteen lines: the square codes, the lamp, the UNIVAC time, the score. For
-    another program (``tictactoe`` False) only the lamp, the figures and the speed."""
+    another program (``tictactoe`` False) only the lamp, the figures and the speed, and
+    ``uniservos``, the lines for its reels (tapelamps.unit_lines), under the figures."""
     lamp = lamp_for(session, typing, tictactoe)
     lamp_text = Text()
     lamp_text.append(f" {lamp.label} ", style=lamp.style)
@@ -89,6 +92,9 @@ def render_panel(session: GameSession, typing: bool, authentic: bool,
     parts = [Panel(square_card(), title="square codes", border_style="cyan")] if tictactoe \
         else []
     parts += [lamp_text, Text(""), figures]
+    if uniservos:
+        parts.append(Text("UNISERVOS", style="cyan"))
+        parts.append(Text("\n".join(uniservos)))
     if tictactoe:
         parts.append(tally)
     parts.append(Text(f"typing: {speed}", style="dim"))
