@@ -60,7 +60,7 @@ class KioskSettings:
     pin: str
     printouts: Path
     stats: Path
-    idle_seconds: float = 60.0
+    idle_seconds: float  # the one default is the command line's (cli/kiosk.py)
     authentic: bool = True
     demo_pause: float = 2.5  # after a demonstration reply is typed, before the next move
     demo_end_pause: float = 8.0  # after a demonstration game ends

@@ -39,7 +39,7 @@ from ..safetext import visible
 from ..tui.guard import run_guarded, run_guarded_async
 from ..tui.paper import sync_paper
 from ..tui.theme import style
-from .core import COMMANDS, Monitor
+from .core import COMMANDS, Monitor, find_command
 from .panes import REGISTERS_WIDTH, SIDE_WIDTH, Plan, fit, plan
 
 STYLE = style({
@@ -294,7 +294,7 @@ class MonitorApp:
         (the first line is the pane's heading)."""
         monitor = self.monitor
         if monitor.program is not None and "BRD" in monitor.program.symbols:
-            return [" BOARD (from memory)", *monitor.do_board("")]
+            return [" BOARD (from memory)", *find_command("board").step(monitor, "")]
         desk = monitor.desk
         views = desk.tape_units()
         if not views:
