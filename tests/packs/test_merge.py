@@ -407,3 +407,37 @@ def test_the_lamps_skip_a_rewind_at_the_start_and_name_every_moving_unit():
     assert at(1550) == "UNISERVO 4 REWINDING" and at(1700) == ""
     assert work_note(moves) == "Tapes at rest: Uniservo 2 read 1 block; Uniservo 4 wrote 1 block."
     assert work_note([]) == ""
+
+
+def test_the_lecture_tour_matches_its_expected_output(monkeypatch):
+    import io
+
+    from univac_ttt.monitor.core import Monitor
+    from univac_ttt.monitor.script import run_script
+
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.chdir(root)  # the tour names the reels from the repository's folder
+    script = (root / "docs" / "lecture" / "merge.txt").read_text(encoding="utf-8")
+    out = io.StringIO()
+    assert run_script(Monitor(program().image.words, program()), script.splitlines(), out) == 0
+    assert out.getvalue() == (root / "docs" / "lecture" / "merge.out").read_text(encoding="utf-8")
+    assert not (root / "merged.tape").exists()  # the scratch reel is never saved
+
+
+def test_the_coding_sheet_excerpts_in_the_merge_page_match_the_sheet():
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "merge.md").read_text(encoding="utf-8")
+    walk = page.split("## What the program does", 1)[1].split("\n## ", 1)[0]
+    excerpts = re.findall(r"```\n(.*?)\n```", walk, flags=re.S)
+    assert len(excerpts) == 3
+    sheet = PACK.joinpath("merge.ucs").read_text(encoding="utf-8")
+    for excerpt in excerpts:
+        assert excerpt in sheet, excerpt
+
+
+def test_the_merge_page_shows_what_the_program_types(tmp_path):
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "merge.md").read_text(encoding="utf-8")
+    typed = page.split("The typewriter reports:\n\n```\n", 1)[1].split("```", 1)[0]
+    run = check_merge(rec.shipped_a(), rec.shipped_b())
+    assert run.paper == "\n" + typed
