@@ -325,7 +325,7 @@ def merge_console(authentic: bool, clock: FakeClock):
         made.new_game()
         return made
 
-    settings = ConsoleSettings(authentic=authentic, clock=clock, tictactoe=False)
+    settings = ConsoleSettings(authentic=authentic, clock=clock)
     with create_pipe_input() as pipe:
         return ConsoleApp(session, settings, input=pipe, output=DummyOutput())
 
@@ -441,3 +441,17 @@ def test_the_merge_page_shows_what_the_program_types(tmp_path):
     typed = page.split("The typewriter reports:\n\n```\n", 1)[1].split("```", 1)[0]
     run = check_merge(rec.shipped_a(), rec.shipped_b())
     assert run.paper == "\n" + typed
+
+
+def test_every_file_of_the_pack_is_shipped_as_package_data():
+    from fnmatch import fnmatch
+
+    root = Path(__file__).resolve().parents[2]
+    data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    table = data["tool"]["setuptools"]["package-data"]
+    patterns = [p for key, ps in table.items() if fnmatch("univac_ttt.packs.merge", key)
+                for p in ps]
+    folder = root / "univac_ttt" / "packs" / "merge"
+    for path in folder.iterdir():
+        if path.is_file() and path.suffix != ".py":
+            assert any(fnmatch(path.name, p) for p in patterns), path.name

@@ -511,7 +511,7 @@ class ConsoleApp:
         """The panel's Uniservo lines for a program with reels of its own (not just the
         program tape on Uniservo 1), as the lamps stand at the time shown."""
         views = [v for v in self.session.desk.tape_units() if v.unit != 1]
-        if self.settings.tictactoe or not views:
+        if not views:
             return []
         pulses = us_to_pulses(self._replay_seconds() * 1_000_000)
         return unit_lines([(v.unit, v.reel, v.blocks) for v in views],
