@@ -1,8 +1,8 @@
 """The merge pack: a two-way tape merge hand-written in UNIVAC code (issue 19).
 
-The program is booted from a tape made from its coding sheet, as an operator booted it
-(the loader on Uniservo 1, CLEAR C, INITIAL READ), with reels made by records.py on
-Uniservos 2 and 3 and a blank writable reel on 4; it runs at the desk to its final stop.
+The program is booted from the pack's tape, as an operator booted it (the loader on
+Uniservo 1, CLEAR C, INITIAL READ), with reels made by records.py on Uniservos 2 and 3 and
+a blank writable reel on 4; it runs at the desk to its final stop.
 What it wrote and typed is compared with Python's own merge (heapq.merge, stable).
 """
 
@@ -12,7 +12,6 @@ import re
 import subprocess
 import sys
 import tomllib
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -24,18 +23,16 @@ from univac_ttt.desk import Desk, Limits
 from univac_ttt.machine import StopKind
 from univac_ttt.machine.tape import BLOCK_WORDS, Reel
 from univac_ttt.machine.word import ZERO, from_int, from_text, to_text
+from univac_ttt.packs import shipped_pack
 from univac_ttt.packs.merge import records as rec
-from univac_ttt.program.assembler import assemble
-from univac_ttt.program.boottape import boot_reel
 from univac_ttt.program.reel import parse_reel
 
 LONG = settings.default.max_examples >= 1_000
 PACK = resources.files("univac_ttt.packs.merge")
 
 
-@lru_cache(maxsize=1)
 def program():
-    return assemble(PACK.joinpath("merge.ucs").read_text(encoding="utf-8"), "merge.ucs")
+    return shipped_pack("merge").program
 
 
 class Run:
@@ -48,7 +45,7 @@ class Run:
         self.desk.attach(2, a)
         self.desk.attach(3, b)
         self.desk.attach(4, self.out)
-        assert self.desk.load_tape(boot_reel(program().image.words, "merge tape")) is None
+        assert self.desk.load_tape(shipped_pack("merge").boot_tape()) is None
         self.stop = self.desk.run()
 
     @property
@@ -303,12 +300,6 @@ class FakeClock:
         return self.now
 
 
-def shipped_reels() -> dict[int, Reel]:
-    return {2: rec.reel_of(rec.shipped_a(), rec.REEL_A_NAME),
-            3: rec.reel_of(rec.shipped_b(), rec.REEL_B_NAME),
-            4: Reel([], writable=True, name="scratch")}
-
-
 def merge_console(authentic: bool, clock: FakeClock):
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
@@ -316,18 +307,11 @@ def merge_console(authentic: bool, clock: FakeClock):
     from univac_ttt.console.app import ConsoleApp, ConsoleSettings
     from univac_ttt.desk.session import GameSession
 
-    words = program().image.words
-
-    def session(on_print):
-        made = GameSession(words, on_print=on_print, tape=boot_reel(words, "merge.tape"))
-        for unit, reel in shipped_reels().items():  # (the first boot found no reels)
-            made.desk.attach(unit, reel)
-        made.new_game()
-        return made
-
-    settings = ConsoleSettings(authentic=authentic, clock=clock)
+    pack = shipped_pack("merge")
+    settings = ConsoleSettings(authentic=authentic, clock=clock, pack=pack)
     with create_pipe_input() as pipe:
-        return ConsoleApp(session, settings, input=pipe, output=DummyOutput())
+        return ConsoleApp(lambda on_print: GameSession.from_pack(pack, on_print=on_print),
+                          settings, input=pipe, output=DummyOutput())
 
 
 def test_the_console_in_authentic_speed_shows_each_reel_moving_at_tape_time():
@@ -349,10 +333,11 @@ def test_the_console_in_authentic_speed_shows_each_reel_moving_at_tape_time():
     assert hints[-1] == ("Tapes at rest: Uniservo 2 read 4 blocks; Uniservo 3 read 3 "
                          "blocks; Uniservo 4 wrote 6 blocks.")
     # The panel follows the same replay: unit 4 blank at first, then written, then rewound.
-    assert panels[0][4:] == ["4 scratch", "  at the start, 0 blocks"]
+    assert panels[0][4:] == ["4 scratch reel 4", "  at the start, 0 blocks"]
     assert any(p[5] == "  WRITING  block 3 of 3" for p in panels)
     assert panels[-1] == ["2 input-a.tape", "  at the start, 4 blocks", "3 input-b.tape",
-                          "  at the start, 3 blocks", "4 scratch", "  at the start, 6 blocks"]
+                          "  at the start, 3 blocks", "4 scratch reel 4",
+                          "  at the start, 6 blocks"]
     assert "TWO-WAY MERGE" in console.pacer.text  # the typewriter, at 10 characters a second
 
 
@@ -371,7 +356,8 @@ def test_the_monitor_pane_shows_the_uniservos_of_a_program_without_a_board():
     from univac_ttt.monitor.app import MonitorApp
     from univac_ttt.monitor.core import Monitor
 
-    monitor = Monitor(program().image.words, program(), tapes=shipped_reels())
+    pack = shipped_pack("merge")
+    monitor = Monitor(pack.words, pack.program, tapes=pack.mounts())  # as monitor --program
     with create_pipe_input() as pipe:
         app = MonitorApp(monitor, input=pipe, output=DummyOutput())
     monitor.execute("break NA1")
@@ -381,14 +367,15 @@ def test_the_monitor_pane_shows_the_uniservos_of_a_program_without_a_board():
     pane = "".join(text for _style, text in app._board_text())
     assert pane.startswith(" UNISERVOS\n")
     assert " 2 input-a.tape  READING  block 1 of 4\n" in pane
-    assert " 4 scratch  at the start, 0 blocks\n" in pane
+    assert " 1 merge.tape  at the start, 18 blocks\n" in pane
+    assert " 4 …ratch reel 4  at the start, 0 blocks\n" in pane  # a long name, cut to fit
     assert "Uniservo 2  input-a.tape  4 blocks, after block 1 of 4  (read only, reading)" in (
         monitor.execute("show tapes"))
     monitor.execute("nobreak all")
     monitor.execute("go")
     app._freeze()
     pane = "".join(text for _style, text in app._board_text())
-    assert " 4 scratch  REWINDING\n" in pane or " 4 scratch  at the start, 6 blocks\n" in pane
+    assert " 4 scratch reel 4  REWINDING\n" in pane  # at the stop, by the machine's clock
 
 
 def test_the_lamps_skip_a_rewind_at_the_start_and_name_every_moving_unit():
@@ -409,19 +396,19 @@ def test_the_lamps_skip_a_rewind_at_the_start_and_name_every_moving_unit():
     assert work_note([]) == ""
 
 
-def test_the_lecture_tour_matches_its_expected_output(monkeypatch):
+def test_the_lecture_tour_matches_its_expected_output():
     import io
 
     from univac_ttt.monitor.core import Monitor
     from univac_ttt.monitor.script import run_script
 
     root = Path(__file__).resolve().parents[2]
-    monkeypatch.chdir(root)  # the tour names the reels from the repository's folder
+    pack = shipped_pack("merge")
     script = (root / "docs" / "lecture" / "merge.txt").read_text(encoding="utf-8")
     out = io.StringIO()
-    assert run_script(Monitor(program().image.words, program()), script.splitlines(), out) == 0
+    monitor = Monitor(pack.words, pack.program, tapes=pack.mounts())  # as monitor --program
+    assert run_script(monitor, script.splitlines(), out) == 0
     assert out.getvalue() == (root / "docs" / "lecture" / "merge.out").read_text(encoding="utf-8")
-    assert not (root / "merged.tape").exists()  # the scratch reel is never saved
 
 
 def test_the_coding_sheet_excerpts_in_the_merge_page_match_the_sheet():
@@ -455,3 +442,33 @@ def test_every_file_of_the_pack_is_shipped_as_package_data():
     for path in folder.iterdir():
         if path.is_file() and path.suffix != ".py":
             assert any(fnmatch(path.name, p) for p in patterns), path.name
+
+
+# ---- through the pack: univac-ttt programs, run --program merge ----------------------------
+
+def univac(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "univac_ttt", *args], capture_output=True,
+                          text=True, timeout=60, cwd=cwd)
+
+
+def test_programs_lists_the_merge_with_its_title():
+    result = univac("programs")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert any(line.split()[0] == "merge" and "A two-way tape merge" in line for line in lines)
+    assert any(line.split()[0] == "tictactoe" for line in lines)
+
+
+def test_run_program_merge_plain_types_its_counts_and_leaves_the_shipped_reels(tmp_path):
+    a, b = (Path(str(PACK.joinpath(n))) for n in (rec.REEL_A_NAME, rec.REEL_B_NAME))
+    before = a.read_bytes(), b.read_bytes()
+    result = univac("run", "--program", "merge", "--plain", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "UNISERVO 2  RECORDS  000000000020\n" in result.stdout
+    assert "UNISERVO 3  RECORDS  000000000013\n" in result.stdout
+    assert "UNISERVO 4  RECORDS  000000000033\n" in result.stdout
+    total = sum(r.amount for r in rec.shipped_a() + rec.shipped_b())
+    assert f"            TOTAL    {total:012d}\nMERGE COMPLETE.\n" in result.stdout
+    assert "normal stop" in result.stderr
+    assert (a.read_bytes(), b.read_bytes()) == before
+    assert list(tmp_path.iterdir()) == []  # the scratch reel stays in memory

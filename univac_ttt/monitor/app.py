@@ -293,12 +293,12 @@ class MonitorApp:
         """The board from memory; for a program without one, its Uniservos if it has reels
         (the first line is the pane's heading)."""
         monitor = self.monitor
-        if monitor.program is not None and "BRD" in monitor.program.symbols:
+        if monitor.board_reader is not None:
             return [" BOARD (from memory)", *find_command("board").step(monitor, "")]
         desk = monitor.desk
         views = desk.tape_units()
         if not views:
-            return [" BOARD (from memory)", "(this program has no board: no label BRD)"]
+            return [" BOARD (from memory)", "(this program has no board)"]
         return [" UNISERVOS", *unit_lines([(v.unit, v.reel, v.blocks) for v in views],
                                           desk.tape_moves, monitor.machine.pulses,
                                           SIDE_WIDTH - 2, one_line=True)]
