@@ -257,7 +257,7 @@ def test_the_shipped_reels_merge():
 def test_pack_toml_follows_the_contract():
     pack = tomllib.loads(PACK.joinpath("pack.toml").read_text(encoding="utf-8"))
     assert set(pack) <= {"name", "title", "help", "sheet", "image", "key_hint", "results",
-                         "tapes", "typewriter"}
+                         "tapes", "typewriter", "banner", "card", "captions"}
     assert pack["name"] == "merge" and pack["sheet"] == "merge.ucs"
     assert PACK.joinpath(pack["sheet"]).is_file()
     tapes = {t["unit"]: t for t in pack["tapes"]}
@@ -472,3 +472,9 @@ def test_run_program_merge_plain_types_its_counts_and_leaves_the_shipped_reels(t
     assert "normal stop" in result.stderr
     assert (a.read_bytes(), b.read_bytes()) == before
     assert list(tmp_path.iterdir()) == []  # the scratch reel stays in memory
+
+
+def test_the_console_title_names_the_merge():
+    console = merge_console(False, FakeClock())
+    title = "".join(text for _style, text in console._title_text())
+    assert title.endswith("TAPE MERGE") and "TIC-TAC-TOE" not in title
