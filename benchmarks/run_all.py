@@ -32,7 +32,7 @@ from paired import paired  # noqa: E402
 from univac_ttt.console.plain import PlainConsole  # noqa: E402
 from univac_ttt.desk import Desk  # noqa: E402
 from univac_ttt.machine.timing import format_time, pulses_to_us  # noqa: E402
-from univac_ttt.program.shipped import load_tictactoe  # noqa: E402
+from univac_ttt.packs.tictactoe import load_tictactoe  # noqa: E402
 from univac_ttt.verify.referee import Referee  # noqa: E402
 
 

@@ -21,9 +21,7 @@ from univac_ttt.machine.ops import BY_CODE
 from univac_ttt.machine.tape import Reel
 from univac_ttt.machine.word import from_int, from_text, instruction
 from univac_ttt.monitor.core import Monitor
-from univac_ttt.program.boottape import fresh_tictactoe_tape
-from univac_ttt.program.shipped import load_tictactoe
-from univac_ttt.program.tictactoe import DEMO_GAMES
+from univac_ttt.packs.tictactoe import DEMO_GAMES, fresh_tictactoe_tape, load_tictactoe
 from univac_ttt.verify import referee as referee_module
 
 Runner = Callable[[Machine, int], object]
