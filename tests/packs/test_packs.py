@@ -249,7 +249,8 @@ def test_a_folder_without_a_pack_and_an_unknown_name_are_refused(tmp_path):
                  ["monitor", "--program", "nosuch"]):
         result = univac(*args)
         assert result.returncode == 2 and "Traceback" not in result.stderr, args
-    assert "the shipped programs are tictactoe" in univac("run", "--program", "nosuch").stderr
+    assert "the shipped programs are merge, tictactoe" in univac(
+        "run", "--program", "nosuch").stderr
 
 
 def test_program_and_image_together_are_refused(greet, tmp_path):
