@@ -28,7 +28,7 @@ GREETING_SHEET = """\
 ASK:        10 KEY       00 000       wait for a word on the keyboard
             50 SAID      50 KEY       type it back
             50 DONE      U0 ASK       and ask again
-100 HELLO:  MSG "⏎HELLO⏎"
+100 HELLO:  MSG "⏎⇑HELLO⏎"
 ASKW:       MSG "TYPE A WORD⏎"
 SAID:       MSG "⏎YOU SAID "
 DONE:       MSG "⏎WELL DONE⏎"

@@ -32,7 +32,7 @@ def lamp_for(session: GameSession, typing: bool, key_hint: str = "") -> Lamp:
     """Which console lamp is lit."""
     error = session.error
     if error:
-        neons = [n for n in session.desk.neons.lit() if n != "INPUT READY"]
+        neons = session.desk.neons.error
         return Lamp("ERROR STOP", "bold white on red",
                     f"neon: {', '.join(neons)}; {error}" if neons else error)
     if session.halted:
