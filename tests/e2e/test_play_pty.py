@@ -115,7 +115,7 @@ def whole_words(screen: str, *phrases: str) -> None:
 
 def test_at_80_columns_the_help_and_the_hints_wrap_at_words(tmp_path):
     terminal = Terminal([COMMAND, "play", "--speed", "authentic"], columns=80, rows=24,
-                        cwd=str(tmp_path))
+                        cwd=str(tmp_path), env=fast_typewriter(10))
     screen = terminal.wait_for("tape time.", timeout=20)
     whole_words(screen, "18 blocks in 1.8 s of tape time.")
     terminal.send("\x1bOR")  # F3: the rest of the greeting at once
