@@ -57,8 +57,10 @@ def test_help_is_reachable_by_scrolling_back():
     seen = terminal.wait_for("Addresses: 000-999")
     assert "step [n]" not in seen  # the first lines went off the top
     for _ in range(20):
+        before = terminal.text()
         terminal.send(PAGE_UP)
-        terminal.pump(0.3)
+        terminal.wait_until(lambda screen, before=before: screen != before, 5, "a page up")
+        terminal.settle()
         seen += terminal.text()
         if "step [n]" in terminal.text():
             break
@@ -67,11 +69,12 @@ def test_help_is_reachable_by_scrolling_back():
     assert "step [n]" in terminal.text()
     for _ in range(20):
         terminal.send(PAGE_DOWN)
-        terminal.pump(0.3)
+        terminal.settle()
+        if "Addresses: 000-999" in terminal.text():
+            break
     assert "Addresses: 000-999" in terminal.text()
     terminal.send("\x1b[<64;10;25M" * 3)  # the mouse wheel, up, over the output
-    terminal.pump(0.5)
-    assert "Addresses: 000-999" not in terminal.text()
+    terminal.wait_until(lambda screen: "Addresses: 000-999" not in screen, 5, "wheel up")
     quit_monitor(terminal)
 
 

@@ -57,7 +57,7 @@ class Terminal:
     def wait_for(self, needle: str, timeout: float = 10.0) -> str:
         return self.wait_until(lambda text: needle in text, timeout, repr(needle))
 
-    def settle(self, quiet: float = 0.15, timeout: float = 5.0) -> str:
+    def settle(self, quiet: float = 0.1, timeout: float = 5.0) -> str:
         """Read until the program has written nothing for ``quiet`` seconds: the screen
         it drew in answer to the last keys is whole (a wait on output, not a fixed sleep)."""
         end = time.monotonic() + timeout
