@@ -55,3 +55,11 @@ def pytest_configure(config):
 @pytest.fixture
 def long_run(request):
     return request.config.getoption("--long")
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    """A named pipe: a file name that would block a reader or writer forever."""
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
