@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -68,6 +69,11 @@ class Terminal:
             if len(self.raw) != before:
                 last = time.monotonic()
         return self.text()
+
+    def hold_typewriter(self) -> None:
+        """Hold the command's fake typewriter clock still, or let it go on (``fast_typewriter``
+        commands only): what the test looks at cannot run away on a slow machine."""
+        os.kill(self.child.pid, signal.SIGUSR1)
 
     def send(self, keys: str) -> None:
         self.child.send(keys)
