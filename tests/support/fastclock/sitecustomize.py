@@ -41,6 +41,8 @@ def _hold_or_release(signum: int, frame: object) -> None:
 
 def fast_sleep(seconds: float) -> None:
     time.sleep(seconds / FACTOR)
+    while _held_at is not None:  # held: the typewriter waits until it is let go
+        time.sleep(0.01)
 
 
 def _inject(function: object) -> int:
