@@ -4,6 +4,7 @@ The kiosk's caption wraps at words; wrong staff PINs lock the PIN; the player's 
 the paper and in the transcript; the console's paper scrolls back with PageUp and the wheel.
 """
 
+import contextlib
 import shutil
 
 from support.terminal import Terminal, fast_typewriter
@@ -150,8 +151,12 @@ def test_paper_scrolled_back_while_the_univac_types_comes_back_when_it_finishes(
     terminal.wait_until(lambda screen: screen.count("NEW GAME") > greetings, 20, "a greeting")
     terminal.pump(0.5 / FAST)  # a little more of it typed
     terminal.hold_typewriter()  # mid-greeting, however slow this machine is today
-    terminal.send(PAGE_UP + PAGE_UP)
-    terminal.wait_until(lambda screen: "ALREADY TAKEN" not in screen, 10, "scrolled back")
+    for _ in range(10):  # as a reader would, pressed again if a loaded machine missed it
+        terminal.send(PAGE_UP + PAGE_UP)
+        with contextlib.suppress(AssertionError):
+            terminal.wait_until(lambda screen: "ALREADY TAKEN" not in screen, 1.0)
+            break
+    assert "ALREADY TAKEN" not in terminal.text()  # scrolled back
     terminal.hold_typewriter()  # and on it types
     terminal.pump(1.0 / FAST)
     assert "ALREADY TAKEN" not in terminal.text()  # reading back while it types
