@@ -2,6 +2,7 @@
 
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -121,3 +122,28 @@ def test_plain_mode_output_is_byte_stable():
     result = univac("play", "--plain", stdin=(data / "plain_session.in").read_text())
     assert result.returncode == 0
     assert result.stdout == (data / "plain_session.out").read_text(encoding="utf-8")
+
+
+def test_every_subcommand_module_adds_its_parser_and_its_function():
+    """One module a subcommand: each is listed by --help and parses to its own function."""
+    from univac_ttt.cli.main import COMMANDS, SUBCOMMANDS, build_parser
+
+    parser = build_parser()
+    assert COMMANDS == ("play", "run", "monitor", "kiosk", "serve", "verify", "assemble",
+                        "tape", "programs")
+    required = {"assemble": ["x.ucs"], "tape": ["list", "x.tape"]}
+    for module in SUBCOMMANDS:
+        args = parser.parse_args([module.NAME, *required.get(module.NAME, [])])
+        assert args.command == module.NAME
+        assert callable(args.func)
+        assert args.func.__module__ == module.__name__
+
+
+def test_the_kiosk_idle_time_has_one_default():
+    from univac_ttt.cli.kiosk import IDLE_DEFAULT
+    from univac_ttt.cli.main import build_parser
+    from univac_ttt.kiosk.controller import KioskSettings
+
+    assert build_parser().parse_args(["kiosk"]).idle == IDLE_DEFAULT
+    with pytest.raises(TypeError):  # no second default to drift from the command line's
+        KioskSettings(pin="2468", printouts=Path("p"), stats=Path("t.json"))

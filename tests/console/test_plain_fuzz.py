@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 from univac_ttt.console.plain import PlainConsole
 from univac_ttt.desk import Desk
 from univac_ttt.machine import StopKind
-from univac_ttt.program.shipped import load_tictactoe
-from univac_ttt.program.tictactoe import DEMO_GAMES
+from univac_ttt.packs.tictactoe import DEMO_GAMES, load_tictactoe
 
 SHIPPED = load_tictactoe()
 

@@ -5,7 +5,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 SHIPPED = load_tictactoe()
 

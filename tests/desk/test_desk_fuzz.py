@@ -10,7 +10,7 @@ from univac_ttt.desk import Desk, Limits
 from univac_ttt.desk.session import GameSession
 from univac_ttt.machine import KeyboardEntryError, MachineOptions, StopKind, keys_to_word
 from univac_ttt.machine.word import from_int, to_int
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 SHIPPED = load_tictactoe()
 

@@ -14,8 +14,8 @@ from univac_ttt.desk.tapelamps import loaded_note, tape_lamp, tape_seconds
 from univac_ttt.machine import StopKind
 from univac_ttt.machine.tape import BLOCK_CYCLE_PULSES, BLOCK_WORDS, Reel
 from univac_ttt.machine.word import ZERO
-from univac_ttt.program.boottape import boot_reel, fresh_tictactoe_tape
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs.tictactoe import fresh_tictactoe_tape, load_tictactoe
+from univac_ttt.program.boottape import boot_reel
 from univac_ttt.verify.referee import Referee
 
 SHIPPED = load_tictactoe()
@@ -242,7 +242,7 @@ def test_the_kiosk_boots_the_tape_it_is_given(tmp_path):
     from univac_ttt.kiosk.controller import Kiosk, KioskSettings
 
     settings = KioskSettings(pin="1234", stats=tmp_path / "t.json",
-                             printouts=tmp_path / "p")
+                             printouts=tmp_path / "p", idle_seconds=60)
     kiosk = Kiosk(SHIPPED.image.words, SHIPPED.program, settings, fresh_tictactoe_tape())
     assert kiosk.session.tape.name == "tictactoe.tape"
     assert len(kiosk.session.boot_moves) == 18 and kiosk.session.waiting_for_keyboard

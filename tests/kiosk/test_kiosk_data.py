@@ -18,7 +18,7 @@ from univac_ttt.kiosk.controller import Kiosk, KioskSettings
 from univac_ttt.kiosk.printouts import save_printout
 from univac_ttt.kiosk.stats import TallyFile
 from univac_ttt.kiosk.supervisor import Terminated, supervise
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs.tictactoe import load_tictactoe
 from univac_ttt.safefile import create_new
 from univac_ttt.textfile import TextFileError
 

@@ -14,10 +14,12 @@ from univac_ttt.machine.word import from_int, from_text, to_int
 from univac_ttt.monitor.app import MonitorApp
 from univac_ttt.monitor.core import COMMANDS, Monitor, find_command
 from univac_ttt.monitor.script import run_script
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 
 # Every central-computer instruction kind, in a loop (no keyboard: it never waits).
 ALL_KINDS = {i: from_text(t) for i, t in enumerate([
@@ -490,3 +492,18 @@ def test_desk_initial_read_names_the_block_it_read():
     m.execute("desk initial-read")
     assert m.execute("desk initial-read")[0] == (
         "INITIAL READ: block 2 of Uniservo 1 read into 000-059")
+
+
+def test_every_command_is_a_step_registered_from_its_topic_module():
+    """One table, built by the decorator: each row's step lives in commands/<topic>.py,
+    help lists the topics in order, and a spelling cannot be registered twice."""
+    from univac_ttt.monitor.commands import registry
+
+    assert {c.topic for c in COMMANDS} == set(registry.TOPICS)
+    for command in COMMANDS:
+        assert command.step.__module__ == f"univac_ttt.monitor.commands.{command.topic}"
+    topics = [registry.TOPICS.index(c.topic) for c in COMMANDS]
+    assert topics == sorted(topics) and COMMANDS[0].name == "step"
+    with pytest.raises(ValueError, match="twice"):
+        registry.command("s", usage="s", summary="a second step")(lambda mon, rest: [])
+    assert find_command("s").name == "step" and len(COMMANDS) == len(set(COMMANDS))

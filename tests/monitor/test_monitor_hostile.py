@@ -8,15 +8,17 @@ import pytest
 
 from tests.support.hostile import HUGE, small_files, univac
 from univac_ttt.monitor.core import Monitor
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 from univac_ttt.safetext import visible
 
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 
 
 @pytest.fixture
 def monitor():
-    return Monitor(SHIPPED.image.words, SHIPPED.program)
+    return Monitor.for_pack(TTT, tapes={})
 
 
 def _saved(monitor, tmp_path, **changes):

@@ -5,15 +5,15 @@ import contextlib
 from pathlib import Path
 
 from tests.support.hostile import no_traceback, univac
+from univac_ttt.packs.tictactoe import load_tictactoe
 from univac_ttt.program.assembler import AssemblyError, assemble
-from univac_ttt.program.shipped import load_tictactoe
 
 SHIPPED = load_tictactoe()
 
 
 def test_verify_reports_a_damaged_sheet_instead_of_crashing(tmp_path):
     lines = Path(SHIPPED.source_path if hasattr(SHIPPED, "source_path") else
-                 Path(__file__).resolve().parents[2] / "univac_ttt/program/tictactoe.ucs"
+                 Path(__file__).resolve().parents[2] / "univac_ttt/packs/tictactoe/tictactoe.ucs"
                  ).read_text(encoding="utf-8").split("\n")
     del lines[144]  # line 145 of the shipped sheet
     sheet = tmp_path / "damaged.ucs"
@@ -29,7 +29,7 @@ def test_the_referee_survives_deleting_any_line_of_the_sheet(long_run):
     import io
 
     from univac_ttt.machine import MachineOptions
-    from univac_ttt.program.shipped import sheet_text
+    from univac_ttt.packs.tictactoe import sheet_text
     from univac_ttt.verify.referee import RefereeError, run_verification
 
     lines = sheet_text().split("\n")
