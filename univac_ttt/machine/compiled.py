@@ -430,6 +430,10 @@ class _Writer:
                   f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
                   f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
                   " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",
+                  # a zero product of two nonzero numbers (their signs are the words')
+                  # is remembered too: loops multiplying small numbers meet it every pass
+                  " if vx.__class__ is int and vl.__class__ is int and vl and vx:",
+                  f"  {last}[0] = (vl, vx, r[0], {'r[1]' if code == 'P' else 'None'}, r[2], p)",
                   f"t += {self.off} + p * 91")
         self.off = 0
         self.phase = None
