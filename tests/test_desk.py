@@ -59,6 +59,23 @@ def test_observers_notice_without_stopping_and_leave_breakpoints_alone():
     assert desk.machine.break_addresses == {program.address_of("RULEA")}
 
 
+def test_an_observed_run_ends_exactly_as_an_unobserved_one():
+    """Observing sends the pairs at the observed addresses through the interpreter and the
+    rest through the compiled path: the machine ends in the same state, to the pulse."""
+    plain, seen = Desk(SHIPPED.image.words), Desk(SHIPPED.image.words)
+    seen.observe = {address: f"at {address:03d}" for address in range(0, 1000, 7)}
+    notes = []
+    for move in ["", *"5973", *"5973"]:
+        for desk in (plain, seen):
+            if move:
+                desk.release(move)
+            assert desk.run().kind is StopKind.KEYBOARD
+        notes += seen.noticed
+        assert seen.snapshot() == plain.snapshot() and seen.paper.text == plain.paper.text
+    assert len(notes) > 100 and not plain.noticed
+    assert not seen.machine.arrivals  # the hook is on only while the desk runs
+
+
 def test_paper_is_stamped_with_the_decision_time_and_bounded():
     desk = Desk(SHIPPED.image.words, paper_limit=2_000)
     desk.run()

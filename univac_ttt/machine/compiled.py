@@ -21,6 +21,7 @@ instruction has changed anything, and the interpreter in cpu.py runs it as alway
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
 Pair = Callable[["Machine", int], int]  # runs the pair at an address; returns the next
 _PER_PHASE = 400  # compiled words per last address digit (about 3 KB each) before emptying
+_OBSERVING_LIMIT = 16  # sets of observed addresses whose tables are kept
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
 _LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(1000))  # R's return links
 
@@ -72,6 +74,23 @@ class Tables:
         self.phases: list[dict[str, Pair]] = [{} for _ in range(10)]
         self.by_address = [self.phases[address % 10] for address in range(1000)]
         self.seen: set[tuple[int, str]] = set()
+        self._observing: dict[frozenset[int], Tables] = {}
+
+    def observing(self, addresses: frozenset[int]) -> Tables:
+        """These tables, except that the pairs at ``addresses`` always run in the
+        interpreter, which tells the machine's observer (``Machine.arrivals``); the
+        compiled pairs themselves are shared."""
+        view = self._observing.get(addresses)
+        if view is None:
+            if len(self._observing) >= _OBSERVING_LIMIT:
+                self._observing.clear()
+            view = copy.copy(self)
+            view.by_address = list(self.by_address)
+            for address in addresses:
+                view.by_address[address] = _INTERPRETED
+            view._observing = {}
+            self._observing[addresses] = view
+        return view
 
 
 TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the machine"
@@ -370,6 +389,17 @@ def compile_pair(tables: Tables, address: int, word: str) -> Pair:
     return function
 
 
+class _Interpreted(dict):
+    """A pair table that compiles nothing: every word at its address runs in the
+    interpreter (an observed address; see ``Tables.observing``)."""
+
+    def get(self, key: object, default: object = None) -> Pair:  # type: ignore[override]
+        return _generic
+
+
+_INTERPRETED = _Interpreted()
+
+
 # ---- the loop ----------------------------------------------------------------------------
 
 def _pairs(m: Machine, budget: int, tables: Tables) -> int:
@@ -413,6 +443,8 @@ def run(m: Machine, max_steps: int) -> Stop:
     m._resuming = False  # no breakpoint to pass
     total = 0
     tables = TABLES[m.options.overflow == "stop"]
+    if m.arrivals:
+        tables = tables.observing(m.arrivals)
     while total < max_steps:
         if not m.half and max_steps - total >= 2:
             total += _pairs(m, max_steps - total, tables)
