@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from support.terminal import Terminal
 
 from univac_ttt.desk import Desk, Limits
@@ -306,3 +307,22 @@ def test_ctrl_c_stops_a_runaway_image_under_run_with_a_message(tmp_path):
     _out, err = process.communicate(timeout=10)
     assert process.returncode == 1, err
     assert "operator stop" in err and "Traceback" not in err
+
+
+def test_named_counts_are_one_counter_read_by_name_or_key():
+    from univac_ttt.desk.score import Score
+    from univac_ttt.verify.referee import Report
+
+    score = Score(1, 2)
+    score.record("opponent")
+    score["draws"] += 1
+    assert (score.univac_wins, score.draws, score.opponent_wins, score.games) == (1, 3, 1, 5)
+    assert score.copy() == score and type(score.copy()) is Score
+    assert score.as_dict() == {"univac_wins": 1, "draws": 3, "opponent_wins": 1}
+    with pytest.raises(TypeError):
+        Score(wins=1)
+    report = Report()
+    report.fail("losses", "lost")
+    assert report.losses == 1 and not report.ok and report.failures == ["lost"]
+    with pytest.raises(ValueError):
+        report.fail("lossses", "a misspelt kind is refused, not counted")

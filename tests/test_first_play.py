@@ -67,11 +67,11 @@ def test_a_one_word_program_says_1_instruction(tmp_path):
 
 
 def test_help_texts_wrap_at_words_to_any_width():
-    from univac_ttt.console.app import HELP_TEXT
+    from univac_ttt.console.app import GAME_HELP, KEYS_HELP
     from univac_ttt.kiosk.app import KIOSK_HELP
     from univac_ttt.tui.wrap import wrap_words
 
-    for text in (HELP_TEXT, KIOSK_HELP):
+    for text in (GAME_HELP + "\n\n" + KEYS_HELP, KIOSK_HELP):
         for width in (40, 60, 80):
             lines = wrap_words(text, width)
             assert all(len(line) <= width for line in lines), width

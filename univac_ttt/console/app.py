@@ -57,7 +57,6 @@ KEYS_HELP = """Keys: F1 this help   F2 new game   F3 typing speed   F4 save the 
       PageUp/PageDown or the mouse wheel scroll the paper; Up/Down earlier entries
       Ctrl-Q or Ctrl-D quit (press twice)          Esc or Enter close this help"""
 SERVED_KEYS_HELP = KEYS_HELP.replace("   F4 save the paper", "")  # a served terminal saves none
-HELP_TEXT = GAME_HELP + "\n\n" + KEYS_HELP
 IMAGE_HELP_INTRO = """A PROGRAM ON THE UNIVAC I
 
 The UNIVAC runs the memory image you named. When the INPUT READY lamp is lit, type
@@ -66,7 +65,6 @@ release. What you key is shown on the paper after "> "; the rest is what the
 program typed.
 
 """
-IMAGE_HELP = IMAGE_HELP_INTRO + KEYS_HELP
 
 STYLE = style({
     "hint": "#c0c0c0 italic",

@@ -5,9 +5,8 @@ The console never composes game text; it only recognises the results the program
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..program.tictactoe import Result, results_in
+from .counts import Counts
 
 __all__ = ["RESULT_COUNTERS", "Score", "results_in"]
 
@@ -17,11 +16,13 @@ RESULT_COUNTERS: dict[Result, str] = {
     "univac": "univac_wins", "draw": "draws", "opponent": "opponent_wins"}
 
 
-@dataclass
-class Score:
-    univac_wins: int = 0
-    draws: int = 0
-    opponent_wins: int = 0
+class Score(Counts):
+    """Games won by the UNIVAC, drawn, and won by the opponent (a Counter of those names)."""
+
+    NAMES = ("univac_wins", "draws", "opponent_wins")
+    univac_wins: int
+    draws: int
+    opponent_wins: int
 
     @property
     def games(self) -> int:
@@ -29,10 +30,7 @@ class Score:
 
     def add(self, results: tuple[int, int, int]) -> None:
         """Add another score's (univac wins, draws, opponent wins)."""
-        self.univac_wins += results[0]
-        self.draws += results[1]
-        self.opponent_wins += results[2]
+        self.update(dict(zip(self.NAMES, results, strict=True)))
 
     def record(self, result: Result) -> None:
-        counter = RESULT_COUNTERS[result]
-        setattr(self, counter, getattr(self, counter) + 1)
+        self[RESULT_COUNTERS[result]] += 1

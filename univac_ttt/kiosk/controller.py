@@ -232,8 +232,7 @@ class Kiosk:
                 continue
             today.games += 1
             self._game_over = True
-            counter = RESULT_COUNTERS[result]
-            setattr(today, counter, getattr(today, counter) + 1)
+            today[RESULT_COUNTERS[result]] += 1
             self.visitor_words = 0
             try:
                 path = save_printout(self.settings.printouts, game_paper)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..machine.charset import BY_GLYPH, FROM_GLYPHS
-from ..machine.word import MEMORY_WORDS, WORD_LENGTH, ZERO, to_text
+from ..machine.word import WORD_LENGTH, to_text
 from ..textfile import TextFileError, read_text_file
 
 MAX_IMAGE_BYTES = 1_000_000
@@ -32,12 +32,6 @@ class MemoryImage:
     words: dict[int, str] = field(default_factory=dict)
     remarks: dict[int, str] = field(default_factory=dict)
 
-    def as_memory(self) -> list[str]:
-        """All 1000 words; unlisted ones are twelve zeros."""
-        memory = [ZERO] * MEMORY_WORDS
-        for address, word in self.words.items():
-            memory[address] = word
-        return memory
 
 
 def parse_image(text: str, source: str = "image") -> MemoryImage:
