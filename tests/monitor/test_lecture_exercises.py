@@ -9,7 +9,7 @@ from univac_ttt.monitor.core import Monitor
 from univac_ttt.program.boottape import fresh_tictactoe_tape
 from univac_ttt.program.shipped import load_tictactoe
 
-GUIDE = Path(__file__).resolve().parent.parent / "docs" / "lecture.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "lecture.md"
 SHIPPED = load_tictactoe()
 
 

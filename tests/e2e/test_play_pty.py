@@ -6,12 +6,13 @@ the paper and in the transcript; the console's paper scrolls back with PageUp an
 
 import shutil
 
-from support.terminal import Terminal
+from support.terminal import Terminal, fast_typewriter
 
 COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip install '.[test]'"
 ENTER, CTRL_Q, F12, ESC = "\r", "\x11", "\x1b[24~", "\x1b"
 PAGE_UP, PAGE_DOWN = "\x1b[5~", "\x1b[6~"
 WHEEL_UP = "\x1b[<64;10;5M"  # SGR mouse report: the wheel turned up over the paper
+FAST = 4  # the typewriter's speed-up where a test reads the paper back while it types
 OPENING = "The opening: a centre move is answered by a corner, any other by the centre."
 
 
@@ -134,20 +135,25 @@ def test_at_80_columns_the_help_and_the_hints_wrap_at_words(tmp_path):
 
 
 def test_paper_scrolled_back_while_the_univac_types_comes_back_when_it_finishes(tmp_path):
-    terminal = Terminal([COMMAND], columns=100, rows=20, cwd=str(tmp_path))
+    # the typewriter's clock runs FAST times the wall's; pauses below are in its seconds
+    terminal = Terminal([COMMAND], columns=100, rows=20, cwd=str(tmp_path),
+                        env=fast_typewriter(FAST))
     terminal.wait_for("INPUT READY")
     for move in "5901":
         terminal.send(move + ENTER)
         terminal.wait_for(f"> {move}")
     terminal.send("\x1bOR")  # F3: the typewriter's own speed
     terminal.wait_for("authentic (10 char/s)")
+    greetings = terminal.text().count("NEW GAME")
     terminal.send("\x1bOQ")  # F2: a new game, its greeting typed at ten characters a second
-    terminal.pump(2.5)
+    terminal.wait_until(lambda screen: screen.count("NEW GAME") > greetings, 20, "a greeting")
+    terminal.pump(0.5 / FAST)  # a little more of it typed
     terminal.send(PAGE_UP + PAGE_UP)
-    terminal.pump(1.0)
+    terminal.wait_until(lambda screen: "ALREADY TAKEN" not in screen, 5, "scrolled back")
+    terminal.pump(1.0 / FAST)
     assert "ALREADY TAKEN" not in terminal.text()  # reading back while it types
     terminal.wait_for("INPUT READY ▸", timeout=60)
-    terminal.pump(0.5)
+    terminal.settle()
     lines = [line[:60].rstrip() for line in terminal.text().splitlines()]
     greeting = max(i for i, line in enumerate(lines) if line.startswith("NEW GAME. YOU ARE X"))
     assert "ALREADY TAKEN" in terminal.text()  # the newest lines are back in view
@@ -173,7 +179,7 @@ def test_the_kiosk_keeps_the_decision_and_asks_for_the_move_once_input_is_ready(
 
 def test_ctrl_c_in_plain_authentic_mode_types_the_rest_without_a_caret_mid_line():
     terminal = Terminal([COMMAND, "play", "--plain", "--speed", "authentic"], columns=100,
-                        rows=24)
+                        rows=24, env=fast_typewriter(10))
     terminal.wait_for("NEW GAME. YOU", timeout=20)
     terminal.send("\x03")  # Ctrl-C while the typewriter types: the rest at once
     screen = terminal.wait_for("   7   8   9")

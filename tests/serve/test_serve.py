@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import os
 import re
@@ -11,55 +10,16 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.serving import LOCAL, connected, key_in, run, serving
 from tests.support.telnet_client import TelnetClient
-from univac_ttt.cli import main, served_apps
+from univac_ttt.cli import main
 from univac_ttt.serve.limits import InputBucket
-from univac_ttt.serve.options import Endpoint, ServeOptionError, ServeOptions, parse_endpoint
-from univac_ttt.serve.server import FULL, IDLE, SHUTDOWN, ClassServer
-
-LOCAL = "127.0.0.1"
-
-
-def run(coro, timeout: float = 60.0):  # type: ignore[no-untyped-def]
-    """Run one scenario with a hard time limit."""
-    async def bounded():  # type: ignore[no-untyped-def]
-        return await asyncio.wait_for(coro, timeout)
-    return asyncio.run(bounded())
-
-
-@contextlib.asynccontextmanager
-async def serving(**kwargs: object) -> AsyncIterator[ClassServer]:
-    options = ServeOptions(telnet=Endpoint(LOCAL, 0), **kwargs)  # type: ignore[arg-type]
-    server = ClassServer(options, served_apps(), io.StringIO(), live=False)
-    stop = asyncio.Event()
-    task = asyncio.get_running_loop().create_task(server.run(stop))
-    await asyncio.wait_for(server.ready.wait(), 10)
-    try:
-        yield server
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, 15)
-
-
-async def connected(server: ClassServer, columns: int = 60) -> TelnetClient:
-    client = TelnetClient(columns=columns)
-    assert server.telnet is not None
-    await client.connect(server.telnet.bound_port)
-    await client.wait_for(lambda c: c.keyboard_line() == "" and c.board() is not None)
-    return client
-
-
-async def key_in(client: TelnetClient, text: str) -> None:
-    """Type a line and press Enter, waiting for the keyboard line to empty again."""
-    await client.send(text)
-    await client.wait_for(lambda c: c.keyboard_line() == text.upper())
-    await client.send("\r")
-    await client.wait_for(lambda c: c.keyboard_line() == "")
+from univac_ttt.serve.options import Endpoint, ServeOptionError, parse_endpoint
+from univac_ttt.serve.server import FULL, IDLE, SHUTDOWN
 
 
 def test_a_full_game_with_bad_input_over_telnet() -> None:

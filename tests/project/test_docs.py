@@ -8,7 +8,7 @@ from pathlib import Path
 from univac_ttt.monitor.core import Monitor
 from univac_ttt.program.shipped import load_tictactoe, sheet_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_site_builds_strictly(tmp_path):

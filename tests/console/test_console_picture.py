@@ -5,7 +5,7 @@ from pathlib import Path
 
 from univac_ttt.console.capture import DEFAULT_MOVES, picture, screen_bytes, screen_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_docs_console_svg_is_what_the_console_draws_today():

@@ -2,10 +2,11 @@
 
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.command import univac
 
 # A program written from the manual: read two numbers from the keyboard, type their sum,
 # and stop when the first number is zero.
@@ -24,11 +25,6 @@ ADDER_IMAGE = """\
 104 SUMΔιιιιιιιι  label
 105 ⏎ιιιιιιιιιιι  carriage return
 """
-
-
-def univac(*args, stdin="", timeout=60):
-    return subprocess.run([sys.executable, "-m", "univac_ttt", *args], input=stdin,
-                          capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture
@@ -119,10 +115,10 @@ def test_the_installed_command_exists_and_runs(adder):
 def test_plain_mode_output_is_byte_stable():
     """A fixed session must print exactly what it printed when this file was recorded.
 
-    play boots the program from tictactoe.tape by INITIAL READ (tests/test_tapes_desk.py);
+    play boots the program from tictactoe.tape by INITIAL READ (tests/desk/test_tapes_desk.py);
     the load types nothing, so no tape line was added and the golden file is unchanged."""
     from pathlib import Path
-    data = Path(__file__).parent / "data"
+    data = Path(__file__).resolve().parents[1] / "data"
     result = univac("play", "--plain", stdin=(data / "plain_session.in").read_text())
     assert result.returncode == 0
     assert result.stdout == (data / "plain_session.out").read_text(encoding="utf-8")

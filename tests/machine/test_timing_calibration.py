@@ -8,7 +8,7 @@ import pytest
 
 from tests.support.timing_probe import average_us
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OPS = {"add": "A", "multiply": "M", "divide": "D"}
 
 

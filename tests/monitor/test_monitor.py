@@ -9,14 +9,14 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from tests.support.monitors import game_monitor
 from univac_ttt.machine.word import from_int, from_text, to_int
 from univac_ttt.monitor.app import MonitorApp
 from univac_ttt.monitor.core import COMMANDS, Monitor, find_command
 from univac_ttt.monitor.script import run_script
-from univac_ttt.program.boottape import fresh_tictactoe_tape
 from univac_ttt.program.shipped import load_tictactoe
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = load_tictactoe()
 
 # Every central-computer instruction kind, in a loop (no keyboard: it never waits).
@@ -27,11 +27,6 @@ ALL_KINDS = {i: from_text(t) for i, t in enumerate([
     "B00100L00100", "Q00018000000", "900000000000", "000000U00000"])}
 ALL_KINDS.update({100: from_int(5), 101: from_int(7), 102: from_text("101010101010"),
                   103: from_int(3), 109: from_text("ιιιιιιιιιιιι")})
-
-
-def game_monitor():
-    """The monitor as `univac-ttt monitor` starts it: the program, its tape on Uniservo 1."""
-    return Monitor(SHIPPED.image.words, SHIPPED.program, tapes={1: fresh_tictactoe_tape()})
 
 
 def at_keyboard():

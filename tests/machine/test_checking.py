@@ -118,7 +118,7 @@ def test_a_bad_fault_request_is_refused_and_changes_nothing(location, position, 
 
 
 def test_the_monitor_fault_command_and_saved_states(tmp_path):
-    from tests.test_monitor import game_monitor
+    from tests.support.monitors import game_monitor
     mon = game_monitor()
     assert mon.execute("fault") == ["no faults"]
     assert mon.execute("fault 5 1")[0].startswith("??")
@@ -142,7 +142,7 @@ def test_the_monitor_fault_command_and_saved_states(tmp_path):
 
 
 def test_the_lecture_exercise_runs_as_written():
-    from tests.test_monitor import game_monitor
+    from tests.support.monitors import game_monitor
     mon = game_monitor()
     mon.execute("go")
     mon.execute("fault ELT 1 6")

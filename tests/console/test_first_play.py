@@ -8,7 +8,7 @@ from pathlib import Path
 from univac_ttt.machine.timing import format_time
 from univac_ttt.wording import count
 
-SHIPPED_IMAGE = Path(__file__).parent.parent / "univac_ttt" / "program" / "tictactoe.img"
+SHIPPED_IMAGE = Path(__file__).resolve().parents[2] / "univac_ttt" / "program" / "tictactoe.img"
 
 
 def univac(*args, stdin="", together=False):

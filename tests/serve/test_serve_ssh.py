@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.serving import run
 from tests.support.telnet_client import TelnetClient
-from tests.test_serve import run
 from univac_ttt.cli import served_apps
 from univac_ttt.serve.options import Endpoint, ServeOptions
 from univac_ttt.serve.server import ClassServer

@@ -268,7 +268,7 @@ def test_the_state_line_never_exceeds_its_width(parts, width):
 
 # ---- docs/lecture.md says what works ------------------------------------------------------
 
-LECTURE = Path(__file__).resolve().parent.parent / "docs" / "lecture.md"
+LECTURE = Path(__file__).resolve().parents[2] / "docs" / "lecture.md"
 
 
 def _table_rows(heading_cell: str) -> list[str]:

@@ -1,6 +1,6 @@
 """Stops as the operator saw them: at a 90 (or a ,0 with the switch set) START goes on."""
 
-from tests.test_cli import univac
+from tests.support.command import univac
 
 IMAGE = """\
 000 B00100900000  rA = 5; stop

@@ -329,7 +329,7 @@ def test_the_kiosk_supervisor_stops_rather_than_restarts_when_a_session_ends(end
 
 
 def test_a_served_console_survives_the_attack_sequences_over_telnet():
-    from tests.test_serve import connected, key_in, run, serving
+    from tests.support.serving import connected, key_in, run, serving
 
     async def scenario() -> None:
         async with serving() as server:

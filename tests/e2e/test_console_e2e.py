@@ -9,7 +9,7 @@ import re
 import shutil
 import subprocess
 
-from support.terminal import Terminal
+from support.terminal import Terminal, fast_typewriter
 
 from univac_ttt.verify.solver import Oracle
 
@@ -124,7 +124,9 @@ def test_a_tiny_terminal_and_resizing_do_not_break_it():
 
 
 def test_authentic_speed_types_a_character_at_a_time():
-    terminal = Terminal([COMMAND, "--speed", "authentic"], columns=100, rows=30)
+    # the typewriter's clock runs ten times the wall's: ten characters a typewriter second
+    terminal = Terminal([COMMAND, "--speed", "authentic"], columns=100, rows=30,
+                        env=fast_typewriter(10))
     partial = terminal.wait_for("NEW GAME", timeout=5)
     assert "TYPE THE CODE OF A SQUARE" not in partial  # still typing the greeting
     terminal.wait_for("INPUT READY ▸", timeout=20)
