@@ -117,6 +117,11 @@ class GameSession:
         if stop is None:
             self.run_reply()
 
+    @property
+    def boot_pulses(self) -> int:
+        """The tape time of the last boot, in clock pulses (0 when nothing was read)."""
+        return max((move.end for move in self.boot_moves), default=0)
+
     def new_game(self) -> None:
         """Clear, boot the program tape again and start: an operator's fresh game."""
         self._start()
