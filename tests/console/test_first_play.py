@@ -67,8 +67,9 @@ def test_a_one_word_program_says_1_instruction(tmp_path):
 
 
 def test_help_texts_wrap_at_words_to_any_width():
-    from univac_ttt.console.app import GAME_HELP, KEYS_HELP
+    from univac_ttt.console.app_layout import KEYS_HELP
     from univac_ttt.kiosk.app import KIOSK_HELP
+    from univac_ttt.program.tictactoe import GAME_HELP
     from univac_ttt.tui.wrap import wrap_words
 
     for text in (GAME_HELP + "\n\n" + KEYS_HELP, KIOSK_HELP):

@@ -183,10 +183,10 @@ def test_another_program_shows_no_game_title_square_codes_or_score():
     console, _ = run_console(CTRL_Q + CTRL_Q, ConsoleSettings(tictactoe=False))
     panel = render_panel(console.session, False, False, tictactoe=False)
     assert "square codes" not in panel and "draws" not in panel and "INPUT READY" in panel
-    assert "TIC-TAC-TOE" not in console._title_text()[0][1]
-    assert "square code" not in console._panel_text().value
+    assert "TIC-TAC-TOE" not in console.layout.title_text()[0][1]
+    assert "square code" not in console.layout.panel_text().value
     ttt, _ = run_console(CTRL_Q + CTRL_Q)
-    assert "TIC-TAC-TOE" in ttt._title_text()[0][1]
+    assert "TIC-TAC-TOE" in ttt.layout.title_text()[0][1]
 
 
 def test_figures_never_run_together():
