@@ -137,3 +137,38 @@ def test_the_ssh_client_past_max_clients_is_told_the_class_is_full(tmp_path: Pat
             await refused.close()
             await seated.close()
     run(scenario())
+
+
+def test_ssh_connections_that_end_early_or_abruptly_free_their_seats(tmp_path: Path) -> None:
+    import socket
+    import struct
+    import time
+
+    async def scenario() -> None:
+        async with serving_ssh(tmp_path, max_clients=2) as (server, port):
+            for _ in range(3):  # reset in the middle of the key exchange
+                reader, writer = await asyncio.open_connection(LOCAL, port)
+                await asyncio.wait_for(reader.readline(), 5)  # the server's version line
+                writer.write(b"SSH-2.0-hostile\r\n")
+                await writer.drain()
+                sock = writer.get_extra_info("socket")
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                writer.transport.abort()
+            for abrupt in (True, False, True):  # seated, Enter, then gone mid-reply
+                client = SSHClient()
+                await client.open(port)
+                await client.wait_for(lambda c: c.keyboard_line() == "")
+                await client.send("5\r")
+                await client.close(abrupt=abrupt)
+            deadline = time.monotonic() + 10
+            while (server.seats.taken or server.apps) and time.monotonic() < deadline:
+                await asyncio.sleep(0.01)
+            assert server.seats.taken == 0 and not server.table.seats
+            first, second = SSHClient(), SSHClient()
+            for client in (first, second):
+                await client.open(port)
+                await client.wait_for(lambda c: c.keyboard_line() == "")
+            assert len(server.table.seats) == 2 and server.table.refused == 0
+            await first.close()
+            await second.close()
+    run(scenario())
