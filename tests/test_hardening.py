@@ -21,18 +21,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from univac_ttt.hostio.atomic_files import atomic_write, create_new
+from univac_ttt.hostio.bounded_input import JsonError, NumberError, load_json, parse_number
+from univac_ttt.hostio.stdin_lines import LineReader, Refused
+from univac_ttt.hostio.terminal_text import visible
+from univac_ttt.hostio.text_files import TextFileError, read_text_file
 from univac_ttt.kiosk.controller import Kiosk, KioskSettings
 from univac_ttt.kiosk.printouts import save_printout
 from univac_ttt.kiosk.stats import TallyFile
 from univac_ttt.kiosk.supervisor import Terminated, supervise
-from univac_ttt.limits import JsonError, NumberError, load_json, parse_number
-from univac_ttt.lineinput import LineReader, Refused
 from univac_ttt.monitor.core import Monitor
 from univac_ttt.program.assembler import AssemblyError, assemble
 from univac_ttt.program.shipped import load_tictactoe
-from univac_ttt.safefile import atomic_write, create_new
-from univac_ttt.safetext import visible
-from univac_ttt.textfile import TextFileError, read_text_file
 
 SHIPPED = load_tictactoe()
 HUGE = "9" * 5000  # more digits than Python converts (4,300)

@@ -7,7 +7,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
-from univac_ttt.console.panels import lamp_for, render_panel
+from univac_ttt.console.side_panel import lamp_for, render_panel
 from univac_ttt.desk.pacing import TypewriterPacer
 from univac_ttt.desk.paper import PrintedChunk
 from univac_ttt.desk.score import results_in

@@ -5,8 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from univac_ttt.hostio.wording import count
 from univac_ttt.machine.timing import format_time
-from univac_ttt.wording import count
 
 SHIPPED_IMAGE = Path(__file__).resolve().parents[2] / "univac_ttt" / "program" / "tictactoe.img"
 

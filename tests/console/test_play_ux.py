@@ -9,8 +9,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
-from univac_ttt.console.panels import figures_text, render_panel
 from univac_ttt.console.plain import PlainConsole
+from univac_ttt.console.side_panel import figures_text, render_panel
 from univac_ttt.desk import Desk
 from univac_ttt.desk.paper import KEYED_MARK
 from univac_ttt.desk.session import GameSession

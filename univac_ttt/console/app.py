@@ -34,10 +34,10 @@ from ..desk.paper import PrintedChunk
 from ..desk.session import GameSession
 from ..desk.tapelamps import loaded_note, tape_lamp
 from ..desk.transcript import Transcript
+from ..hostio.atomic_files import create_new
 from ..machine.charset import KEYBOARD_KEYS
-from ..safefile import create_new
 from ..tui.guard import run_guarded, run_guarded_async
-from ..tui.paper import PaperView
+from ..tui.paper_view import PaperView
 from .app_keys import console_bindings
 from .app_layout import STYLE, ConsoleLayout
 

@@ -23,7 +23,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from ..program.tictactoe import GAME_HELP
 from ..tui.theme import style
 from ..tui.wrap import wrap_words
-from .panels import PANEL_WIDTH, render_panel
+from .side_panel import PANEL_WIDTH, render_panel
 
 if TYPE_CHECKING:
     from .app import ConsoleApp

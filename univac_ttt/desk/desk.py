@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..hostio.wording import count
 from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind
 from ..machine.tape import UNITS, Reel, TapeMove, unit_name
 from ..machine.word import MEMORY_WORDS, ZERO
-from ..wording import count
 from .keyboard import DeskKeyboard
-from .limits import Limits
 from .neons import Neons, neons_for
 from .paper import PAPER_LIMIT, Paper, StampedTypewriter
+from .run_limits import Limits
 
 # Called after each instruction of a watched run with the address, half and instruction
 # that just executed; returning True ends the run there.

@@ -19,6 +19,7 @@ from ..desk.pacing import TypewriterPacer
 from ..desk.paper import KEYED_MARK, PrintedChunk
 from ..desk.score import RESULT_COUNTERS
 from ..desk.session import GameSession
+from ..hostio.wording import count
 from ..machine import MachineOptions
 from ..machine.tape import Reel
 from ..program.assembler import Program
@@ -30,7 +31,6 @@ from ..program.tictactoe import (
     caption_addresses,
     results_in,
 )
-from ..wording import count
 from .printouts import save_printout
 from .stats import TallyFile
 

@@ -3,7 +3,7 @@
 Several kiosks may share one data folder, so a save never overwrites the file with what
 this kiosk loaded: under a lock (``flock`` on ``.tally.json.lock``) it reads the file again,
 adds the counts this kiosk has made since its last save, and writes the sum atomically
-(univac_ttt.safefile). A damaged file (not JSON, too big, too deep, wrong types, absurd
+(univac_ttt.hostio.atomic_files). A damaged file (not JSON, too big, too deep, wrong types, absurd
 numbers) is moved aside with a log line and counting starts afresh.
 """
 
@@ -20,9 +20,9 @@ from datetime import date
 from pathlib import Path
 
 from ..desk.counts import Counts
-from ..limits import JsonError, load_json
-from ..safefile import atomic_write
-from ..textfile import TextFileError, read_text_file
+from ..hostio.atomic_files import atomic_write
+from ..hostio.bounded_input import JsonError, load_json
+from ..hostio.text_files import TextFileError, read_text_file
 
 log = logging.getLogger("univac_ttt.kiosk")
 TALLY_LIMIT = 4_000_000  # bytes: about 30 years of days

@@ -18,9 +18,9 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, VSplit, Window
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 
+from ..hostio.terminal_text import visible
 from ..program.disassembler import view
-from ..safetext import visible
-from ..tui.paper import sync_paper
+from ..tui.paper_view import sync_paper
 from ..tui.theme import style
 from .app_state import COMMAND_PREFIX, MEMORY_BEFORE, MonitorState
 from .core import COMMANDS, Monitor
@@ -104,7 +104,7 @@ class MonitorLayout:
 
     def sync_output(self) -> None:
         """Wrap every line at spaces to the pane's width; show the newest. A file's escapes
-        are shown as text (safetext.visible)."""
+        are shown as text (terminal_text.visible)."""
         width = self.output_width()
         self._wrapped_width = width
         shown = (visible(line) for line in self.state.lines)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..safefile import atomic_write
+from ..hostio.atomic_files import atomic_write
 from .assembler import AssemblyError, assemble
 from .image import format_image
 from .shipped import IMAGE_HEADER, IMAGE_NAME, SHEET_NAME

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..hostio.text_files import TextFileError, read_text_file
 from ..machine.charset import BY_GLYPH, FROM_GLYPHS
 from ..machine.word import WORD_LENGTH, to_text
-from ..textfile import TextFileError, read_text_file
 
 MAX_IMAGE_BYTES = 1_000_000
 
