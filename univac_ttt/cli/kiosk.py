@@ -60,8 +60,8 @@ def command(args: argparse.Namespace) -> int:
     from ..kiosk.app import KioskApp
     from ..kiosk.controller import MIN_PIN_LENGTH, Kiosk, KioskSettings
     from ..kiosk.supervisor import lock_signals, log_kiosk_start, setup_logging, supervise
-    from ..program.boottape import fresh_tictactoe_tape
-    from ..program.shipped import ProgramError, load_tictactoe
+    from ..packs.tictactoe import fresh_tictactoe_tape, load_tictactoe, load_tictactoe_tape
+    from ..program.shipped import ProgramError
 
     pin = args.pin or os.environ.get("UNIVAC_TTT_STAFF_PIN", "")
     refusal = _pin_refusal(pin, MIN_PIN_LENGTH)
@@ -79,7 +79,7 @@ def command(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         shipped = load_tictactoe()
-        fresh_tictactoe_tape()  # the tape each game boots from: checked before the screen
+        load_tictactoe_tape()  # the tape each game boots from: checked before the screen
     except ProgramError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE

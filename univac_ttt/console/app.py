@@ -36,6 +36,7 @@ from ..desk.tapelamps import loaded_note, tape_lamp
 from ..desk.transcript import Transcript
 from ..hostio.atomic_files import create_new
 from ..machine.charset import KEYBOARD_KEYS
+from ..program.pack import NO_PACK, Pack
 from ..tui.guard import run_guarded, run_guarded_async
 from ..tui.paper_view import PaperView
 from .app_keys import console_bindings
@@ -50,7 +51,7 @@ class ConsoleSettings:
     authentic: bool = False
     transcript: Path | None = None
     save_directory: Path | None = field(default_factory=Path.cwd)  # None: F4 saves nothing
-    tictactoe: bool = True  # False for another program (--image): no game title or card
+    pack: Pack = NO_PACK  # the program's pack: title, help, card, key hint (none: --image)
     clock: Callable[[], float] = time.monotonic
 
 
@@ -208,7 +209,8 @@ class ConsoleApp:
 
     def refuse(self, key: str) -> None:
         """A key the UNIVAC keyboard lacks: refused on the spot, nothing typed."""
-        then = " Type a square code, 1 to 9." if self.settings.tictactoe else ""
+        hint = self.settings.pack.key_hint
+        then = f" {hint[:1].upper()}{hint[1:]}." if hint else ""
         self.say(f"The UNIVAC keyboard has no {key} key.{then}", True)
 
     def paste(self, data: str) -> None:
@@ -236,7 +238,7 @@ class ConsoleApp:
         self.session.new_game()
         self._hold_until = None
         self.paper.to_end()
-        self.say("A new game has started." if self.settings.tictactoe
+        self.say("A new game has started." if self.settings.pack.scores
                  else "The program was loaded again and started.")
         self._sync_paper()
 

@@ -20,7 +20,6 @@ from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 
-from ..program.tictactoe import GAME_HELP
 from ..tui.theme import style
 from ..tui.wrap import wrap_words
 from .side_panel import PANEL_WIDTH, render_panel
@@ -85,7 +84,8 @@ class ConsoleLayout:
         """The help for this console (a served one has no F4), wrapped at words."""
         settings = self.console.settings
         keys = KEYS_HELP if settings.save_directory is not None else SERVED_KEYS_HELP
-        text = (GAME_HELP + "\n\n" if settings.tictactoe else IMAGE_HELP_INTRO) + keys
+        pack = settings.pack
+        text = (pack.help + "\n\n" if pack.help else IMAGE_HELP_INTRO) + keys
         return wrap_words(text, min(HELP_WIDTH, self.columns() or HELP_WIDTH))
 
     def bar_text(self) -> FormattedText:
@@ -103,9 +103,10 @@ class ConsoleLayout:
 
     def title_text(self) -> FormattedText:
         wide = self.columns() >= 52
-        if self.console.settings.tictactoe:
-            title = (" UNIVAC I  ·  SUPERVISORY CONTROL  ·  TIC-TAC-TOE" if wide
-                     else " UNIVAC I · TIC-TAC-TOE")
+        banner = self.console.settings.pack.banner
+        if banner:
+            title = (f" UNIVAC I  ·  SUPERVISORY CONTROL  ·  {banner}" if wide
+                     else f" UNIVAC I · {banner}")
         else:
             title = " UNIVAC I  ·  SUPERVISORY CONTROL" if wide else " UNIVAC I"
         return FormattedText([("class:title", title)])
@@ -113,7 +114,7 @@ class ConsoleLayout:
     def panel_text(self) -> ANSI:
         console = self.console
         return ANSI(render_panel(console.session, console.typing, console.pacer.authentic,
-                                 tictactoe=console.settings.tictactoe))
+                                 pack=console.settings.pack))
 
     def prompt_text(self) -> FormattedText:
         session = self.console.session

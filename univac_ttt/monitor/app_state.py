@@ -86,8 +86,8 @@ def _memory_rows(monitor: Monitor) -> list[tuple[str, int, bool]]:
 
 
 def _board(monitor: Monitor) -> list[str]:
-    if monitor.program is None or "BRD" not in monitor.program.symbols:
-        return ["(this program has no board: no label BRD)"]
+    if monitor.board_reader is None:
+        return ["(this program has no board)"]
     return find_command("board").step(monitor, "")
 
 
