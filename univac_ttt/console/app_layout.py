@@ -114,7 +114,7 @@ class ConsoleLayout:
     def panel_text(self) -> ANSI:
         console = self.console
         return ANSI(render_panel(console.session, console.typing, console.pacer.authentic,
-                                 pack=console.settings.pack))
+                                 pack=console.settings.pack, uniservos=console.uniservo_lines()))
 
     def prompt_text(self) -> FormattedText:
         session = self.console.session

@@ -173,8 +173,9 @@ class MonitorLayout:
         return FormattedText(parts)
 
     def _board_text(self) -> FormattedText:
-        return FormattedText([("class:heading", " BOARD (from memory)\n")]
-                             + [("", f" {line}\n") for line in self.state.frozen.board])
+        heading, *lines = self.state.frozen.board
+        return FormattedText([("class:heading", f"{heading}\n")]
+                             + [("", f" {line}\n") for line in lines])
 
     def _state_line(self) -> FormattedText:
         width = self.size().columns - 1

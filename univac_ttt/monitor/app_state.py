@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from ..desk.tapelamps import unit_lines
 from ..machine import MEMORY_WORDS, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
 from .core import Monitor, find_command
+from .panes import SIDE_WIDTH
 
 MEMORY_BEFORE, MEMORY_AFTER = 6, 30  # words shown before and after the control counter
 OUTPUT_LINES = 5_000  # the output pane's scrollback, in lines as printed
@@ -86,9 +88,17 @@ def _memory_rows(monitor: Monitor) -> list[tuple[str, int, bool]]:
 
 
 def _board(monitor: Monitor) -> list[str]:
-    if monitor.board_reader is None:
-        return ["(this program has no board)"]
-    return find_command("board").step(monitor, "")
+    """The board from memory; for a program without one, its Uniservos if it has reels
+    (the first line is the pane's heading)."""
+    if monitor.board_reader is not None:
+        return [" BOARD (from memory)", *find_command("board").step(monitor, "")]
+    desk = monitor.desk
+    views = desk.tape_units()
+    if not views:
+        return [" BOARD (from memory)", "(this program has no board)"]
+    return [" UNISERVOS", *unit_lines([(v.unit, v.reel, v.blocks) for v in views],
+                                      desk.tape_moves, monitor.machine.pulses,
+                                      SIDE_WIDTH - 2, one_line=True)]
 
 
 def _state_parts(monitor: Monitor) -> list[str]:
