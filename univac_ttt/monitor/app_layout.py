@@ -172,7 +172,7 @@ class MonitorLayout:
         parts += [("", line[:REGISTERS_WIDTH] + "\n") for line in self.state.frozen.registers]
         return FormattedText(parts)
 
-    def _board_text(self) -> FormattedText:
+    def board_text(self) -> FormattedText:
         heading, *lines = self.state.frozen.board
         return FormattedText([("class:heading", f"{heading}\n")]
                              + [("", f" {line}\n") for line in lines])
@@ -223,7 +223,7 @@ class MonitorLayout:
                           height=1)
 
         def board() -> Window:
-            return Window(FormattedTextControl(self._board_text), height=5)
+            return Window(FormattedTextControl(self.board_text), height=5)
 
         rule = Window(width=1, char="│")
         registers_column = HSplit([
