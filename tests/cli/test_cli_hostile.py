@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.hostile import HUGE, no_traceback, small_files, univac
-from univac_ttt.textfile import TextFileError, read_text_file
+from univac_ttt.hostio.text_files import TextFileError, read_text_file
 
 STRICT = {"LANG": "en_US.UTF-8", "LC_ALL": "en_US.UTF-8", "PYTHONIOENCODING": "utf-8"}
 

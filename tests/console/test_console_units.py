@@ -7,7 +7,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
-from univac_ttt.console.panels import lamp_for, render_panel
+from univac_ttt.console.side_panel import lamp_for, render_panel
 from univac_ttt.desk.pacing import TypewriterPacer
 from univac_ttt.desk.paper import PrintedChunk
 from univac_ttt.desk.session import GameSession
@@ -310,12 +310,12 @@ def test_a_served_console_offers_no_f4_in_its_key_bar_or_help():
 
     with create_pipe_input() as pipe:
         console = build_application(pipe, DummyOutput(), pack=TTT).console
-        bar = "".join(text for _style, text in console._bar_text())
+        bar = "".join(text for _style, text in console.layout.bar_text())
         assert "F1" in bar and "F2" in bar and "F4" not in bar and "save" not in bar
-        help_text = "\n".join(console.help_lines())
+        help_text = "\n".join(console.layout.help_lines())
         assert "F2 new game" in help_text and "F4" not in help_text
     with create_pipe_input() as pipe:  # a console at home still saves with F4
         home = ConsoleApp(lambda on_print: GameSession(WORDS, on_print=on_print),
                           ConsoleSettings(), pipe, DummyOutput())
-        assert "F4" in "".join(text for _style, text in home._bar_text())
-        assert "F4 save the paper" in "\n".join(home.help_lines())
+        assert "F4" in "".join(text for _style, text in home.layout.bar_text())
+        assert "F4 save the paper" in "\n".join(home.layout.help_lines())

@@ -5,8 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from univac_ttt.hostio.wording import count
 from univac_ttt.machine.timing import format_time
-from univac_ttt.wording import count
 
 SHIPPED_IMAGE = (Path(__file__).resolve().parents[2] / "univac_ttt" / "packs" / "tictactoe"
                  / "tictactoe.img")
@@ -69,7 +69,7 @@ def test_a_one_word_program_says_1_instruction(tmp_path):
 
 
 def test_help_texts_wrap_at_words_to_any_width():
-    from univac_ttt.console.app import KEYS_HELP
+    from univac_ttt.console.app_layout import KEYS_HELP
     from univac_ttt.kiosk.app import KIOSK_HELP
     from univac_ttt.packs import shipped_pack
     from univac_ttt.tui.wrap import wrap_words

@@ -9,8 +9,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
-from univac_ttt.console.panels import figures_text, render_panel
 from univac_ttt.console.plain import PlainConsole
+from univac_ttt.console.side_panel import figures_text, render_panel
 from univac_ttt.desk import Desk
 from univac_ttt.desk.paper import KEYED_MARK
 from univac_ttt.desk.session import GameSession
@@ -191,10 +191,10 @@ def test_another_program_shows_no_game_title_square_codes_or_score():
     console, _ = run_console(CTRL_Q + CTRL_Q, ConsoleSettings())
     panel = render_panel(console.session, False, False)
     assert "square codes" not in panel and "draws" not in panel and "INPUT READY" in panel
-    assert "TIC-TAC-TOE" not in console._title_text()[0][1]
-    assert "square code" not in console._panel_text().value
+    assert "TIC-TAC-TOE" not in console.layout.title_text()[0][1]
+    assert "square code" not in console.layout.panel_text().value
     ttt, _ = run_console(CTRL_Q + CTRL_Q)
-    assert "TIC-TAC-TOE" in ttt._title_text()[0][1]
+    assert "TIC-TAC-TOE" in ttt.layout.title_text()[0][1]
 
 
 def test_figures_never_run_together():

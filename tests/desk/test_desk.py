@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from support.terminal import Terminal
 
 from univac_ttt.desk import Desk, Limits
@@ -59,6 +60,23 @@ def test_observers_notice_without_stopping_and_leave_breakpoints_alone():
     stop = desk.run()
     assert stop.kind is StopKind.MONITOR and stop.address == program.address_of("RULEA")
     assert desk.machine.break_addresses == {program.address_of("RULEA")}
+
+
+def test_an_observed_run_ends_exactly_as_an_unobserved_one():
+    """Observing sends the pairs at the observed addresses through the interpreter and the
+    rest through the compiled path: the machine ends in the same state, to the pulse."""
+    plain, seen = Desk(SHIPPED.image.words), Desk(SHIPPED.image.words)
+    seen.observe = {address: f"at {address:03d}" for address in range(0, 1000, 7)}
+    notes = []
+    for move in ["", *"5973", *"5973"]:
+        for desk in (plain, seen):
+            if move:
+                desk.release(move)
+            assert desk.run().kind is StopKind.KEYBOARD
+        notes += seen.noticed
+        assert seen.snapshot() == plain.snapshot() and seen.paper.text == plain.paper.text
+    assert len(notes) > 100 and not plain.noticed
+    assert not seen.machine.arrivals  # the hook is on only while the desk runs
 
 
 def test_paper_is_stamped_with_the_decision_time_and_bounded():
@@ -135,7 +153,7 @@ def test_ctrl_c_stops_a_runaway_in_the_full_screen_monitor(tmp_path):
 
 # The layers under and beside the front ends (docs/architecture.md); every other package of
 # univac_ttt is a front end, so a new one is held to the rules without being listed here.
-LAYERS = ("machine", "program", "desk", "tui", "verify", "packs", "cli")
+LAYERS = ("machine", "hostio", "program", "desk", "tui", "verify", "packs", "cli")
 FRONT_ENDS = tuple(sorted(
     path.name for path in (ROOT / "univac_ttt").iterdir()
     if (path / "__init__.py").is_file() and path.name not in LAYERS))
@@ -346,3 +364,22 @@ def test_ctrl_c_stops_a_runaway_image_under_run_with_a_message(tmp_path):
     _out, err = process.communicate(timeout=10)
     assert process.returncode == 1, err
     assert "operator stop" in err and "Traceback" not in err
+
+
+def test_named_counts_are_one_counter_read_by_name_or_key():
+    from univac_ttt.kiosk.stats import DayTally
+    from univac_ttt.verify.referee import Report
+
+    day = DayTally(games=1)
+    day.games += 1
+    day["draws"] += 1
+    assert (day.games, day.draws, day["games"], day.univac_wins) == (2, 1, 2, 0)
+    assert day.copy() == day and type(day.copy()) is DayTally
+    assert list(day.as_dict()) == list(DayTally.NAMES) and day.as_dict()["draws"] == 1
+    with pytest.raises(TypeError):
+        DayTally(wins=1)
+    report = Report()
+    report.fail("losses", "lost")
+    assert report.losses == 1 and not report.ok and report.failures == ["lost"]
+    with pytest.raises(ValueError):
+        report.fail("lossses", "a misspelt kind is refused, not counted")

@@ -7,7 +7,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from tests.support.monitors import game_monitor
-from univac_ttt.console.panels import lamp_for
+from univac_ttt.console.side_panel import lamp_for
 from univac_ttt.desk import Desk
 from univac_ttt.desk.neons import FAULTS, label, neon_of
 from univac_ttt.desk.session import GameSession
@@ -89,7 +89,7 @@ def test_the_monitor_shows_the_neon_in_desk_and_on_the_state_line():
     assert mon.execute("desk")[0] == "neons: ODD-EVEN CHECK"
     with create_pipe_input() as pipe:
         app = MonitorApp(mon, input=pipe, output=DummyOutput())
-        assert "neons: ODD-EVEN CHECK" in app._state_parts()
+        assert "neons: ODD-EVEN CHECK" in app.state.frozen.state
         pipe.send_text(":desk clear-c\r\x11\x11")
         assert app.run() == 0
     assert mon.execute("desk")[0] == "neons: none lit"

@@ -97,7 +97,7 @@ def test_load_tape_loads_the_program_and_hands_over_at_000():
     desk = Desk()
     desk.machine.mem[:] = [n(9)] * 1000
     assert desk.load_tape(fresh_tictactoe_tape()) is None
-    assert desk.machine.mem == SHIPPED.image.as_memory()
+    assert desk.machine.mem == [SHIPPED.image.words.get(a, ZERO) for a in range(1000)]
     assert desk.machine.next_instruction_address() == (0, "left")
     moves = desk.tape_moves
     assert [m.block for m in moves] == list(range(1, 19))

@@ -6,9 +6,9 @@ reader that bounds lines and refuses bad UTF-8 (issue 16, part A).
 import pytest
 
 from tests.support.hostile import HUGE
-from univac_ttt.limits import JsonError, NumberError, load_json, parse_number
-from univac_ttt.lineinput import LineReader, Refused
-from univac_ttt.safefile import atomic_write, create_new
+from univac_ttt.hostio.atomic_files import atomic_write, create_new
+from univac_ttt.hostio.bounded_input import JsonError, NumberError, load_json, parse_number
+from univac_ttt.hostio.stdin_lines import LineReader, Refused
 
 
 def test_atomic_write_replaces_whole_or_not_at_all(tmp_path):

@@ -80,6 +80,35 @@ def test_captions_say_which_rule_decided(make_kiosk):
     assert "not a square code" in kiosk.caption
 
 
+def test_captions_keep_the_kiosks_runs_on_the_compiled_path(make_kiosk):
+    """The captions ride on the desk's observer hook, not on breakpoints: the kiosk's
+    replies run compiled (a breakpoint would send every instruction to the interpreter),
+    and each caption is still noticed."""
+    kiosk = make_kiosk()
+    machine = kiosk.session.desk.machine
+    counted = {"run": 0, "interpreted": 0}
+
+    def counting(name, real):
+        def wrapped(*args, **kwargs):
+            before = machine.instructions
+            result = real(*args, **kwargs)
+            counted[name] += max(0, machine.instructions - before)
+            return result
+        return wrapped
+
+    machine.run = counting("run", machine.run)
+    machine._run_generic = counting("interpreted", machine._run_generic)
+    captions = []
+    for _ in range(3):  # the same game thrice: a pair compiles the second time it is seen
+        for move in "5973":
+            kiosk.submit(move)
+            captions.append(kiosk.caption)
+    assert any("opening" in c for c in captions) and any("two X" in c for c in captions)
+    assert counted["run"] > 5_000
+    assert counted["interpreted"] < counted["run"] // 5, counted
+    assert not machine.break_addresses and not machine.arrivals  # nothing left behind
+
+
 def test_idle_starts_attract_mode_and_abandons_the_game(make_kiosk, clock):
     kiosk = make_kiosk()
     kiosk.submit("5")

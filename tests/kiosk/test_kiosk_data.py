@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from tests.support.hostile import HUGE, small_files
+from univac_ttt.hostio.atomic_files import create_new
+from univac_ttt.hostio.text_files import TextFileError
 from univac_ttt.kiosk.controller import Kiosk, KioskSettings
 from univac_ttt.kiosk.printouts import save_printout
 from univac_ttt.kiosk.stats import TallyFile
 from univac_ttt.kiosk.supervisor import Terminated, supervise
 from univac_ttt.packs.tictactoe import load_tictactoe
-from univac_ttt.safefile import create_new
-from univac_ttt.textfile import TextFileError
 
 SHIPPED = load_tictactoe()
 

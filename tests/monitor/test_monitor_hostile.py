@@ -7,10 +7,10 @@ import json
 import pytest
 
 from tests.support.hostile import HUGE, small_files, univac
+from univac_ttt.hostio.terminal_text import visible
 from univac_ttt.monitor.core import Monitor
 from univac_ttt.packs import shipped_pack
 from univac_ttt.packs.tictactoe import load_tictactoe
-from univac_ttt.safetext import visible
 
 SHIPPED = load_tictactoe()
 TTT = shipped_pack("tictactoe")

@@ -344,7 +344,7 @@ def test_the_console_in_authentic_speed_shows_each_reel_moving_at_tape_time():
 def test_the_console_in_fast_speed_shows_the_reels_where_the_merge_left_them():
     console = merge_console(False, FakeClock())
     assert not console.show_tape_lamp()
-    panel = console._panel_text().value
+    panel = console.layout.panel_text().value
     assert "UNISERVOS" in panel and "input-a.tape" in panel and "6 blocks" in panel
     assert "MERGE COMPLETE." in console.pacer.text
 
@@ -364,7 +364,7 @@ def test_the_monitor_pane_shows_the_uniservos_of_a_program_without_a_board():
     monitor.execute("go")
     monitor.execute("step 1")  # 12 000: reel A's first block is on its way into rI
     app._freeze()
-    pane = "".join(text for _style, text in app._board_text())
+    pane = "".join(text for _style, text in app.layout.board_text())
     assert pane.startswith(" UNISERVOS\n")
     assert " 2 input-a.tape  READING  block 1 of 4\n" in pane
     assert " 1 merge.tape  at the start, 18 blocks\n" in pane
@@ -374,7 +374,7 @@ def test_the_monitor_pane_shows_the_uniservos_of_a_program_without_a_board():
     monitor.execute("nobreak all")
     monitor.execute("go")
     app._freeze()
-    pane = "".join(text for _style, text in app._board_text())
+    pane = "".join(text for _style, text in app.layout.board_text())
     assert " 4 scratch reel 4  REWINDING\n" in pane  # at the stop, by the machine's clock
 
 
@@ -476,5 +476,5 @@ def test_run_program_merge_plain_types_its_counts_and_leaves_the_shipped_reels(t
 
 def test_the_console_title_names_the_merge():
     console = merge_console(False, FakeClock())
-    title = "".join(text for _style, text in console._title_text())
+    title = "".join(text for _style, text in console.layout.title_text())
     assert title.endswith("TAPE MERGE") and "TIC-TAC-TOE" not in title

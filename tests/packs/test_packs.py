@@ -11,7 +11,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
-from univac_ttt.console.panels import render_panel
+from univac_ttt.console.side_panel import render_panel
 from univac_ttt.desk.paper import PrintedChunk
 from univac_ttt.desk.score import ScoreKeeper
 from univac_ttt.desk.session import GameSession
@@ -142,7 +142,7 @@ def test_the_console_shows_the_packs_hint_and_tally(greet):
     assert console.session.score.count("greeted") == 1
     assert "words 1" in panel and "type a word, then Enter" in panel
     assert "square codes" not in panel
-    assert "The UNIVAC says hello" in "\n".join(console.help_lines())
+    assert "The UNIVAC says hello" in "\n".join(console.layout.help_lines())
 
 
 def test_the_score_keeper_counts_a_phrase_split_between_pieces():

@@ -35,7 +35,7 @@ def test_memory_after_loading_is_the_image_word_for_word():
     m = booted(fresh_tictactoe_tape())
     stop = m.step(LOADER_STEPS)
     assert stop is None and m.cc == 0 and m.half == 0
-    assert m.mem == image.as_memory()
+    assert m.mem == [image.words.get(a, ZERO) for a in range(1000)]
     # The loader's only traces: rI erased, Uniservo 1 after block 18, the tape's time.
     assert m.ri == [ZERO] * 60 and m.tapes[1].position == 18
     assert m.a == m.x == m.l == m.f == ZERO

@@ -94,7 +94,7 @@ def test_a_failed_save_leaves_the_old_file(tmp_path, monkeypatch):
     def broken(*args):
         raise OSError("disk full")
 
-    monkeypatch.setattr("univac_ttt.safefile.os.replace", broken)
+    monkeypatch.setattr("univac_ttt.hostio.atomic_files.os.replace", broken)
     with pytest.raises(OSError):
         save_reel(Reel([(ZERO,) * 60]), path)
     assert path.read_text(encoding="utf-8") == "000000000001\n"

@@ -17,7 +17,7 @@ import pytest
 from tests.support.serving import LOCAL, connected, key_in, run, serving
 from tests.support.telnet_client import TelnetClient
 from univac_ttt.cli import main
-from univac_ttt.serve.limits import InputBucket
+from univac_ttt.serve.connection_limits import InputBucket
 from univac_ttt.serve.options import Endpoint, ServeOptionError, parse_endpoint
 from univac_ttt.serve.server import FULL, IDLE, SHUTDOWN
 

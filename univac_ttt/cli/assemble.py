@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..wording import count
+from ..hostio.wording import count
 from .common import EXIT_OK, EXIT_USAGE, writable
 from .options import path
 
@@ -28,10 +28,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
+    from ..hostio.atomic_files import atomic_write
     from ..program.image import format_image
     from ..program.listing import listing_lines
     from ..program.sources import ProgramFileError, read_sheet
-    from ..safefile import atomic_write
 
     try:
         program = read_sheet(args.sheet).program

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..textfile import TextFileError, check_write_target
+from ..hostio.text_files import TextFileError, check_write_target
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL, EXIT_OUTPUT = 0, 1, 2, 70, 74
 IDLE_LIMIT = 86_400  # --idle (kiosk, serve): one day

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from .. import __version__
-from ..limits import count_option
+from ..hostio.bounded_input import count_option
 from .common import EXIT_USAGE, IDLE_LIMIT, writable
 from .options import data_folder, path
 

@@ -72,7 +72,7 @@ def command(args: argparse.Namespace) -> int:
             sys.stderr.write(f"univac-ttt: {opened[0][3:]}\n")
             return EXIT_USAGE
     if args.script is not None:
-        from ..textfile import TextFileError, read_text_file
+        from ..hostio.text_files import TextFileError, read_text_file
 
         try:
             lines = read_text_file(args.script, SCRIPT_LIMIT).split("\n")
@@ -81,7 +81,7 @@ def command(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         return run_script(monitor, lines, sys.stdout)
     if not full_screen:
-        from ..lineinput import COMMAND_LINE, line_reader
+        from ..hostio.stdin_lines import COMMAND_LINE, line_reader
 
         return run_script(monitor, line_reader(sys.stdin, COMMAND_LINE), sys.stdout)
     from ..monitor.app import MonitorApp

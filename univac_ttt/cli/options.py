@@ -6,8 +6,8 @@ import argparse
 import os
 from pathlib import Path
 
+from ..hostio.text_files import TextFileError, check_path
 from ..machine import MachineOptions
-from ..textfile import TextFileError, check_path
 
 
 def path(text: str) -> str:

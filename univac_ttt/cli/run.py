@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from ..limits import count_option
+from ..hostio.bounded_input import count_option
 from .common import EXIT_ERROR_STOP, EXIT_USAGE
 from .options import add_machine_options, machine_options, path
 

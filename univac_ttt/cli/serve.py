@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ..limits import count_option
+from ..hostio.bounded_input import count_option
 from .common import EXIT_USAGE, IDLE_LIMIT
 from .options import data_folder, path
 

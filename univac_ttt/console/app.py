@@ -5,6 +5,9 @@ on the right when the terminal is wide enough, a hint line, the keyboard line an
 All game text on the paper comes from the program; the console only shows it, with the
 operator's keyed entries marked apart. The paper scrolls back (PageUp/PageDown, the mouse
 wheel); Up/Down recall earlier entries.
+
+As in ptpython, the state and its actions are here (ConsoleApp), the layout in
+app_layout.py and the key bindings in app_keys.py.
 """
 
 from __future__ import annotations
@@ -19,24 +22,11 @@ from pathlib import Path
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.filters import Condition
-from prompt_toolkit.formatted_text import ANSI, FormattedText
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent, merge_key_bindings
+from prompt_toolkit.key_binding import merge_key_bindings
 from prompt_toolkit.key_binding.bindings.basic import load_basic_bindings
-from prompt_toolkit.keys import Keys
-from prompt_toolkit.layout import (
-    ConditionalContainer,
-    Float,
-    FloatContainer,
-    HSplit,
-    Layout,
-    VSplit,
-    Window,
-)
-from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
-from prompt_toolkit.layout.dimension import Dimension
+from prompt_toolkit.layout import Layout
 from prompt_toolkit.output import Output
 
 from ..desk.pacing import TypewriterPacer
@@ -44,44 +34,16 @@ from ..desk.paper import PrintedChunk
 from ..desk.session import GameSession
 from ..desk.tapelamps import loaded_note, tape_lamp, tape_seconds, unit_lines, work_note
 from ..desk.transcript import Transcript
+from ..hostio.atomic_files import create_new
 from ..machine.charset import KEYBOARD_KEYS
 from ..machine.timing import pulses_to_us, us_to_pulses
 from ..program.pack import NO_PACK, Pack
-from ..safefile import create_new
 from ..tui.guard import run_guarded, run_guarded_async
-from ..tui.paper import PaperView
-from ..tui.theme import style
-from ..tui.wrap import wrap_words
-from .panels import PANEL_WIDTH, render_panel
+from ..tui.paper_view import PaperView
+from .app_keys import console_bindings
+from .app_layout import STYLE, ConsoleLayout
+from .side_panel import PANEL_WIDTH
 
-KEYS_HELP = """Keys: F1 this help   F2 new game   F3 typing speed   F4 save the paper
-      PageUp/PageDown or the mouse wheel scroll the paper; Up/Down earlier entries
-      Ctrl-Q or Ctrl-D quit (press twice)          Esc or Enter close this help"""
-SERVED_KEYS_HELP = KEYS_HELP.replace("   F4 save the paper", "")  # a served terminal saves none
-IMAGE_HELP_INTRO = """A PROGRAM ON THE UNIVAC I
-
-The UNIVAC runs the memory image you named. When the INPUT READY lamp is lit, type
-a word (up to twelve keys of the UNIVAC's keyboard) and press Enter: the word
-release. What you key is shown on the paper after "> "; the rest is what the
-program typed.
-
-"""
-IMAGE_HELP = IMAGE_HELP_INTRO + KEYS_HELP
-
-STYLE = style({
-    "hint": "#c0c0c0 italic",
-    "hint.warn": "#ff8080 bold",
-    "keyed": "#a02020 bold",  # the operator's keyed entry on the paper
-    "prompt": "bold #f0b040",
-    "keyboard": "bold",
-    "bar.key": "bg:#303030 #f0b040 bold",
-})
-
-QUIT_KEYS = ("c-q", "c-d", "c-c")
-# Control keys the UNIVAC keyboard lacks: refused as they are typed, like any missing key.
-REFUSED_CONTROL_KEYS = tuple(f"c-{ch}" for ch in "abefgklnoprstuvwxyz@\\]^_")
-HELP_WIDTH = 84  # the help box's widest; narrower screens wrap it at words
-HINT_LINES = 3  # a long hint (a saved file's path) wraps onto at most this many lines
 REPLY_CHUNK = 200_000  # instructions run at once in a key handler (a reply takes ~1,600)
 TYPEAHEAD_GRACE = 0.5  # seconds after a new game is shown in which older keys are dropped
 
@@ -96,7 +58,9 @@ class ConsoleSettings:
 
 
 class ConsoleApp:
-    """Holds the session, the pacer and the prompt_toolkit application."""
+    """The console's state and actions: the session, the pacer, the hint, the keyboard
+    line, help and quitting; the prompt_toolkit application is built from its layout and
+    key bindings."""
 
     def __init__(self, session_factory: Callable[[Callable[[PrintedChunk], None]], GameSession],
                  settings: ConsoleSettings, input: Input | None = None,
@@ -118,7 +82,13 @@ class ConsoleApp:
         self.paper_buffer = self.paper.buffer
         self._hold_until: float | None = None  # a game ended: older type-ahead is dropped
         self.keyboard_buffer = Buffer(multiline=False, history=InMemoryHistory())
-        self.app = self._build(input, output)
+        self.layout = ConsoleLayout(self)
+        self.app: Application[int] = Application(
+            layout=Layout(self.layout.container, focused_element=self.keyboard_buffer),
+            key_bindings=merge_key_bindings([load_basic_bindings(), console_bindings(self)]),
+            style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls the paper
+            input=input, output=output, after_render=lambda _app: None,
+        )
         self._sync_paper()
 
     # ---- paper -----------------------------------------------------------------------
@@ -301,182 +271,6 @@ class ConsoleApp:
             return
         self.quit_armed = True
         self.say(f"Press {key} again to quit; any other key goes on playing.", True)
-
-    # ---- screen ----------------------------------------------------------------------
-
-    def hint_lines(self) -> list[str]:
-        """The hint wrapped at words to the screen's width (nothing cut at 80 columns)."""
-        lines = wrap_words(f" {self.hint}", (self._columns() or 80) - 1)
-        return lines[:HINT_LINES]
-
-    def _hint_text(self) -> FormattedText:
-        style = "class:hint.warn" if self.hint_is_warning else "class:hint"
-        return FormattedText([(style, "\n".join(self.hint_lines()))])
-
-    def help_lines(self) -> list[str]:
-        """The help for this console (a served one has no F4), wrapped at words."""
-        keys = KEYS_HELP if self.settings.save_directory is not None else SERVED_KEYS_HELP
-        pack = self.settings.pack
-        text = (pack.help + "\n\n" if pack.help else IMAGE_HELP_INTRO) + keys
-        return wrap_words(text, min(HELP_WIDTH, self._columns() or HELP_WIDTH))
-
-    def _bar_text(self) -> FormattedText:
-        narrow = self._columns() < 64
-        keys = (("F1", "help"), ("F2", "new"), ("F3", "speed"), ("F4", "save"),
-                ("^Q", "quit")) if narrow else (
-            ("F1", "help"), ("F2", "new game"), ("F3", "speed"), ("F4", "save paper"),
-            ("Ctrl-Q", "quit"))
-        if self.settings.save_directory is None:  # a served terminal: F4 saves nothing
-            keys = tuple(key for key in keys if key[0] != "F4")
-        parts: list[tuple[str, str]] = []
-        for key, label in keys:
-            parts += [("class:bar.key", f" {key}"), ("class:bar", f" {label}" + " " * (not narrow))]
-        return FormattedText(parts)
-
-    def _title_text(self) -> FormattedText:
-        wide = self._columns() >= 52
-        banner = self.settings.pack.banner
-        if banner:
-            title = (f" UNIVAC I  ·  SUPERVISORY CONTROL  ·  {banner}" if wide
-                     else f" UNIVAC I · {banner}")
-        else:
-            title = " UNIVAC I  ·  SUPERVISORY CONTROL" if wide else " UNIVAC I"
-        return FormattedText([("class:title", title)])
-
-    def _panel_text(self) -> ANSI:
-        return ANSI(render_panel(self.session, self.typing, self.pacer.authentic,
-                                 pack=self.settings.pack, uniservos=self.uniservo_lines()))
-
-    def _prompt_text(self) -> FormattedText:
-        lamp = "INPUT READY ▸ " if (self.session.waiting_for_keyboard and not self.typing
-                                    and not self.session.error) else "KEYBOARD    ▸ "
-        return FormattedText([("class:prompt", f" {lamp}")])
-
-    def _build(self, input: Input | None, output: Output | None) -> Application[int]:
-        wide = Condition(lambda: self._columns() >= 64)
-        tall = Condition(lambda: self._rows() >= 10)
-        paper = self.paper.window
-        panel = ConditionalContainer(
-            Window(FormattedTextControl(self._panel_text), width=PANEL_WIDTH + 1,
-                   dont_extend_width=True), filter=wide)
-        keyboard_line = VSplit([
-            Window(FormattedTextControl(self._prompt_text), dont_extend_width=True),
-            Window(BufferControl(self.keyboard_buffer), style="class:keyboard"),
-        ], height=1)
-        body = HSplit([
-            ConditionalContainer(Window(FormattedTextControl(self._title_text), height=1,
-                                        style="class:title"), filter=tall),
-            VSplit([paper, panel]),
-            Window(FormattedTextControl(self._hint_text),
-                   height=lambda: Dimension.exact(len(self.hint_lines()))),
-            keyboard_line,
-            ConditionalContainer(Window(FormattedTextControl(self._bar_text), height=1,
-                                        style="class:bar"), filter=tall),
-        ])
-        help_window = ConditionalContainer(
-            Window(FormattedTextControl(lambda: "\n".join(self.help_lines())),
-                   style="class:help", width=Dimension(preferred=HELP_WIDTH, max=HELP_WIDTH),
-                   height=lambda: Dimension.exact(len(self.help_lines()))),
-            filter=Condition(lambda: self.show_help))
-        root = FloatContainer(body, floats=[Float(help_window)])
-        return Application(
-            layout=Layout(root, focused_element=self.keyboard_buffer),
-            key_bindings=merge_key_bindings([load_basic_bindings(), self._bindings()]),
-            style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls the paper
-            input=input, output=output, after_render=lambda _app: None,
-        )
-
-    def _columns(self) -> int:
-        try:
-            return self.app.output.get_size().columns
-        except Exception:  # noqa: BLE001 - a size we cannot read is a small one
-            return 0
-
-    def _rows(self) -> int:
-        try:
-            return self.app.output.get_size().rows
-        except Exception:  # noqa: BLE001
-            return 0
-
-    def _bindings(self) -> KeyBindings:
-        kb = KeyBindings()
-
-        def disarm(event: KeyPressEvent) -> None:
-            if self.quit_armed:
-                self.quit_armed = False
-                self.say("")
-
-        @kb.add(Keys.Any)
-        def _(event: KeyPressEvent) -> None:
-            disarm(event)
-            self.type_key(event.data)
-
-        @kb.add(Keys.BracketedPaste)
-        def _(event: KeyPressEvent) -> None:
-            disarm(event)
-            self.paste(event.data)
-
-        @kb.add("enter")
-        def _(event: KeyPressEvent) -> None:
-            disarm(event)
-            if self.show_help:
-                self.show_help = False
-                return
-            self.submit()
-
-        @kb.add("f1")
-        def _(event: KeyPressEvent) -> None:
-            disarm(event)
-            self.show_help = not self.show_help
-
-        @kb.add("escape", eager=True)
-        def _(event: KeyPressEvent) -> None:
-            disarm(event)
-            if not self.stop_run():
-                self.show_help = False
-
-        @kb.add("f2")
-        def _(event: KeyPressEvent) -> None:
-            disarm(event)
-            self.new_game()
-
-        @kb.add("pageup")
-        def _(event: KeyPressEvent) -> None:
-            disarm(event)
-            self.paper.page_up()
-
-        @kb.add("pagedown")
-        def _(event: KeyPressEvent) -> None:
-            disarm(event)
-            self.paper.page_down()
-
-        for key in REFUSED_CONTROL_KEYS:
-            name = "Ctrl-" + key[2:].upper()
-
-            @kb.add(key)
-            def _(event: KeyPressEvent, name: str = name) -> None:
-                disarm(event)
-                self.refuse(name)
-
-        @kb.add("f3")
-        def _(event: KeyPressEvent) -> None:
-            disarm(event)
-            self.toggle_speed()
-
-        @kb.add("f4")
-        def _(event: KeyPressEvent) -> None:
-            disarm(event)
-            self.save_paper()
-
-        for key in QUIT_KEYS:
-            label = {"c-q": "Ctrl-Q", "c-d": "Ctrl-D", "c-c": "Ctrl-C"}[key]
-
-            @kb.add(key)
-            def _(event: KeyPressEvent, label: str = label) -> None:
-                if label != "Ctrl-C" or not self.stop_run():
-                    self.request_quit(label)
-
-        return kb
 
     def show_tape_lamp(self) -> bool:
         """In authentic speed, while a tape moves (as the machine's clock timed it: the

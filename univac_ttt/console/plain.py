@@ -21,12 +21,12 @@ from types import FrameType
 from typing import TextIO
 
 from ..desk import Desk, PrintedChunk
-from ..lineinput import KEYBOARD_LINE, Refused, line_reader
+from ..hostio.stdin_lines import KEYBOARD_LINE, Refused, line_reader
+from ..hostio.terminal_text import visible
+from ..hostio.wording import count
 from ..machine import KeyboardEntryError, Stop, StopKind
 from ..machine.devices import TYPEWRITER_CHARACTER_SECONDS, TYPEWRITER_RETURN_SECONDS
 from ..machine.timing import format_time, pulses_to_us
-from ..safetext import visible
-from ..wording import count
 
 try:
     import termios

@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..hostio.wording import count
 from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind, tape
 from ..machine.tape import UNITS, Reel, TapeMove, unit_name
 from ..machine.word import MEMORY_WORDS, ZERO
-from ..wording import count
 from .keyboard import DeskKeyboard
-from .limits import Limits
 from .neons import Neons, neons_for
 from .paper import PAPER_LIMIT, Paper, StampedTypewriter
+from .run_limits import Limits
 
 # Called after each instruction of a watched run with the address, half and instruction
 # that just executed; returning True ends the run there.
@@ -27,6 +27,7 @@ AfterEach = Callable[[int, str, str], bool]
 CONTINUOUS, ONE_INSTRUCTION, ONE_PAIR = "continuous", "one instruction", "one pair"
 BOOT_UNIT = 1  # INITIAL READ reads Uniservo 1
 LOADER_LIMIT = 10_000  # instructions a program tape's loader may take to hand over
+NOTICED_LIMIT = 256  # notes one run keeps (a runaway loop through an observed address)
 
 
 class TapeUnitError(ValueError):
@@ -86,7 +87,8 @@ class Desk:
         self.machine = Machine(options, self.keyboard, self.typewriter)
         self.typewriter.upper = self.machine.options.typewriter_case == "capitals"
         # Addresses whose instruction a run notices without stopping (the kiosk's
-        # captions): address -> note. Kept apart from the monitor's breakpoints.
+        # captions): address -> note. Told by the machine's arrival hook, apart from the
+        # monitor's breakpoints, so an observed run keeps the compiled path.
         self.observe: dict[int, str] = {}
         self.noticed: list[str] = []  # what ``observe`` saw during the last run, in order
         self.operation = CONTINUOUS  # the operation switch: how far START runs
@@ -315,9 +317,10 @@ class Desk:
         machine = self.machine
         start = machine.instructions
         self.noticed = []
-        saved = set(machine.break_addresses)
-        watched = set(self.observe) - saved
-        machine.break_addresses |= watched
+        observe = self.observe
+        if observe:  # told at each arrival, without a stop: the compiled path stays on
+            machine.arrivals = frozenset(observe)
+            machine.on_arrival = self._notice
         try:
             while True:
                 if limits.interrupt.is_set():
@@ -332,15 +335,20 @@ class Desk:
                     stop = self._run_watched(min(left, limits.check_every), after_each)
                     if stop is None:
                         return self._last()
-                if stop.kind is StopKind.MONITOR and stop.address in watched \
-                        and stop.half == "left":
-                    self.noticed.append(self.observe[stop.address])
-                    machine.resume_past_breakpoint()
-                    continue
                 if stop.kind is not StopKind.STEP_LIMIT:
                     return stop
         finally:
-            machine.break_addresses -= watched
+            machine.arrivals = frozenset()
+
+    def _notice(self, address: int) -> None:
+        """An observed address was reached: note it (the last NOTICED_LIMIT are kept)."""
+        note = self.observe.get(address)
+        if note is None:
+            return
+        noticed = self.noticed
+        noticed.append(note)
+        if len(noticed) > 2 * NOTICED_LIMIT:
+            del noticed[:-NOTICED_LIMIT]
 
     def _run_watched(self, count: int, after_each: AfterEach) -> Stop | None:
         """Up to ``count`` single instructions; None if ``after_each`` ended the run."""

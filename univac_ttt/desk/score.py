@@ -9,6 +9,7 @@ kiosk's daily tally add up.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from .paper import PrintedChunk
@@ -34,14 +35,14 @@ class Score:
     game results' counts."""
 
     def __init__(self, univac_wins: int = 0, draws: int = 0, opponent_wins: int = 0) -> None:
-        self.counts: dict[str, int] = {}
+        self.counts: Counter[str] = Counter()
         for name, value in zip(GAME_RESULTS, (univac_wins, draws, opponent_wins),
                                strict=True):
             if value:
                 self.counts[name] = value
 
     def count(self, name: str) -> int:
-        return self.counts.get(name, 0)
+        return self.counts[name]
 
     @property
     def univac_wins(self) -> int:
@@ -62,19 +63,18 @@ class Score:
 
     def add(self, results: tuple[int, int, int]) -> None:
         """Add another score's (univac wins, draws, opponent wins)."""
-        for name, value in zip(GAME_RESULTS, results, strict=True):
-            if value:
-                self.counts[name] = self.count(name) + value
+        self.counts.update({name: value for name, value in zip(GAME_RESULTS, results,
+                                                               strict=True) if value})
 
     def record(self, result: str) -> None:
-        self.counts[result] = self.count(result) + 1
+        self.counts[result] += 1
 
     def game_results(self) -> tuple[int, int, int]:
         """(UNIVAC wins, draws, opponent's wins): what a served terminal reports."""
         return self.univac_wins, self.draws, self.opponent_wins
 
     def __repr__(self) -> str:
-        return f"Score({self.counts})"
+        return f"Score({dict(self.counts)})"
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Score) and self.counts == other.counts

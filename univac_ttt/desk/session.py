@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..hostio.wording import count
 from ..machine import KeyboardEntryError, Machine, MachineOptions, Stop, StopKind
 from ..machine.tape import Reel, TapeMove
 from ..machine.timing import pulses_to_us
 from ..program.boottape import boot_reel
 from ..program.pack import Pack
-from ..wording import count
 from .desk import Desk
-from .limits import Limits
 from .paper import PrintedChunk
+from .run_limits import Limits
 from .score import ResultReader, Score, no_results
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..hostio.wording import count
 from ..machine.tape import TapeMove, unit_name
 from ..machine.timing import pulses_to_us, us_to_pulses
-from ..wording import count
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from prompt_toolkit.output import Output
 from ..machine.charset import KEYBOARD_KEYS
 from ..packs.tictactoe import tictactoe_pack
 from ..tui.guard import run_guarded
-from ..tui.paper import PaperView
+from ..tui.paper_view import PaperView
 from ..tui.theme import style
 from ..tui.wrap import wrap_words
 from .bigboard import big_board_cells, board_size

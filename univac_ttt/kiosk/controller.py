@@ -19,6 +19,7 @@ from ..desk.pacing import TypewriterPacer
 from ..desk.paper import KEYED_MARK, PrintedChunk
 from ..desk.score import RESULT_COUNTERS
 from ..desk.session import GameSession
+from ..hostio.wording import count
 from ..machine import MachineOptions
 from ..machine.tape import Reel
 from ..packs.tictactoe import (
@@ -30,7 +31,6 @@ from ..packs.tictactoe import (
 )
 from ..packs.tictactoe.board import last_printed_board
 from ..program.assembler import Program
-from ..wording import count
 from .printouts import save_printout
 from .stats import TallyFile
 
@@ -249,8 +249,7 @@ class Kiosk:
                 continue
             today.games += 1
             self._game_over = True
-            counter = RESULT_COUNTERS[result]
-            setattr(today, counter, getattr(today, counter) + 1)
+            today[RESULT_COUNTERS[result]] += 1
             self.visitor_words = 0
             try:
                 path = save_printout(self.settings.printouts, game_paper)

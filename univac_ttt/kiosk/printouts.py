@@ -1,7 +1,7 @@
 """Every finished game's paper, one file per game, in a folder per day.
 
 Kiosks sharing a folder never overwrite each other's printouts: each file is created
-exclusively and appears whole (univac_ttt.safefile.create_new).
+exclusively and appears whole (univac_ttt.hostio.atomic_files.create_new).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from ..safefile import create_new
+from ..hostio.atomic_files import create_new
 
 
 def save_printout(folder: Path, paper: str, when: datetime | None = None) -> Path:

@@ -3,7 +3,7 @@
 Several kiosks may share one data folder, so a save never overwrites the file with what
 this kiosk loaded: under a lock (``flock`` on ``.tally.json.lock``) it reads the file again,
 adds the counts this kiosk has made since its last save, and writes the sum atomically
-(univac_ttt.safefile). A damaged file (not JSON, too big, too deep, wrong types, absurd
+(univac_ttt.hostio.atomic_files). A damaged file (not JSON, too big, too deep, wrong types, absurd
 numbers) is moved aside with a log line and counting starts afresh.
 """
 
@@ -16,13 +16,13 @@ import logging
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass, fields
 from datetime import date
 from pathlib import Path
 
-from ..limits import JsonError, load_json
-from ..safefile import atomic_write
-from ..textfile import TextFileError, read_text_file
+from ..desk.counts import Counts
+from ..hostio.atomic_files import atomic_write
+from ..hostio.bounded_input import JsonError, load_json
+from ..hostio.text_files import TextFileError, read_text_file
 
 log = logging.getLogger("univac_ttt.kiosk")
 TALLY_LIMIT = 4_000_000  # bytes: about 30 years of days
@@ -30,18 +30,21 @@ MAX_COUNT = 10**12
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-@dataclass
-class DayTally:
-    games: int = 0
-    univac_wins: int = 0
-    draws: int = 0
-    opponent_wins: int = 0
-    abandoned: int = 0
-    bad_codes: int = 0
-    demonstrations: int = 0
+class DayTally(Counts):
+    """One day's counts (a Counter of these names), as the tally file keeps them."""
+
+    NAMES = ("games", "univac_wins", "draws", "opponent_wins", "abandoned", "bad_codes",
+             "demonstrations")
+    games: int
+    univac_wins: int
+    draws: int
+    opponent_wins: int
+    abandoned: int
+    bad_codes: int
+    demonstrations: int
 
 
-COUNTERS = tuple(f.name for f in fields(DayTally))
+COUNTERS = DayTally.NAMES
 
 
 class TallyDamaged(ValueError):
@@ -113,7 +116,7 @@ class TallyFile:
                 self.days = self._read()
             except OSError as exc:  # count in memory; each save tries again and merges
                 log.error("%s; counting from zero until the tally can be saved", exc)
-        self._saved = {day: DayTally(**asdict(t)) for day, t in self.days.items()}
+        self._saved = {day: tally.copy() for day, tally in self.days.items()}
 
     def today(self, today: date | None = None) -> DayTally:
         key = (today or date.today()).isoformat()
@@ -140,17 +143,18 @@ class TallyFile:
                 before = self._saved.get(day, DayTally())
                 total = merged.setdefault(day, DayTally())
                 for name in COUNTERS:
-                    grown = getattr(tally, name) - getattr(before, name)
-                    setattr(total, name, min(MAX_COUNT, max(0, getattr(total, name) + grown)))
-            data = {day: asdict(t) for day, t in sorted(merged.items())}
+                    grown = tally[name] - before[name]
+                    total[name] = min(MAX_COUNT, max(0, total[name] + grown))
+            data = {day: t.as_dict() for day, t in sorted(merged.items())}
             atomic_write(self.path, _dump(data))
         for day, tally in merged.items():  # the same objects callers hold keep counting
             if day in self.days:
+                mine = self.days[day]
                 for name in COUNTERS:
-                    setattr(self.days[day], name, getattr(tally, name))
+                    mine[name] = tally[name]
             else:
                 self.days[day] = tally
-        self._saved = {day: DayTally(**asdict(t)) for day, t in self.days.items()}
+        self._saved = {day: tally.copy() for day, tally in self.days.items()}
 
 
 def _dump(data: dict[str, dict[str, int]]) -> str:

@@ -146,19 +146,6 @@ def glyphs(internal: str) -> str:
     return internal.translate(TO_GLYPHS)
 
 
-def from_glyphs(text: str) -> str:
-    """Turn glyph text into internal characters; ValueError names the first unknown one."""
-    for ch in text:
-        if ch not in BY_GLYPH:
-            raise ValueError(f"{ch!r} is not a UNIVAC character")
-    return text.translate(FROM_GLYPHS)
-
-
-def character(ch: str) -> Character:
-    """The table row of an internal character."""
-    return CHARACTERS[ord(ch)]
-
-
 # What a modern keyboard key means on the Supervisory Control keyboard.
 KEYBOARD_KEYS: dict[str, str] = {
     c.glyph: chr(c.code) for c in CHARACTERS if c.on_keyboard

@@ -53,6 +53,7 @@ _ROOM = 1 << 24
 _MAX_PAIRS = 16  # pairs in one block
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
+_OBSERVING_LIMIT = 16  # sets of observed addresses whose tables are kept
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
 
 
@@ -107,11 +108,25 @@ class Tables:
     its first word is fetched at its address: words made afresh on every pass run in the
     interpreter."""
 
-    def __init__(self, overflow_stop: bool) -> None:
+    def __init__(self, overflow_stop: bool, observed: frozenset[int] = frozenset()) -> None:
         self.overflow_stop = overflow_stop
         self.by_address: list[dict[str, Block]] = [{} for _ in range(1000)]
         self.singles: list[dict[str, Block]] = [{} for _ in range(1000)]  # one pair each
         self.seen: set[tuple[int, str]] = set()
+        # Addresses the machine's observer is told of (Machine.arrivals): a block starts at
+        # each and tells it, and none runs through one.
+        self.observed = observed
+        self._observing: dict[frozenset[int], Tables] = {}
+
+    def observing(self, addresses: frozenset[int]) -> Tables:
+        """Tables for the same rule whose blocks tell ``Machine.on_arrival`` when they
+        start at one of ``addresses``: an observed run stays compiled."""
+        tables = self._observing.get(addresses)
+        if tables is None:
+            if len(self._observing) >= _OBSERVING_LIMIT:
+                self._observing.clear()
+            tables = self._observing[addresses] = Tables(self.overflow_stop, addresses)
+        return tables
 
 
 TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the machine"
@@ -493,6 +508,8 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
     plan = []
     at = address
     for _ in range(pairs):
+        if plan and at in tables.observed:
+            break  # an observed address starts a block of its own
         word = mem[at]
         halves, codes = _codes(word)
         if not all(code in _COMPILABLE for code in codes):
@@ -509,6 +526,8 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
     writer.loops = any(code in ("U", "Q", "T") and operand == address or
                        code in ("A", "S", "X") and address == 0  # overflow: to 000
                        for code, (_, operand) in zip(last_codes, last_halves, strict=True))
+    if address in tables.observed:
+        writer.loops = False  # each arrival goes back through the observer
     writer.first_word = plan[0][1]
     for index, (at, word, halves, codes) in enumerate(plan):
         writer.begin_pair(at, word)
@@ -538,11 +557,28 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
         source, namespace = made
         exec(source, namespace)  # noqa: S102 - our own generated source
         function = namespace["block"]  # type: ignore[assignment]
+        if address in tables.observed:
+            function = _telling(function, address)
     table = (tables.singles if single else tables.by_address)[address]
     if len(table) >= _PER_ADDRESS:
         table.clear()
     table[word] = function
     return function
+
+
+def _telling(block: Block, address: int) -> Block:
+    """``block``, telling the machine's observer that execution reached ``address`` once
+    the block's first pair has run (a bail before it leaves that to the interpreter)."""
+    def observed(m: Machine, room: int) -> int:
+        try:
+            result = block(m, room)
+        except Bail as bail:
+            if bail.done:
+                m.on_arrival(address)
+            raise
+        m.on_arrival(address)
+        return result
+    return observed
 
 
 # ---- a pair seen for the first time --------------------------------------------------------
@@ -627,7 +663,8 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
     done = 0
     limit = budget - 1
     whole = budget - 2 * _MAX_PAIRS  # below this, room for any block
-    first_sight = _first_sight if not tables.overflow_stop else None
+    # A first sight runs in the interpreter where an observer must be told (it checks).
+    first_sight = _first_sight if not (tables.overflow_stop or tables.observed) else None
     try:
         while done < limit:
             if done <= whole:
@@ -663,6 +700,8 @@ def run(m: Machine, max_steps: int) -> Stop:
     m._resuming = False  # no breakpoint to pass
     total = 0
     tables = TABLES[m.options.overflow == "stop"]
+    if m.arrivals:
+        tables = tables.observing(m.arrivals)
     while total < max_steps:
         if not m.half and max_steps - total >= 2:
             total += _blocks(m, max_steps - total, tables)

@@ -7,6 +7,7 @@ hot loop does one dictionary lookup a pair and never allocates for plain instruc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import checking, compiled, timing
@@ -20,6 +21,10 @@ from .word import LAST_ADDRESS, MEMORY_WORDS, RETURN_LINKS, TAPE_BLOCK_WORDS, ZE
 
 __all__ = ["MEMORY_WORDS", "TAPE_BLOCK_WORDS", "Machine", "MachineState"]
 _CACHE_LIMIT = 200_000  # decoded pairs kept before the cache is emptied
+
+
+def _ignore_arrival(address: int) -> None:
+    """No observer: an arrival is told to nobody."""
 
 # A decoded pair: executor, operand, execution pulses and operand word position (-1: none)
 # for the left instruction, then the same four for the right one.
@@ -86,6 +91,11 @@ class Machine:
         # Monitor breakpoints: pair addresses, and executors of operations to stop before.
         self.break_addresses: set[int] = set()
         self.break_executors: set[object] = set()
+        # Observers (the desk's): the fetch of a pair at one of ``arrivals`` is told to
+        # ``on_arrival`` without stopping; the compiled path runs those pairs in the
+        # interpreter and every other pair compiled, so observing costs little.
+        self.arrivals: frozenset[int] = frozenset()
+        self.on_arrival: Callable[[int], object] = _ignore_arrival
         # Injected faults by location; empty on a sound machine (see checking.py).
         self.faults: dict[checking.Location, checking.Fault] = {}
         self._a: str | int = ZERO  # the registers behind a, x, l, f (see "registers")
@@ -225,6 +235,7 @@ class Machine:
         break_ops = self.break_executors
         monitored = bool(breaks or break_ops or self.faults)
         faults = self.faults
+        arrivals = self.arrivals
         resuming = self._resuming
         self._resuming = False
         while done < max_steps:
@@ -243,6 +254,8 @@ class Machine:
                     resuming = False
                     if faults and (reason := checking.failing_use(self, ex, operand)):
                         return self._monitor_stop(cc, 0, t, done, reason, StopKind.ERROR)
+                if arrivals and cc in arrivals:
+                    self.on_arrival(cc)
                 t0, previous_cr, previous_address = t, self.cr, self.cr_address
                 self.cr = word
                 self.cr_address = cc

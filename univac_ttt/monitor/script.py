@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TextIO
 
-from ..lineinput import COMMAND_LINE, Refused
-from ..safetext import visible
+from ..hostio.stdin_lines import COMMAND_LINE, Refused
+from ..hostio.terminal_text import visible
 from .core import Monitor
 
 PROMPT = "monitor> "

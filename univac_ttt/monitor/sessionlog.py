@@ -10,8 +10,8 @@ from __future__ import annotations
 import contextlib
 import os
 
-from ..safetext import visible
-from ..textfile import TextFileError, check_write_target
+from ..hostio.terminal_text import visible
+from ..hostio.text_files import TextFileError, check_write_target
 
 LOG_LIMIT = 10_000_000  # bytes one log may grow by in a session
 

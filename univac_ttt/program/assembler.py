@@ -12,11 +12,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..limits import NumberError, parse_number
+from ..hostio.bounded_input import NumberError, parse_number
+from ..hostio.text_files import TextFileError, read_text_file
 from ..machine.charset import BY_GLYPH, FROM_GLYPHS, IGNORE
 from ..machine.ops import BAD_ADDRESS, INVALID, decode
 from ..machine.word import MEMORY_WORDS, MODULUS, WORD_LENGTH, from_int
-from ..textfile import TextFileError, read_text_file
 from .address import AddressError, evaluate
 from .image import MemoryImage
 

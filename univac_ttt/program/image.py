@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..hostio.text_files import TextFileError, read_text_file
 from ..machine.charset import BY_GLYPH, FROM_GLYPHS
-from ..machine.word import MEMORY_WORDS, WORD_LENGTH, ZERO, to_text
-from ..textfile import TextFileError, read_text_file
+from ..machine.word import WORD_LENGTH, to_text
 
 MAX_IMAGE_BYTES = 1_000_000
 
@@ -32,12 +32,6 @@ class MemoryImage:
     words: dict[int, str] = field(default_factory=dict)
     remarks: dict[int, str] = field(default_factory=dict)
 
-    def as_memory(self) -> list[str]:
-        """All 1000 words; unlisted ones are twelve zeros."""
-        memory = [ZERO] * MEMORY_WORDS
-        for address, word in self.words.items():
-            memory[address] = word
-        return memory
 
 
 def parse_image(text: str, source: str = "image") -> MemoryImage:

@@ -6,7 +6,7 @@ word against what the monitor's ``examine`` will show.
 
 from __future__ import annotations
 
-from ..wording import count
+from ..hostio.wording import count
 from .assembler import Program
 from .disassembler import view
 

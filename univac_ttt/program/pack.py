@@ -21,8 +21,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from ..hostio.text_files import TextFileError, read_text_file
 from ..machine.tape import Reel
-from ..textfile import TextFileError, read_text_file
 from .assembler import Program
 from .boottape import boot_reel
 from .image import ImageError, read_image

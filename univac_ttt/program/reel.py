@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..hostio.atomic_files import atomic_write
+from ..hostio.text_files import TextFileError, read_text_file
 from ..machine.tape import BLOCK_WORDS, Reel
 from ..machine.word import ZERO, to_text
-from ..safefile import atomic_write
-from ..textfile import TextFileError, read_text_file
 from .image import parse_word_text
 
 # A 1,200-foot Uniservo reel held about 1.5 million characters, some 2,000 blocks.

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..hostio.atomic_files import atomic_write
 from ..machine.tape import Reel
 from ..machine.word import ZERO, to_text
-from ..safefile import atomic_write
 from .assembler import assemble_file
 from .boottape import boot_tape_text
 from .image import read_image

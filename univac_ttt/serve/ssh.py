@@ -18,7 +18,7 @@ import asyncssh
 from prompt_toolkit.contrib.ssh.server import PromptToolkitSSHServer, PromptToolkitSSHSession
 from prompt_toolkit.data_structures import Size
 
-from .limits import InputBucket
+from .connection_limits import InputBucket
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 Interact = Callable[["ServedSSHSession"], Coroutine[Any, Any, None]]

@@ -20,7 +20,7 @@ from prompt_toolkit.contrib.telnet.server import TelnetConnection, TelnetServer
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from .limits import HANDSHAKE_SECONDS, OUTPUT_BACKLOG_BYTES, InputBucket
+from .connection_limits import HANDSHAKE_SECONDS, OUTPUT_BACKLOG_BYTES, InputBucket
 from .seats import Hold
 
 Interact = Callable[["ServedTelnetConnection"], Coroutine[Any, Any, None]]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from ..desk import Desk, Limits
+from ..desk.counts import Counts
 from ..machine import MachineOptions, MachineState, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..packs.tictactoe import (
@@ -40,17 +41,26 @@ SHOWN = {X: "X", O: "O"}
 MAX_FAILURES_KEPT = 20
 
 
+class Failures(Counts):
+    """What the referee can find wrong, counted by kind."""
+
+    NAMES = ("losses", "missed_wins", "bad_draws", "illegal_moves",
+             "mismatches",  # paper and memory disagree, or a message is missing or wrong
+             "machine_faults")  # error stops or replies that never return to the keyboard
+    losses: int
+    missed_wins: int
+    bad_draws: int
+    illegal_moves: int
+    mismatches: int
+    machine_faults: int
+
+
 @dataclass
 class Report:
     games: int = 0
     univac_wins: int = 0
     draws: int = 0
-    losses: int = 0
-    missed_wins: int = 0
-    bad_draws: int = 0
-    illegal_moves: int = 0
-    mismatches: int = 0  # paper and memory disagree, or a message is missing or wrong
-    machine_faults: int = 0  # error stops or replies that never return to the keyboard
+    failed: Failures = field(default_factory=Failures)  # the faults found, by kind
     warnings_checked: int = 0
     moves: int = 0
     instructions_total: int = 0
@@ -69,8 +79,35 @@ class Report:
                                        or self.illegal_moves or self.mismatches
                                        or self.machine_faults)
 
-    def fail(self, counter: str, text: str) -> None:
-        setattr(self, counter, getattr(self, counter) + 1)
+    @property
+    def losses(self) -> int:
+        return self.failed.losses
+
+    @property
+    def missed_wins(self) -> int:
+        return self.failed.missed_wins
+
+    @property
+    def bad_draws(self) -> int:
+        return self.failed.bad_draws
+
+    @property
+    def illegal_moves(self) -> int:
+        return self.failed.illegal_moves
+
+    @property
+    def mismatches(self) -> int:
+        return self.failed.mismatches
+
+    @property
+    def machine_faults(self) -> int:
+        return self.failed.machine_faults
+
+    def fail(self, kind: str, text: str) -> None:
+        """Count a fault of ``kind`` (one of Failures.NAMES) and keep its description."""
+        if kind not in Failures.NAMES:
+            raise ValueError(f"no kind of fault {kind!r}")
+        self.failed[kind] += 1
         if len(self.failures) < MAX_FAILURES_KEPT:
             self.failures.append(text)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from ...limits import JsonError, load_json
-from ...safefile import atomic_write
-from ...textfile import TextFileError, check_write_target, read_text_file
+from ...hostio.atomic_files import atomic_write
+from ...hostio.bounded_input import JsonError, load_json
+from ...hostio.text_files import TextFileError, check_write_target, read_text_file
 from ..sessionlog import SessionLog, SessionLogError
 from ..statefile import StateFileError, restore_state, save_state
 from .registry import COMMAND_LINE_LIMIT, MonitorError, command

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...desk import TapeUnitError, tape_unit
+from ...hostio.wording import count as counted
 from ...machine.tape import unit_name
 from ...machine.word import MEMORY_WORDS, to_int
 from ...program.disassembler import view
-from ...wording import count as counted
 from .registry import MonitorError, command
 
 if TYPE_CHECKING:

@@ -15,10 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...hostio.atomic_files import atomic_write
 from ...machine.tape import BLOCK_WORDS, Reel
 from ...machine.word import ZERO, from_int, from_text, to_int
 from ...program.reel import format_reel
-from ...safefile import atomic_write
 
 RECORD_WORDS = 10
 RECORDS_PER_BLOCK = BLOCK_WORDS // RECORD_WORDS  # 6: no record straddles two blocks

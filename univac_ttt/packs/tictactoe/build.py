@@ -9,10 +9,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ...hostio.atomic_files import atomic_write
 from ...program.assembler import AssemblyError, assemble
 from ...program.boottape import boot_tape_text
 from ...program.image import format_image
-from ...safefile import atomic_write
 from . import BUILD_COMMAND, IMAGE_NAME, SHEET_NAME, TAPE_NAME
 
 HERE = Path(__file__).parent

@@ -1,0 +1,97 @@
+"""The full-screen console's key bindings: each key is one of the console's actions
+(type, paste, release, help, STOP, new game, scroll, speed, save, quit)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+
+if TYPE_CHECKING:
+    from .app import ConsoleApp
+
+QUIT_KEYS = ("c-q", "c-d", "c-c")
+# Control keys the UNIVAC keyboard lacks: refused as they are typed, like any missing key.
+REFUSED_CONTROL_KEYS = tuple(f"c-{ch}" for ch in "abefgklnoprstuvwxyz@\\]^_")
+
+
+def console_bindings(console: ConsoleApp) -> KeyBindings:
+    kb = KeyBindings()
+
+    def disarm(event: KeyPressEvent) -> None:
+        if console.quit_armed:
+            console.quit_armed = False
+            console.say("")
+
+    @kb.add(Keys.Any)
+    def _(event: KeyPressEvent) -> None:
+        disarm(event)
+        console.type_key(event.data)
+
+    @kb.add(Keys.BracketedPaste)
+    def _(event: KeyPressEvent) -> None:
+        disarm(event)
+        console.paste(event.data)
+
+    @kb.add("enter")
+    def _(event: KeyPressEvent) -> None:
+        disarm(event)
+        if console.show_help:
+            console.show_help = False
+            return
+        console.submit()
+
+    @kb.add("f1")
+    def _(event: KeyPressEvent) -> None:
+        disarm(event)
+        console.show_help = not console.show_help
+
+    @kb.add("escape", eager=True)
+    def _(event: KeyPressEvent) -> None:
+        disarm(event)
+        if not console.stop_run():
+            console.show_help = False
+
+    @kb.add("f2")
+    def _(event: KeyPressEvent) -> None:
+        disarm(event)
+        console.new_game()
+
+    @kb.add("pageup")
+    def _(event: KeyPressEvent) -> None:
+        disarm(event)
+        console.paper.page_up()
+
+    @kb.add("pagedown")
+    def _(event: KeyPressEvent) -> None:
+        disarm(event)
+        console.paper.page_down()
+
+    for key in REFUSED_CONTROL_KEYS:
+        name = "Ctrl-" + key[2:].upper()
+
+        @kb.add(key)
+        def _(event: KeyPressEvent, name: str = name) -> None:
+            disarm(event)
+            console.refuse(name)
+
+    @kb.add("f3")
+    def _(event: KeyPressEvent) -> None:
+        disarm(event)
+        console.toggle_speed()
+
+    @kb.add("f4")
+    def _(event: KeyPressEvent) -> None:
+        disarm(event)
+        console.save_paper()
+
+    for key in QUIT_KEYS:
+        label = {"c-q": "Ctrl-Q", "c-d": "Ctrl-D", "c-c": "Ctrl-C"}[key]
+
+        @kb.add(key)
+        def _(event: KeyPressEvent, label: str = label) -> None:
+            if label != "Ctrl-C" or not console.stop_run():
+                console.request_quit(label)
+
+    return kb

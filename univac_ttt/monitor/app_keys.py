@@ -1,0 +1,69 @@
+"""The full-screen monitor's key bindings: each key queues a line, scrolls, switches a
+pane or presses STOP; none runs the machine itself."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+if TYPE_CHECKING:
+    from .app import MonitorApp
+
+
+def monitor_bindings(app: MonitorApp) -> KeyBindings:
+    kb = KeyBindings()
+    panes = app.monitor.panes
+    layout = app.layout
+
+    @kb.add("enter")
+    def _(event: KeyPressEvent) -> None:
+        app.state.quit_armed = False
+        line = layout.command_buffer.text
+        layout.command_buffer.append_to_history()
+        layout.command_buffer.reset()
+        app.enter(line)
+
+    @kb.add("f10")
+    def _(event: KeyPressEvent) -> None:
+        app.enter(":step")
+
+    @kb.add("f5")
+    def _(event: KeyPressEvent) -> None:
+        app.enter(":continue")
+
+    @kb.add("pageup")
+    def _(event: KeyPressEvent) -> None:
+        layout.scroll(-1)
+
+    @kb.add("pagedown")
+    def _(event: KeyPressEvent) -> None:
+        layout.scroll(+1)
+
+    @kb.add("f2")
+    def _(event: KeyPressEvent) -> None:
+        panes.cycle_memory()
+
+    @kb.add("f3")
+    def _(event: KeyPressEvent) -> None:
+        panes.registers = not panes.registers
+
+    @kb.add("f4")
+    def _(event: KeyPressEvent) -> None:
+        panes.board = not panes.board
+
+    @kb.add("f6")
+    def _(event: KeyPressEvent) -> None:
+        panes.paper = not panes.paper
+
+    @kb.add("c-c")
+    def _(event: KeyPressEvent) -> None:
+        if not app.state.interrupt():
+            app.enter(None)
+
+    for key in ("c-q", "c-d"):
+        @kb.add(key)
+        def _(event: KeyPressEvent) -> None:
+            app.enter(None)
+
+    return kb

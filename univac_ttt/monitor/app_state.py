@@ -1,0 +1,139 @@
+"""The full-screen monitor's state, apart from how it is drawn or keyed (ptpython's split):
+the output lines, the queue of typed lines, whether a command is running, and what the
+panes show of the machine, taken when no command is running it."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from ..desk.tapelamps import unit_lines
+from ..machine import MEMORY_WORDS, StopKind
+from ..machine.timing import format_time, pulses_to_us
+from ..program.disassembler import view
+from .core import Monitor, find_command
+from .panes import SIDE_WIDTH
+
+MEMORY_BEFORE, MEMORY_AFTER = 6, 30  # words shown before and after the control counter
+OUTPUT_LINES = 5_000  # the output pane's scrollback, in lines as printed
+COMMAND_PREFIX = ":"  # no key of the UNIVAC keyboard: a command is never a keyboard word
+KEYBOARD_HINT = "type the keys and Enter; :command for the monitor"
+WELCOME = ("UNIVAC I lecture monitor. Type help for commands; PageUp/PageDown scroll this "
+           "output; Ctrl-Q quits.")
+
+
+@dataclass
+class Frozen:
+    """What the panes show of the machine, as it was when the last command ended."""
+
+    registers: list[str] = field(default_factory=list)
+    board: list[str] = field(default_factory=list)
+    state: list[str] = field(default_factory=list)
+    memory: list[tuple[str, int, bool]] = field(default_factory=list)  # style, address, changed
+
+
+class MonitorState:
+    """One lecturer's session on the full screen: everything but the screen."""
+
+    def __init__(self, monitor: Monitor) -> None:
+        self.monitor = monitor
+        monitor.keyboard_hint = KEYBOARD_HINT  # here a line typed goes to the UNIVAC
+        self.lines: deque[str] = deque([WELCOME], maxlen=OUTPUT_LINES)
+        self.quit_armed = False
+        self.pending: deque[str | None] = deque()  # typed lines; None: a quit key
+        self.busy = False  # a command is running on the worker thread
+        self.frozen = Frozen()
+        self.freeze()
+
+    def is_command(self, line: str) -> bool:
+        """In keyboard mode only ':anything' is a command; otherwise every line is."""
+        return line.startswith(COMMAND_PREFIX) or not self.monitor.waiting_for_keyboard
+
+    def interrupt(self) -> bool:
+        """Ctrl-C: press STOP if a command is running (True), else do nothing (False)."""
+        if not self.busy:
+            return False
+        self.monitor.desk.limits.stop()
+        self.pending.clear()  # what was typed ahead is dropped with the run
+        return True
+
+    def execute(self, line: str) -> None:
+        """Run one typed line (on the worker thread)."""
+        monitor = self.monitor
+        if not self.is_command(line):
+            self.lines.append(f"UNIVAC KEYBOARD ▸ {line}")
+            typed = monitor.execute(f"type {line}")
+            self.lines.extend(typed)
+            if typed and not typed[0].startswith("??"):
+                self.lines.extend(monitor.execute("continue"))
+        else:
+            command = line[len(COMMAND_PREFIX):] if line.startswith(COMMAND_PREFIX) else line
+            self.lines.append(f"monitor> {command}")
+            self.lines.extend(monitor.execute(command))
+
+    def freeze(self) -> None:
+        """Take what the panes show from the machine (never while the worker runs it)."""
+        monitor = self.monitor
+        self.frozen = Frozen(_compact_registers(monitor), _board(monitor),
+                             _state_parts(monitor), _memory_rows(monitor))
+
+
+def _memory_rows(monitor: Monitor) -> list[tuple[str, int, bool]]:
+    """(style, address, changed) of the words around the control counter."""
+    current, _half = monitor.machine.next_instruction_address()
+    return [(("class:current" if a == current else
+              "class:changed" if a in monitor.changed else ""), a, a in monitor.changed)
+            for a in range(current - MEMORY_BEFORE, current + MEMORY_AFTER)
+            if 0 <= a < MEMORY_WORDS]
+
+
+def _board(monitor: Monitor) -> list[str]:
+    """The board from memory; for a program without one, its Uniservos if it has reels
+    (the first line is the pane's heading)."""
+    if monitor.board_reader is not None:
+        return [" BOARD (from memory)", *find_command("board").step(monitor, "")]
+    desk = monitor.desk
+    views = desk.tape_units()
+    if not views:
+        return [" BOARD (from memory)", "(this program has no board)"]
+    return [" UNISERVOS", *unit_lines([(v.unit, v.reel, v.blocks) for v in views],
+                                      desk.tape_moves, monitor.machine.pulses,
+                                      SIDE_WIDTH - 2, one_line=True)]
+
+
+def _state_parts(monitor: Monitor) -> list[str]:
+    """The state line's parts, most important first (it is cut to the screen's width)."""
+    machine = monitor.machine
+    stop = machine.last_stop
+    if stop is None:
+        state = ("ready: nothing has run yet" if machine.instructions == 0
+                 else "stopped by the operator")
+    elif stop.kind is StopKind.STEP_LIMIT:
+        state = "stopped (step done)"
+    else:
+        state = stop.kind.value
+        if stop.reason and stop.kind is not StopKind.KEYBOARD:
+            state += f": {stop.reason}"
+    neons = monitor.desk.neons.lit()
+    return [f"state: {state}",
+            f"{machine.instructions:,} instr, {format_time(pulses_to_us(machine.pulses))}",
+            f"neons: {', '.join(neons) or 'none lit'}"]
+
+
+def _compact_registers(monitor: Monitor) -> list[str]:
+    """One short line a register, to fit beside the memory window."""
+    machine = monitor.machine
+    program = monitor.program
+    lines = []
+    words = [("rA", machine.a), ("rX", machine.x), ("rL", machine.l), ("rF", machine.f),
+             ("rV0", machine.v[0]), ("rV1", machine.v[1])]
+    for name, word in words:
+        v = view(word, None, program)
+        number = f"{v.number:+,d}" if v.number is not None else "text"
+        lines.append(f"{name:<4} {v.glyphs}  {number:>18}")
+    cr = view(machine.cr, None, program)
+    lines.append(f"CC   {machine.cc:03d}")
+    lines.append(f"CR   {cr.glyphs}  {cr.left} | {cr.right}")
+    lines.append(f"SR   {view(machine.sr + machine.sr, None, program).left}")
+    lines.append("rY, rI, rO: examine rY, rI, rO")
+    return lines
