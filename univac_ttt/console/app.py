@@ -51,7 +51,7 @@ from ..tui.guard import run_guarded, run_guarded_async
 from ..tui.paper import PaperView
 from ..tui.theme import style
 from ..tui.wrap import wrap_words
-from .panels import PANEL_WIDTH, render_panel
+from .panels import PANEL_WIDTH, PanelCache
 
 KEYS_HELP = """Keys: F1 this help   F2 new game   F3 typing speed   F4 save the paper
       PageUp/PageDown or the mouse wheel scroll the paper; Up/Down earlier entries
@@ -115,6 +115,7 @@ class ConsoleApp:
         self.quit_armed = False
         self.show_help = False
         self.paper = PaperView()
+        self._panel = PanelCache()
         self.paper_buffer = self.paper.buffer
         self._hold_until: float | None = None  # a game ended: older type-ahead is dropped
         self.keyboard_buffer = Buffer(multiline=False, history=InMemoryHistory())
@@ -341,8 +342,8 @@ class ConsoleApp:
         return FormattedText([("class:title", title)])
 
     def _panel_text(self) -> ANSI:
-        return ANSI(render_panel(self.session, self.typing, self.pacer.authentic,
-                                 tictactoe=self.settings.tictactoe))
+        return self._panel.panel(self.session, self.typing, self.pacer.authentic,
+                                 tictactoe=self.settings.tictactoe)
 
     def _prompt_text(self) -> FormattedText:
         lamp = "INPUT READY ▸ " if (self.session.waiting_for_keyboard and not self.typing

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
+from prompt_toolkit.formatted_text import ANSI
 from rich.align import Align
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -98,3 +99,23 @@ def render_panel(session: GameSession, typing: bool, authentic: bool,
                       legacy_windows=False)
     console.print(group)
     return buffer.getvalue()
+
+
+class PanelCache:
+    """The side panel, laid out again only when what it shows has changed: rich's layout
+    was most of a redraw's cost, and a redraw for a typed key changes none of it."""
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._panel = ANSI("")
+
+    def panel(self, session: GameSession, typing: bool, authentic: bool,
+              width: int = PANEL_WIDTH, tictactoe: bool = True) -> ANSI:
+        score, last, game = session.score, session.last_move, session.game
+        key = (lamp_for(session, typing, tictactoe), last.instructions, last.time_us,
+               game.instructions, game.time_us, score.univac_wins, score.draws,
+               score.opponent_wins, authentic, width, tictactoe)
+        if key != self._key:
+            self._panel = ANSI(render_panel(session, typing, authentic, width, tictactoe))
+            self._key = key
+        return self._panel
