@@ -18,7 +18,7 @@ import asyncssh
 from prompt_toolkit.contrib.ssh.server import PromptToolkitSSHServer, PromptToolkitSSHSession
 from prompt_toolkit.data_structures import Size
 
-from .limits import InputBucket
+from .limits import InputBucket, bounded_size
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 Interact = Callable[["ServedSSHSession"], Coroutine[Any, Any, None]]
@@ -53,7 +53,7 @@ class ServedSSHSession(PromptToolkitSSHSession):
 
     def _get_size(self) -> Size:
         size = super()._get_size()
-        return size if size.rows > 0 and size.columns > 0 else Size(rows=24, columns=80)
+        return bounded_size(size.rows, size.columns)
 
     def exec_requested(self, command: str) -> bool:
         return False  # no commands: the only thing here is the UNIVAC's terminal
