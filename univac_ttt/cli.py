@@ -212,6 +212,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="keep each terminal's paper in DIR/transcripts/")
     serve.add_argument("--speed", choices=["fast", "authentic"], default="fast",
                        help="typewriter speed on every terminal (default fast)")
+    serve.add_argument("--workers", type=count_option(64), default=None, metavar="N",
+                       help="server processes sharing the ports, so every core draws "
+                            "screens (default: one a core, at most 4; 1: one process)")
 
     verify = sub.add_parser("verify", help="prove the program plays perfectly",
                             description="Play every opponent strategy against the program "

@@ -222,13 +222,18 @@ class ServedTelnetServer(TelnetServer):
     """
 
     def __init__(self, host: str, port: int, interact: Interact,
-                 admit: Callable[[str], Hold | str]) -> None:
+                 admit: Callable[[str], Hold | str],
+                 listener: socket.socket | None = None) -> None:
         super().__init__(host=host, port=port, interact=interact,  # type: ignore[arg-type]
                          enable_cpr=False)
         self.admit = admit  # peer -> a seat, or the refusal to send
         self.bound_port = port
+        self.listener = listener  # a pool's socket, bound already; None: bind one
 
     def _create_socket(self, host: str, port: int) -> socket.socket:  # type: ignore[override]
+        if self.listener is not None:
+            self.bound_port = self.listener.getsockname()[1]
+            return self.listener
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((host, port))
