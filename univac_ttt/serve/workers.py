@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import itertools
 import multiprocessing
@@ -232,6 +233,10 @@ class Pool:
         previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGINT,
                                                                      signal.SIGTERM)}
         try:
+            # What is alive now (modules, the options) is shared with every worker: frozen
+            # first, so that no collection in a worker touches (and so copies) its pages.
+            gc.collect()
+            gc.freeze()
             for index in range(self.workers):
                 self._start(index)
             self._announce()
@@ -239,6 +244,7 @@ class Pool:
             self._serve()
         finally:
             self._end_all()
+            gc.unfreeze()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
             for listener in self.listeners.values():
