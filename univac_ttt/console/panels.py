@@ -1,4 +1,4 @@
-"""The console's side panel (square-code card, lamps, figures, score), rendered with rich.
+"""The console's side panel (the pack's card, lamps, figures, score), rendered with rich.
 
 rich lays out the little tables; the result is ANSI text that prompt_toolkit shows as is.
 """
@@ -16,6 +16,7 @@ from rich.text import Text
 
 from ..desk.session import GameSession
 from ..machine.timing import format_time
+from ..program.pack import NO_PACK, Pack
 
 PANEL_WIDTH = 30
 
@@ -27,7 +28,7 @@ class Lamp:
     detail: str = ""
 
 
-def lamp_for(session: GameSession, typing: bool, tictactoe: bool = True) -> Lamp:
+def lamp_for(session: GameSession, typing: bool, key_hint: str = "") -> Lamp:
     """Which console lamp is lit."""
     error = session.error
     if error:
@@ -41,16 +42,13 @@ def lamp_for(session: GameSession, typing: bool, tictactoe: bool = True) -> Lamp
         return Lamp("RUNNING", "bold black on green3", "the typewriter is typing")
     if session.waiting_for_keyboard:
         return Lamp("INPUT READY", "bold black on orange1",
-                    "type a square code, then Enter" if tictactoe
-                    else "type a word, then Enter")
+                    key_hint or "type a word, then Enter")
     return Lamp("RUNNING", "bold black on green3")
 
 
-def square_card() -> Align:
-    rule = "───┼───┼───"
-    rows = [" │ ".join(row) for row in ("123", "456", "789")]
-    card = Text(f" {rows[0]}\n{rule}\n {rows[1]}\n{rule}\n {rows[2]}", style="bold")
-    return Align.center(card)
+def card(text: str) -> Align:
+    """The pack's reference card (tic-tac-toe's square codes), centred."""
+    return Align.center(Text(text, style="bold"))
 
 
 def figures_text(session: GameSession, width: int = PANEL_WIDTH) -> Text:
@@ -71,10 +69,11 @@ def figures_text(session: GameSession, width: int = PANEL_WIDTH) -> Text:
 
 
 def render_panel(session: GameSession, typing: bool, authentic: bool,
-                 width: int = PANEL_WIDTH, tictactoe: bool = True) -> str:
-    """About fifteen lines: the square codes, the lamp, the UNIVAC time, the score. For
-    another program (``tictactoe`` False) only the lamp, the figures and the speed."""
-    lamp = lamp_for(session, typing, tictactoe)
+                 width: int = PANEL_WIDTH, pack: Pack = NO_PACK) -> str:
+    """About fifteen lines: the pack's card, the lamp, the UNIVAC time, the score. A
+    program without a card or results (any --image) has only the lamp, the figures and
+    the speed."""
+    lamp = lamp_for(session, typing, pack.key_hint)
     lamp_text = Text()
     lamp_text.append(f" {lamp.label} ", style=lamp.style)
     if lamp.detail:
@@ -82,15 +81,14 @@ def render_panel(session: GameSession, typing: bool, authentic: bool,
     figures = figures_text(session, width)
     score = session.score
     tally = Text()
-    for label, value in (("UNIVAC ", score.univac_wins), ("  draws ", score.draws),
-                         ("  you ", score.opponent_wins)):
-        tally.append(label, style="bold")
-        tally.append(str(value))
+    for index, name in enumerate(pack.result_names):
+        tally.append(("  " if index else "") + pack.result_label(name) + " ", style="bold")
+        tally.append(str(score.count(name)))
     speed = "authentic (10 char/s)" if authentic else "fast"
-    parts = [Panel(square_card(), title="square codes", border_style="cyan")] if tictactoe \
-        else []
+    parts = [Panel(card(pack.card), title=pack.card_title or None, border_style="cyan")] \
+        if pack.card else []
     parts += [lamp_text, Text(""), figures]
-    if tictactoe:
+    if pack.scores:
         parts.append(tally)
     parts.append(Text(f"typing: {speed}", style="dim"))
     group = Group(*parts)
@@ -110,12 +108,12 @@ class PanelCache:
         self._panel = ANSI("")
 
     def panel(self, session: GameSession, typing: bool, authentic: bool,
-              width: int = PANEL_WIDTH, tictactoe: bool = True) -> ANSI:
+              width: int = PANEL_WIDTH, pack: Pack = NO_PACK) -> ANSI:
         score, last, game = session.score, session.last_move, session.game
-        key = (lamp_for(session, typing, tictactoe), last.instructions, last.time_us,
-               game.instructions, game.time_us, score.univac_wins, score.draws,
-               score.opponent_wins, authentic, width, tictactoe)
+        key = (lamp_for(session, typing, pack.key_hint), last.instructions, last.pulses,
+               game.instructions, game.pulses, tuple(sorted(score.counts.items())),
+               authentic, width, id(pack))
         if key != self._key:
-            self._panel = ANSI(render_panel(session, typing, authentic, width, tictactoe))
+            self._panel = ANSI(render_panel(session, typing, authentic, width, pack))
             self._key = key
         return self._panel

@@ -21,15 +21,15 @@ from ..desk.score import RESULT_COUNTERS
 from ..desk.session import GameSession
 from ..machine import MachineOptions
 from ..machine.tape import Reel
-from ..program.assembler import Program
-from ..program.board import last_printed_board
-from ..program.tictactoe import (
+from ..packs.tictactoe import (
     BAD_CODE_PHRASE,
     DEMO_GAMES,
     RESULT_PATTERN,
-    caption_addresses,
     results_in,
+    tictactoe_pack,
 )
+from ..packs.tictactoe.board import last_printed_board
+from ..program.assembler import Program
 from ..wording import count
 from .printouts import save_printout
 from .stats import TallyFile
@@ -60,7 +60,7 @@ class KioskSettings:
     pin: str
     printouts: Path
     stats: Path
-    idle_seconds: float = 60.0
+    idle_seconds: float  # the one default is the command line's (cli/kiosk.py)
     authentic: bool = True
     demo_pause: float = 2.5  # after a demonstration reply is typed, before the next move
     demo_end_pause: float = 8.0  # after a demonstration game ends
@@ -68,6 +68,14 @@ class KioskSettings:
     first_demo: int | None = None  # None: start somewhere different each time
     clock: Callable[[], float] = time.monotonic
     options: MachineOptions = field(default_factory=MachineOptions)
+
+
+def _captions(program: Program | None) -> dict[int, str]:
+    """The pack's captions by address, for the labels this program has."""
+    if program is None:
+        return {}
+    return {program.symbols[label]: text for label, text in tictactoe_pack().captions.items()
+            if label in program.symbols}
 
 
 class Kiosk:
@@ -78,7 +86,7 @@ class Kiosk:
         self.pacer = TypewriterPacer(settings.authentic, settings.clock)
         # Each game boots ``tape`` (the shipped tictactoe.tape) by INITIAL READ.
         self.session = GameSession(words, settings.options, self._printed,
-                                   caption_addresses(program), tape=tape)
+                                   _captions(program), tape=tape, results=results_in)
         self.tally = TallyFile(settings.stats)
         self.mode = Mode.PLAYING
         self._mode_before_staff = Mode.PLAYING

@@ -1,0 +1,104 @@
+"""The full-screen lecture monitor in a real pseudo-terminal (pexpect + pyte), as a lecturer
+sees it (issue 13): the paper pane shows the newest lines, help can be scrolled back to
+its first line, back then a different move, and the panes fit a small screen."""
+
+import shutil
+
+from support.terminal import quit_monitor, start_monitor
+
+from univac_ttt.monitor.core import COMMANDS, Monitor
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
+
+COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip install '.[test]'"
+PAGE_UP, PAGE_DOWN, F2, CTRL_Q = "\x1b[5~", "\x1b[6~", "\x1bOQ", "\x11"
+SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
+
+
+
+def paper_pane(screen: str) -> list[str]:
+    """The lines under the PAPER heading, in its column, down to the state line."""
+    lines = screen.splitlines()
+    top = next(i for i, line in enumerate(lines) if line.rstrip().endswith(" PAPER"))
+    column = lines[top].index(" PAPER")
+    pane = []
+    for line in lines[top + 1:]:
+        if line.lstrip().startswith("state:"):
+            break
+        pane.append(line[column:].rstrip())
+    return pane
+
+
+def expected(*moves: str) -> tuple[list[str], str]:
+    """The paper's lines after these moves, and the state line's count of instructions."""
+    monitor = Monitor.for_pack(TTT, tapes={})
+    monitor.execute("go")
+    for move in moves:
+        monitor.execute(f"type {move}")
+        monitor.execute("continue")
+    lines = [line for line in monitor.desk.paper.text.splitlines() if line.strip()]
+    return lines, f"{monitor.machine.instructions:,} instr"
+
+
+def test_the_paper_pane_shows_the_latest_board():
+    terminal = start_monitor(120, 40)
+    for move in ("go", "5", "9"):
+        terminal.send(move + "\r")
+        terminal.pump(0.5)
+    latest, count = expected("5", "9")
+    screen = terminal.wait_for(count)
+    shown = [line for line in paper_pane(screen) if line.strip()]
+    assert shown[-3:] == latest[-3:] and "X" in latest[-1]  # O 1, X 9: the newest board
+    quit_monitor(terminal)
+
+
+def test_help_is_reachable_by_scrolling_back():
+    terminal = start_monitor(100, 30)
+    terminal.send("help\r")
+    seen = terminal.wait_for("Addresses: 000-999")
+    assert "step [n]" not in seen  # the first lines went off the top
+    for _ in range(20):
+        terminal.send(PAGE_UP)
+        terminal.pump(0.3)
+        seen += terminal.text()
+        if "step [n]" in terminal.text():
+            break
+    for command in COMMANDS:
+        assert command.usage[:30] in seen, command.usage
+    assert "step [n]" in terminal.text()
+    for _ in range(20):
+        terminal.send(PAGE_DOWN)
+        terminal.pump(0.3)
+    assert "Addresses: 000-999" in terminal.text()
+    terminal.send("\x1b[<64;10;25M" * 3)  # the mouse wheel, up, over the output
+    terminal.pump(0.5)
+    assert "Addresses: 000-999" not in terminal.text()
+    quit_monitor(terminal)
+
+
+def test_back_then_a_different_move():
+    terminal = start_monitor(120, 40)
+    for line in ("go", "5", ":back 300", "type 1", "continue"):
+        terminal.send(line + "\r")
+        terminal.pump(0.5)
+    latest, count = expected("1")
+    terminal.wait_for("old future is discarded")
+    screen = terminal.wait_for(count)
+    assert "    X   2   3" in screen  # the board in memory: X took 1 this time
+    assert [line for line in paper_pane(screen) if line.strip()][-3:] == latest[-3:]
+    quit_monitor(terminal)
+
+
+def test_registers_board_and_paper_all_on_80_by_24():
+    terminal = start_monitor(80, 24)
+    screen = terminal.text()
+    assert "state: ready: nothing has run yet" in screen and "running" not in screen
+    assert "MEMORY" in screen and "REGISTERS" in screen  # board and paper make room
+    terminal.send(F2 + F2)  # memory wide -> narrow -> off
+    terminal.send("go\r")
+    screen = terminal.wait_for("keyboard wait")
+    for heading in ("REGISTERS", "BOARD (from memory)", "PAPER", "1   2   3"):
+        assert heading in screen, heading
+    assert "MEMORY" not in screen
+    quit_monitor(terminal)

@@ -1,0 +1,94 @@
+"""A kiosk left on for weeks: thousands of games through the kiosk's own engine, fake clock.
+
+Demonstrations in attract mode and visitor games alternate. Memory, the paper kept, the
+text a redraw shows and the characters a redraw parses for the big board must all stay
+flat: bounded by constants, not by how long the kiosk has been on. `pytest --long` plays
+20,000 games (about two weeks of a busy museum day after day).
+"""
+
+import gc
+import tracemalloc
+
+from univac_ttt.desk.pacing import SHOWN_LIMIT
+from univac_ttt.desk.paper import PAPER_LIMIT
+from univac_ttt.kiosk import controller, stats
+from univac_ttt.kiosk.controller import BOARD_TAIL, Kiosk, KioskSettings, Mode
+from univac_ttt.packs.tictactoe import DEMO_GAMES, load_tictactoe
+
+SHIPPED = load_tictactoe()
+MEMORY_GROWTH_BOUND = 200_000  # bytes kept by the last 15 % of the games
+STEP = 2.0  # seconds of fake time a tick
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def play(kiosk, clock, games, parsed):
+    """Alternate demonstrations and visitor games until ``games`` have ended."""
+    today = kiosk.tally.today
+    visitor = 0
+    while today().demonstrations + today().games < games:
+        ended = today().demonstrations + today().games
+        if ended % 2:  # a visitor walks up and plays a script to the end
+            kiosk.activity()
+            moves = DEMO_GAMES[visitor % len(DEMO_GAMES)][0]
+            visitor += 1
+            for move in moves:
+                while kiosk.pacer.busy:
+                    clock.now += STEP
+                    kiosk.tick()
+                assert kiosk.submit(move), kiosk.hint
+            assert today().demonstrations + today().games == ended + 1
+            clock.now += kiosk.settings.idle_seconds + STEP  # and walks away
+            kiosk.tick()
+        else:
+            while today().demonstrations + today().games == ended:
+                clock.now += STEP
+                kiosk.tick()
+        assert kiosk.mode in (Mode.ATTRACT, Mode.PLAYING)
+        assert kiosk.board is None or len(kiosk.board) == 9  # one redraw's big board
+        parsed.append(len(kiosk.pacer.text))
+
+
+def test_thousands_of_games_through_the_kiosk_stay_flat(tmp_path, monkeypatch, long_run):
+    games = 20_000 if long_run else 2_000
+    clock = Clock()
+    settings = KioskSettings(pin="1", printouts=tmp_path / "printouts",
+                             stats=tmp_path / "tally.json", idle_seconds=60,
+                             authentic=True, first_demo=0, clock=clock)
+    # The disk is not what is measured here: skip the flush to the platter.
+    monkeypatch.setattr(stats.os, "fsync", lambda fd: None)
+    board_reads = []
+    real = controller.last_printed_board
+    monkeypatch.setattr(controller, "last_printed_board",
+                        lambda text: board_reads.append(len(text)) or real(text))
+    kiosk = Kiosk(SHIPPED.image.words, SHIPPED.program, settings)
+    for _ in range(60):  # idle counts from when the greeting was typed out
+        clock.now += STEP
+        kiosk.tick()
+    assert kiosk.mode is Mode.ATTRACT
+    shown = []
+    play(kiosk, clock, games * 8 // 10, shown)  # memos filled, paper full
+    tracemalloc.start()  # tracing slows Python threefold, so only near the end, and first
+    try:  # long enough for every bounded buffer to be refilled under tracing
+        play(kiosk, clock, games * 85 // 100, shown)
+        gc.collect()  # what is kept, not cyclic garbage that a later collection frees
+        start_bytes = tracemalloc.get_traced_memory()[0]
+        play(kiosk, clock, games, shown)
+        gc.collect()
+        end_bytes = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    today = kiosk.tally.today()
+    assert today.demonstrations + today.games >= games and today.games >= games // 2 - 1
+    assert today.univac_wins + today.draws == today.games and today.opponent_wins == 0
+    assert end_bytes - start_bytes < MEMORY_GROWTH_BOUND, (start_bytes, end_bytes)
+    assert kiosk.session.desk.paper.characters <= PAPER_LIMIT
+    assert max(shown) <= SHOWN_LIMIT + 64 * 12  # what a redraw puts on the screen
+    assert max(board_reads) <= BOARD_TAIL  # what a redraw parses for the big board
+    assert len(kiosk.game_paper) < 2_000  # one game's printout, not the day's paper

@@ -1,0 +1,68 @@
+"""What a served terminal's redraws cost: the side panel is laid out only when its figures
+change, a move is two redraws (the echo and the reply, however many words the fast
+typewriter typed), and a terminal with nothing new is not redrawn. In-process, a real
+prompt_toolkit output on a pipe; every wait is on a condition and bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import time
+
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+import univac_ttt.console.panels as panels
+from tests.support.serving import run
+from univac_ttt.console.served import build_application
+
+
+class _Sink(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+async def _until(condition, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "never happened"
+        await asyncio.sleep(0.005)
+
+
+def test_a_move_is_two_redraws_and_the_panel_is_laid_out_once(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    layouts = []
+    render = panels.render_panel
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        layouts.append(1)
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(panels, "render_panel", counted)
+
+    async def scenario() -> None:
+        with create_pipe_input() as keys:
+            output = Vt100_Output(_Sink(), lambda: Size(40, 120), term="xterm",
+                                  enable_cpr=False)
+            served = build_application(keys, output)
+            app = served.application
+            task = asyncio.get_running_loop().create_task(served.run())
+            await _until(lambda: app.render_counter > 0 and not served.console.typing)
+            await asyncio.sleep(0.3)  # the ticker has looked at least once: nothing new
+            drawn, laid_out = app.render_counter, len(layouts)
+            await asyncio.sleep(0.5)
+            assert app.render_counter == drawn  # idle: no redraw at all
+            keys.send_text("5")
+            await _until(lambda: app.render_counter > drawn)
+            await _until(lambda: served.console.keyboard_buffer.text == "5")
+            assert len(layouts) == laid_out  # the echo changed nothing on the panel
+            echo = app.render_counter
+            keys.send_text("\r")
+            await _until(lambda: served.console.session.last_move.instructions > 0
+                         and app.render_counter > echo)
+            await asyncio.sleep(0.3)
+            assert app.render_counter == echo + 1  # the whole reply: one redraw
+            assert len(layouts) == laid_out + 1  # new figures: laid out once
+            app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+    run(scenario(), 30)
