@@ -15,7 +15,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 import univac_ttt.console.panels as panels
 from tests.support.serving import run
-from univac_ttt.console.served import build_application
+from univac_ttt.cli.serve import served_apps
 
 
 class _Sink(io.StringIO):
@@ -44,25 +44,35 @@ def test_a_move_is_two_redraws_and_the_panel_is_laid_out_once(monkeypatch) -> No
         with create_pipe_input() as keys:
             output = Vt100_Output(_Sink(), lambda: Size(40, 120), term="xterm",
                                   enable_cpr=False)
-            served = build_application(keys, output)
-            app = served.application
+            served = served_apps()["play"](keys, output)  # tic-tac-toe, as serve gives it
+            app, console = served.application, served.console
+            drawn: list[tuple[str, int, int]] = []  # each redraw: keyboard, move, layouts
+
+            def after(_app: object) -> None:
+                drawn.append((console.keyboard_buffer.text,
+                              console.session.last_move.instructions, len(layouts)))
+
+            app.after_render += after
             task = asyncio.get_running_loop().create_task(served.run())
-            await _until(lambda: app.render_counter > 0 and not served.console.typing)
-            await asyncio.sleep(0.3)  # the ticker has looked at least once: nothing new
-            drawn, laid_out = app.render_counter, len(layouts)
+            await _until(lambda: drawn and not console.typing)
+            await asyncio.sleep(0.5)  # the ticker has looked several times: nothing new
+            seen = len(drawn)
             await asyncio.sleep(0.5)
-            assert app.render_counter == drawn  # idle: no redraw at all
+            assert len(drawn) == seen  # idle: no redraw at all
             keys.send_text("5")
-            await _until(lambda: app.render_counter > drawn)
-            await _until(lambda: served.console.keyboard_buffer.text == "5")
-            assert len(layouts) == laid_out  # the echo changed nothing on the panel
-            echo = app.render_counter
+            await _until(lambda: any(text == "5" for text, _, _ in drawn[seen:]))
+            echoed = len(drawn)
+            assert drawn[-1][2] == drawn[seen - 1][2]  # the echo laid out no panel
+            first_move = drawn[-1][1]
             keys.send_text("\r")
-            await _until(lambda: served.console.session.last_move.instructions > 0
-                         and app.render_counter > echo)
+            await _until(lambda: any(move != first_move for _, move, _ in drawn[echoed:]))
+            await _until(lambda: not console.typing)
+            settled = len(drawn)
             await asyncio.sleep(0.3)
-            assert app.render_counter == echo + 1  # the whole reply: one redraw
-            assert len(layouts) == laid_out + 1  # new figures: laid out once
+            assert len(drawn) == settled  # nothing more to draw after the reply
+            replies = drawn[echoed:]
+            assert len(replies) == 1  # the whole reply: one redraw
+            assert replies[0][2] == drawn[echoed - 1][2] + 1  # new figures: laid out once
             app.exit(result=0)
             await asyncio.wait_for(task, 5)
     run(scenario(), 30)
