@@ -6,6 +6,7 @@ rich lays out the little tables; the result is ANSI text that prompt_toolkit sho
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prompt_toolkit.formatted_text import ANSI
@@ -32,7 +33,7 @@ def lamp_for(session: GameSession, typing: bool, key_hint: str = "") -> Lamp:
     """Which console lamp is lit."""
     error = session.error
     if error:
-        neons = [n for n in session.desk.neons.lit() if n != "INPUT READY"]
+        neons = session.desk.neons.error
         return Lamp("ERROR STOP", "bold white on red",
                     f"neon: {', '.join(neons)}; {error}" if neons else error)
     if session.halted:
@@ -69,10 +70,12 @@ def figures_text(session: GameSession, width: int = PANEL_WIDTH) -> Text:
 
 
 def render_panel(session: GameSession, typing: bool, authentic: bool,
-                 width: int = PANEL_WIDTH, pack: Pack = NO_PACK) -> str:
+                 width: int = PANEL_WIDTH, pack: Pack = NO_PACK,
+                 uniservos: Sequence[str] = ()) -> str:
     """About fifteen lines: the pack's card, the lamp, the UNIVAC time, the score. A
     program without a card or results (any --image) has only the lamp, the figures and
-    the speed."""
+    the speed; ``uniservos``, the lines for a program's own reels (tapelamps.unit_lines),
+    go under the figures."""
     lamp = lamp_for(session, typing, pack.key_hint)
     lamp_text = Text()
     lamp_text.append(f" {lamp.label} ", style=lamp.style)
@@ -88,6 +91,9 @@ def render_panel(session: GameSession, typing: bool, authentic: bool,
     parts = [Panel(card(pack.card), title=pack.card_title or None, border_style="cyan")] \
         if pack.card else []
     parts += [lamp_text, Text(""), figures]
+    if uniservos:
+        parts.append(Text("UNISERVOS", style="cyan"))
+        parts.append(Text("\n".join(uniservos)))
     if pack.scores:
         parts.append(tally)
     parts.append(Text(f"typing: {speed}", style="dim"))
@@ -108,12 +114,14 @@ class PanelCache:
         self._panel = ANSI("")
 
     def panel(self, session: GameSession, typing: bool, authentic: bool,
-              width: int = PANEL_WIDTH, pack: Pack = NO_PACK) -> ANSI:
+              width: int = PANEL_WIDTH, pack: Pack = NO_PACK,
+              uniservos: Sequence[str] = ()) -> ANSI:
         score, last, game = session.score, session.last_move, session.game
         key = (lamp_for(session, typing, pack.key_hint), last.instructions, last.pulses,
                game.instructions, game.pulses, tuple(sorted(score.counts.items())),
-               authentic, width, id(pack))
+               authentic, width, id(pack), tuple(uniservos))
         if key != self._key:
-            self._panel = ANSI(render_panel(session, typing, authentic, width, pack))
+            self._panel = ANSI(render_panel(session, typing, authentic, width, pack,
+                                            uniservos))
             self._key = key
         return self._panel
