@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import json
 import os
 import random
 import re
@@ -31,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.support.telnet_client import TelnetClient  # noqa: E402
+from univac_ttt.console.app import TYPEAHEAD_GRACE  # noqa: E402
 
 RESULTS = {"THE UNIVAC WINS": "univac", "IS A DRAW": "draw", "YOU WIN": "opponent"}
 LEFT = re.compile(r"left \(.*\): (\d+) games, UNIVAC (\d+), draws (\d+), opponent (\d+)")
@@ -46,8 +49,7 @@ class ClientRecord:
     errors: list[str] = field(default_factory=list)
 
 
-def proc_figures(pid: int) -> tuple[float, int, int]:
-    """CPU seconds, resident KiB, open fds of a process."""
+def _one_process(pid: int) -> tuple[float, int, int]:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     cpu = (int(fields[11]) + int(fields[12])) / ticks
@@ -56,20 +58,41 @@ def proc_figures(pid: int) -> tuple[float, int, int]:
     return cpu, rss, len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def proc_figures(pid: int) -> tuple[float, int, int]:
+    """CPU seconds, resident KiB, open fds of the server: its process and its workers."""
+    cpu = rss = fds = 0
+    for member in [pid, *_children(pid)]:
+        with contextlib.suppress(OSError, StopIteration):
+            c, r, f = _one_process(member)
+            cpu, rss, fds = cpu + c, rss + r, fds + f
+    return cpu, rss, fds
+
+
 async def think(rng: random.Random, span: tuple[float, float]) -> None:
     await asyncio.sleep(rng.uniform(*span))
 
 
 async def play(port: int, games: int, seed: int, span: tuple[float, float],
-               ready: asyncio.Barrier) -> ClientRecord:
+               ready: asyncio.Barrier, size: tuple[int, int] = (60, 24),
+               deadline: float = float("inf")) -> ClientRecord:
     rng = random.Random(seed)
     record = ClientRecord()
-    client = TelnetClient(columns=60, rows=24)
+    client = TelnetClient(columns=size[0], rows=size[1])
     await client.connect(port)
     await client.wait_for(lambda c: c.keyboard_line() == "" and c.board() is not None, 60)
     await ready.wait()
     try:
         for _game in range(games):
+            if time.monotonic() > deadline:
+                break  # the configuration's time is up: no new game
             mine: set[int] = set()
             board = client.board() or list("123456789")
             while True:
@@ -113,6 +136,9 @@ async def play(port: int, games: int, seed: int, span: tuple[float, float],
                     record.tally[RESULTS.get(result or "", "opponent")] += 1
                     if result not in ("THE UNIVAC WINS", "IS A DRAW"):
                         record.errors.append(f"game ended with {result!r}")
+                    # The console drops keys typed within TYPEAHEAD_GRACE of a new game
+                    # (they belong to the game that ended): a player reads the result first.
+                    await asyncio.sleep(TYPEAHEAD_GRACE + 0.1)
                     break
                 xs = {i for i, cell in enumerate(now) if cell == "X"}
                 if xs != mine:
@@ -163,7 +189,8 @@ async def main_async(args: argparse.Namespace) -> int:
             # BENCH_SERVER: another way to start the server (an instrumented script)
             [sys.executable, *os.environ.get("BENCH_SERVER", "-m univac_ttt").split(), "serve",
              "--telnet", "127.0.0.1:0",
-             "--max-clients", str(args.clients + 10), "--idle", "3600", "--data", str(work)],
+             "--max-clients", str(args.clients + 10), "--idle", "3600", "--data", str(work),
+             "--workers", str(args.workers)],
             stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
         for _ in range(100):
@@ -183,14 +210,24 @@ async def main_async(args: argparse.Namespace) -> int:
         lag_task = asyncio.create_task(loop_lag(lags))
         ready = asyncio.Barrier(args.clients + 1)
         span = (args.think_min, args.think_max)
-        tasks = [asyncio.create_task(play(port, args.games, seed, span, ready))
+        size = (args.columns, args.rows)
+        deadline = time.monotonic() + args.max_seconds
+        tasks = [asyncio.create_task(play(port, args.games, seed, span, ready, size, deadline))
                  for seed in range(args.clients)]
         await asyncio.wait_for(ready.wait(), 120)
         await asyncio.sleep(0.5)
         _, rss_seated, fds_seated = proc_figures(server.pid)
         cpu_start, wall_start = proc_figures(server.pid)[0], time.perf_counter()
         client_cpu_start = time.process_time()
+        peak = [rss_seated]
+
+        async def sample() -> None:  # the server's memory while the class plays
+            while True:
+                await asyncio.sleep(2)
+                peak[0] = max(peak[0], proc_figures(server.pid)[1])
+        sampler = asyncio.create_task(sample())
         records = await asyncio.gather(*tasks)
+        sampler.cancel()
         lag_task.cancel()
         wall = time.perf_counter() - wall_start
         client_cpu = time.process_time() - client_cpu_start
@@ -228,7 +265,8 @@ async def main_async(args: argparse.Namespace) -> int:
             server.kill()
     ms = 1000.0
     games = sum(tally.values())
-    print(f"clients {args.clients} x games {args.games}; think {span[0]}-{span[1]} s a key")
+    print(f"clients {args.clients} x games {args.games} at {args.columns}x{args.rows}; "
+          f"think {span[0]}-{span[1]} s a key; load average {os.getloadavg()[0]:.1f}")
     print(f"games played: {games}; UNIVAC wins {tally['univac']}, draws {tally['draw']}, "
           f"opponent wins {tally['opponent']}; illegal moves {sum(r.illegal for r in records)}")
     print(f"server tallies agree with the clients': {agree} {server_tally}")
@@ -241,7 +279,8 @@ async def main_async(args: argparse.Namespace) -> int:
           f"p99 {percentile(echoes, .99)*ms:.1f} ms")
     print(f"server CPU during the class: {cpu_class:.1f} s in {wall:.1f} s wall "
           f"({cpu_class / wall * 100:.0f}% of one core); "
-          f"{cpu_class / max(1, len(latencies) + len(echoes)) * 1000 / 2:.2f} ms a keystroke")
+          f"{cpu_class / max(1, len(latencies) + len(echoes)) * 1000 / 2:.2f} ms a keystroke; "
+          f"{cpu_class / max(1, len(latencies)) * 1000:.2f} ms a move (its keys included)")
     print(f"the clients' own CPU (pyte screens, this process): {client_cpu:.1f} s "
           f"({client_cpu / wall * 100:.0f}% of one core)")
     print(f"the clients' event loop woke late by: p50 {percentile(lags, .5)*ms:.1f} ms, "
@@ -257,6 +296,16 @@ async def main_async(args: argparse.Namespace) -> int:
     for line in log.read_text().splitlines():  # an instrumented server's own figures
         if line.startswith("probe:"):
             print(line)
+    print("result: " + json.dumps({
+        "clients": args.clients, "size": f"{args.columns}x{args.rows}", "games": games,
+        "workers": args.workers, "univac": tally["univac"], "draws": tally["draw"],
+        "opponent": tally["opponent"], "errors": len(errors), "agree": agree,
+        "p50_ms": percentile(latencies, .5) * ms, "p99_ms": percentile(latencies, .99) * ms,
+        "max_ms": max(latencies) * ms, "cpu_move_ms": cpu_class / max(1, len(latencies)) * ms,
+        "mib_client": (rss_seated - rss0) / args.clients / 1024,
+        "mib_client_playing": (peak[0] - rss0) / args.clients / 1024,
+        "cycles": args.cycles, "rss_cycles": [rss_c0 / 1024, rss_c1 / 1024],
+        "fds_cycles": [fds_c0, fds_c1], "load": os.getloadavg()[0]}))
     return 0 if agree and not errors and tally["opponent"] == 0 and fds_c1 == fds_c0 else 1
 
 
@@ -267,6 +316,11 @@ def main() -> int:
     parser.add_argument("--cycles", type=int, default=1000)
     parser.add_argument("--think-min", type=float, default=0.1)
     parser.add_argument("--think-max", type=float, default=0.5)
+    parser.add_argument("--columns", type=int, default=60, help="each client's terminal width")
+    parser.add_argument("--rows", type=int, default=24, help="each client's terminal height")
+    parser.add_argument("--workers", type=int, default=1, help="serve --workers")
+    parser.add_argument("--max-seconds", type=float, default=float("inf"),
+                        help="start no new game after this long (bounds a configuration)")
     return asyncio.run(main_async(parser.parse_args()))
 
 

@@ -1,4 +1,5 @@
-"""`univac-ttt serve` with probes: where a keystroke's waiting comes from. A BENCH_SERVER:
+"""`univac-ttt serve` with probes: where a keystroke's waiting comes from. A BENCH_SERVER
+(with --workers, each worker prints its own figures):
 
     BENCH_SERVER=benchmarks/serve_probe.py python3 benchmarks/bench_serve.py ...
 
@@ -22,7 +23,7 @@ import time
 from prompt_toolkit.application import Application
 
 from univac_ttt.cli import main
-from univac_ttt.serve import heap, server
+from univac_ttt.serve import heap, server, workers
 
 pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
 lags: list[float] = []
@@ -86,6 +87,20 @@ def _summary() -> None:
 
 
 atexit.register(_summary)
+
+_worker = workers._worker
+
+
+def _probed_worker(*args: object) -> None:
+    """A pool worker ends with os._exit (no atexit): its own summary, then."""
+    try:
+        _worker(*args)  # type: ignore[arg-type]
+    finally:
+        print(f"probe: worker {os.getpid()}:")
+        _summary()
+
+
+workers._worker = _probed_worker
 
 
 class UntunedHeap(heap.Heap):

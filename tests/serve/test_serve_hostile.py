@@ -5,6 +5,7 @@ seat, and what one client does never costs the others their terminal. Real socke
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import struct
 import time
@@ -119,3 +120,141 @@ def test_the_seat_counter_never_lets_more_in_than_max_clients() -> None:
             await until(lambda: server.seats.taken == 0, 5, "all seats back")
     run(scenario())
 
+
+
+def _rss_kib() -> int:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+async def _negotiated(port: int, columns: int, rows: int) -> tuple[asyncio.StreamReader,
+                                                                   asyncio.StreamWriter]:
+    """A raw client that answers the negotiation with the given window size."""
+    reader, writer = await _raw(port)
+    size = struct.pack("!HH", columns, rows).replace(b"\xff", b"\xff\xff")  # IAC doubled
+    writer.write(bytes([IAC, WILL, NAWS, IAC, SB, NAWS]) + size
+                 + bytes([IAC, 0xF0, IAC, WILL, TTYPE, IAC, SB, TTYPE, 0]) + b"xterm"
+                 + bytes([IAC, 0xF0]))
+    await writer.drain()
+    return reader, writer
+
+
+async def _player_moves_promptly(server: ClassServer, limit: float = 3.0) -> None:
+    """Another terminal plays a move, Enter to new board, within ``limit`` seconds."""
+    player = await connected(server)
+    started = time.monotonic()
+    await key_in(player, "5")
+    await player.wait_for(lambda c: c.board() == list("O234X6789"), limit)
+    assert time.monotonic() - started < limit
+    await player.close()
+
+
+def test_absurd_window_sizes_are_bounded() -> None:
+    from univac_ttt.serve.connection_limits import DEFAULT_SIZE, MAX_COLUMNS, MAX_ROWS
+
+    async def scenario() -> None:
+        async with serving() as server:
+            assert server.telnet is not None
+            port = server.telnet.bound_port
+            rss = _rss_kib()
+            huge_reader, huge = await _negotiated(port, 65535, 65535)
+            zero_reader, zero = await _negotiated(port, 0, 0)
+            await until(lambda: len(server.table.seats) == 2, 10, "both seated")
+            sizes = sorted((c.size.columns, c.size.rows) for c in server.telnet.connections)
+            assert sizes == sorted([(MAX_COLUMNS, MAX_ROWS),
+                                    (DEFAULT_SIZE.columns, DEFAULT_SIZE.rows)])
+            await _player_moves_promptly(server)
+            assert _rss_kib() - rss < 64 * 1024  # not a screen of 65535 x 65535 cells
+            for writer in (huge, zero):
+                writer.transport.abort()
+            del huge_reader, zero_reader
+    run(scenario())
+
+
+def test_an_option_flood_and_an_endless_subnegotiation_cost_only_their_own_terminal() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            assert server.telnet is not None
+            port = server.telnet.bound_port
+            flood_reader, flood = await _negotiated(port, 80, 24)
+            endless_reader, endless = await _negotiated(port, 80, 24)
+            await until(lambda: len(server.table.seats) == 2, 10, "both seated")
+            # Options by the thousand (answered by nothing), resizes, and one option
+            # whose sub-negotiation never ends.
+            options = bytes([IAC, WILL, 1, IAC, 253, 3, IAC, 0xF1]) * 2000
+            resizes = (bytes([IAC, SB, NAWS]) + struct.pack("!HH", 90, 30)
+                       + bytes([IAC, 0xF0])) * 200
+            flood.write(options + resizes)
+            endless.write(bytes([IAC, SB, TTYPE, 0]) + b"x" * 5000)
+            await _player_moves_promptly(server)
+            # The endless one is let go; the flooder is only slowed (its reading paced).
+            await until(lambda: len(server.table.seats) == 1, 10,
+                        "the endless sub-negotiation's connection closed")
+            flood.transport.abort()
+            await until(lambda: _connections(server) == 0, 10, "all gone, the paced flooder too")
+            del flood_reader, endless_reader
+    run(scenario())
+
+
+
+def test_a_client_that_never_reads_is_let_go_and_the_others_play_on(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import univac_ttt.serve.telnet as telnet
+
+    monkeypatch.setattr(telnet, "OUTPUT_BACKLOG_BYTES", 32 * 1024)
+
+    async def scenario() -> None:
+        async with serving() as server:
+            assert server.telnet is not None
+            port = server.telnet.bound_port
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # and never read
+            sock.setblocking(False)
+            await asyncio.get_running_loop().sock_connect(sock, (LOCAL, port))
+            sock.send(bytes([IAC, WILL, NAWS, IAC, SB, NAWS, 0, 200, 0, 60, IAC, 0xF0,
+                             IAC, WILL, TTYPE, IAC, SB, TTYPE, 0]) + b"xterm"
+                      + bytes([IAC, 0xF0]))
+            await until(lambda: len(server.table.seats) == 1, 10, "seated")
+            for connection in server.telnet.connections:  # the kernel's buffers fill sooner
+                connection.conn.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            # Resizes redraw the whole 200 x 60 screen each time; none of it is read.
+            async def resize() -> None:
+                for step in range(2000):
+                    if not server.table.seats:
+                        return
+                    columns = 100 + step % 100
+                    with contextlib.suppress(BlockingIOError):
+                        sock.send(bytes([IAC, SB, NAWS, 0, columns, 0, 60, IAC, 0xF0]))
+                    await asyncio.sleep(0.02)
+            resizing = asyncio.get_running_loop().create_task(resize())
+            await _player_moves_promptly(server)
+            await until(lambda: not server.table.seats, 20, "the non-reader let go")
+            resizing.cancel()
+            sock.close()
+            await until(lambda: _connections(server) == 0, 5, "all gone")
+    run(scenario())
+
+
+def test_a_half_closed_client_is_let_go() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            client = await connected(server)
+            assert client.writer is not None
+            client.writer.write_eof()  # FIN: it will send no more, though it still reads
+            await until(lambda: not server.table.seats, 5, "the half-closed client let go")
+            await client.wait_for(lambda c: c.closed, 5)
+            await until(lambda: _connections(server) == 0, 5, "all gone")
+    run(scenario())
+
+
+def test_client_sockets_watch_for_a_vanished_peer() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            client = await connected(server)
+            assert server.telnet is not None
+            (connection,) = server.telnet.connections
+            conn = connection.conn
+            assert conn.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+            if hasattr(socket, "TCP_USER_TIMEOUT"):
+                assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) > 0
+            await client.close()
+    run(scenario())

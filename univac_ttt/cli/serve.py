@@ -52,6 +52,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--speed", choices=["fast", "authentic"], default=None,
                        help="typewriter speed on every terminal (default fast, unless the "
                             "program's pack says otherwise)")
+    serve.add_argument("--workers", type=count_option(64), default=None, metavar="N",
+                       help="server processes sharing the ports, so every core draws "
+                            "screens (default: one a core, at most 4; 1: one process)")
     from ..packs.choose import add_program_option
 
     add_program_option(serve)

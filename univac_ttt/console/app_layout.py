@@ -22,7 +22,7 @@ from prompt_toolkit.layout.dimension import Dimension
 
 from ..tui.theme import style
 from ..tui.wrap import wrap_words
-from .side_panel import PANEL_WIDTH, render_panel
+from .side_panel import PANEL_WIDTH, PanelCache
 
 if TYPE_CHECKING:
     from .app import ConsoleApp
@@ -57,6 +57,7 @@ class ConsoleLayout:
 
     def __init__(self, console: ConsoleApp) -> None:
         self.console = console
+        self._panel = PanelCache()
         self.container = self._build()
 
     def columns(self) -> int:
@@ -113,8 +114,8 @@ class ConsoleLayout:
 
     def panel_text(self) -> ANSI:
         console = self.console
-        return ANSI(render_panel(console.session, console.typing, console.pacer.authentic,
-                                 pack=console.settings.pack, uniservos=console.uniservo_lines()))
+        return self._panel.panel(console.session, console.typing, console.pacer.authentic,
+                                 pack=console.settings.pack, uniservos=console.uniservo_lines())
 
     def prompt_text(self) -> FormattedText:
         session = self.console.session

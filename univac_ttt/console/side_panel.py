@@ -9,6 +9,7 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from prompt_toolkit.formatted_text import ANSI
 from rich.align import Align
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -102,3 +103,25 @@ def render_panel(session: GameSession, typing: bool, authentic: bool,
                       legacy_windows=False)
     console.print(group)
     return buffer.getvalue()
+
+
+class PanelCache:
+    """The side panel, laid out again only when what it shows has changed: rich's layout
+    was most of a redraw's cost, and a redraw for a typed key changes none of it."""
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._panel = ANSI("")
+
+    def panel(self, session: GameSession, typing: bool, authentic: bool,
+              width: int = PANEL_WIDTH, pack: Pack = NO_PACK,
+              uniservos: Sequence[str] = ()) -> ANSI:
+        score, last, game = session.score, session.last_move, session.game
+        key = (lamp_for(session, typing, pack.key_hint), last.instructions, last.pulses,
+               game.instructions, game.pulses, tuple(sorted(score.counts.items())),
+               authentic, width, id(pack), tuple(uniservos))
+        if key != self._key:
+            self._panel = ANSI(render_panel(session, typing, authentic, width, pack,
+                                            uniservos))
+            self._key = key
+        return self._panel

@@ -34,8 +34,11 @@ class Heap:
         self.started = False
 
     def start(self) -> None:
-        """The server has started; CPython's thresholds stay (``release`` unfreezes)."""
+        """The server has started: what start-up made (modules, the program) leaves the
+        collector's rounds at once. CPython's thresholds stay (``release`` unfreezes)."""
         self.started = True
+        gc.collect()
+        gc.freeze()
 
     def settle(self) -> None:
         """A terminal was built: its long-lived objects leave the collector's rounds."""

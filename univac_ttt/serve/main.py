@@ -12,6 +12,7 @@ from pathlib import Path
 from .apps import AppFactories
 from .options import ServeOptionError, ServeOptions, parse_endpoint, read_password
 from .server import ClassServer
+from .workers import Pool, default_workers
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -48,7 +49,10 @@ def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories) ->
         sys.stderr.write(f"univac-ttt: cannot make the data folder {data}: "
                          f"{exc.strerror or exc}\n")
         return EXIT_USAGE
+    workers = getattr(args, "workers", None) or default_workers()
     try:
+        if workers > 1:
+            return Pool(options, apps, workers).run()
         return asyncio.run(ClassServer(options, apps).run())
     except OSError as exc:
         sys.stderr.write(f"univac-ttt: cannot listen: {exc.strerror or exc}\n")

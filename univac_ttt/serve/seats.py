@@ -36,7 +36,14 @@ class Hold:
 
 
 class SeatCounter(Protocol):
-    """What a ``Hold`` needs: somewhere to give its seat back."""
+    """Seats as the server uses them (``Seats`` here, ``workers.SharedSeats`` over a pool)."""
+
+    capacity: int
+
+    @property
+    def taken(self) -> int: ...
+
+    def take(self) -> Hold | None: ...
 
     def give_back(self) -> None: ...
 

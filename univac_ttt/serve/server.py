@@ -10,9 +10,10 @@ import asyncio
 import contextlib
 import itertools
 import signal
+import socket
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any, Protocol, TextIO
 
@@ -22,7 +23,7 @@ from .apps import AppFactories, ServedApp, make_app
 from .heap import Heap
 from .options import ServeOptions
 from .private import app_of_failed_callback
-from .seats import Hold, Seats
+from .seats import Hold, SeatCounter, Seats
 from .table import ClassTable, Seat
 from .telnet import ServedTelnetConnection, ServedTelnetServer
 
@@ -41,15 +42,22 @@ class Terminal(Protocol):
 
 class ClassServer:
     def __init__(self, options: ServeOptions, factories: AppFactories,
-                 out: TextIO | None = None, live: bool | None = None) -> None:
+                 out: TextIO | None = None, live: bool | None = None, *,
+                 table: ClassTable | None = None, seats: SeatCounter | None = None,
+                 numbers: Iterator[int] | None = None,
+                 listeners: dict[str, socket.socket] | None = None) -> None:
+        """``table``, ``seats``, ``numbers`` and ``listeners`` are a pool worker's (shared
+        seats, a table sent to the first process, bound sockets); by default its own."""
         self.options = options
         self.factory = factories[options.app]
-        self.table = ClassTable(out or sys.stdout, live)
+        self.table = table or ClassTable(out or sys.stdout, live)
         self.apps: dict[int, ServedApp] = {}
         self.goodbyes: dict[int, str] = {}
         self.closing = False
-        self._numbers = itertools.count(1)
-        self.seats = Seats(options.max_clients)  # held from accept to the connection's end
+        self._numbers = numbers or itertools.count(1)
+        # A seat is held from accept to the connection's end.
+        self.seats = seats or Seats(options.max_clients)
+        self.listeners = listeners or {}
         self.telnet: ServedTelnetServer | None = None
         self.ssh: Any = None
         self.ready = asyncio.Event()
@@ -174,7 +182,8 @@ class ClassServer:
         try:
             if options.telnet is not None:
                 self.telnet = ServedTelnetServer(options.telnet.host, options.telnet.port,
-                                                 self._telnet_interact, self.admit)
+                                                 self._telnet_interact, self.admit,
+                                                 self.listeners.get("telnet"))
                 started = asyncio.Event()
                 tasks.append(loop.create_task(self.telnet.run(ready_cb=started.set)))
                 await asyncio.wait([tasks[-1], loop.create_task(started.wait())],
@@ -185,7 +194,8 @@ class ClassServer:
                 from .ssh import listen
 
                 self.ssh = await listen(options.ssh.host, options.ssh.port,
-                                        self._ssh_interact, options.password, options.data)
+                                        self._ssh_interact, options.password, options.data,
+                                        self.listeners.get("ssh"))
             self._announce()
             self.heap.start()
             self.table.start()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import os
+import socket
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ import asyncssh
 from prompt_toolkit.contrib.ssh.server import PromptToolkitSSHServer, PromptToolkitSSHSession
 from prompt_toolkit.data_structures import Size
 
-from .connection_limits import InputBucket
+from .connection_limits import InputBucket, bounded_size
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 Interact = Callable[["ServedSSHSession"], Coroutine[Any, Any, None]]
@@ -53,7 +54,7 @@ class ServedSSHSession(PromptToolkitSSHSession):
 
     def _get_size(self) -> Size:
         size = super()._get_size()
-        return size if size.rows > 0 and size.columns > 0 else Size(rows=24, columns=80)
+        return bounded_size(size.rows, size.columns)
 
     def exec_requested(self, command: str) -> bool:
         return False  # no commands: the only thing here is the UNIVAC's terminal
@@ -105,10 +106,12 @@ class ServedSSHServer(PromptToolkitSSHServer):
 
 
 async def listen(host: str, port: int, interact: Interact, password: str | None,
-                 data: Path) -> asyncssh.SSHAcceptor:
-    """Start listening; the caller closes the returned acceptor."""
+                 data: Path, sock: socket.socket | None = None) -> asyncssh.SSHAcceptor:
+    """Start listening (on ``sock`` if given, a pool's socket); the caller closes it."""
+    where: dict[str, Any] = {"sock": sock} if sock is not None else {"host": host,
+                                                                     "port": port}
     return await asyncssh.create_server(
-        lambda: ServedSSHServer(interact, password), host, port,
+        lambda: ServedSSHServer(interact, password), **where,
         server_host_keys=[str(host_key(data))], agent_forwarding=False,
         x11_forwarding=False, allow_pty=True, sftp_factory=None, allow_scp=False,
         keepalive_interval=30, keepalive_count_max=4, login_timeout=30)

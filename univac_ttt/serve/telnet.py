@@ -11,16 +11,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import select
 import socket
 from collections.abc import Callable, Coroutine
 from typing import Any, TextIO, cast
 
 from prompt_toolkit.application.current import create_app_session
 from prompt_toolkit.contrib.telnet.server import TelnetConnection, TelnetServer
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from .connection_limits import HANDSHAKE_SECONDS, OUTPUT_BACKLOG_BYTES, InputBucket
+from .connection_limits import (
+    DEFAULT_SIZE,
+    HANDSHAKE_SECONDS,
+    OUTPUT_BACKLOG_BYTES,
+    SUBNEGOTIATION_BYTES,
+    InputBucket,
+    bounded_size,
+    watch_for_vanished_peer,
+)
 from .seats import Hold
 
 Interact = Callable[["ServedTelnetConnection"], Coroutine[Any, Any, None]]
@@ -82,8 +92,36 @@ class _SocketWriter:
         return "replace"
 
 
+def _peer_gone(conn: socket.socket) -> bool:
+    """The client reset or closed its side, even with unread bytes still queued before the
+    end (a paced flood): its socket error, or POLLRDHUP where the system has it."""
+    try:
+        if conn.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+            return True
+        hangup = getattr(select, "POLLRDHUP", 0)
+        if not hangup:
+            return False
+        poller = select.poll()
+        poller.register(conn, hangup)
+        return bool(poller.poll(0))
+    except (OSError, ValueError):
+        return True
+
+
 class ServedTelnetConnection(TelnetConnection):
     """One telnet terminal: prompt_toolkit's connection with paced, non-blocking I/O."""
+
+    _size = DEFAULT_SIZE
+    _in_subnegotiation = 0  # bytes since IAC SB, or 0 outside one
+    _after_iac = False
+
+    @property  # type: ignore[override]
+    def size(self) -> Size:
+        return self._size
+
+    @size.setter
+    def size(self, size: Size) -> None:  # NAWS: absurd sizes are bounded here
+        self._size = bounded_size(size.rows, size.columns)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)  # sends the options (the socket is non-blocking)
@@ -103,6 +141,9 @@ class ServedTelnetConnection(TelnetConnection):
             self.close()
             return
         self.on_input()
+        if self._subnegotiation_too_long(data):
+            self.close()  # an option that never ends: only a hostile client sends one
+            return
         self.feed(data)
         pause = self.bucket.take(len(data))
         if pause and not self._closed:
@@ -110,10 +151,36 @@ class ServedTelnetConnection(TelnetConnection):
             loop.remove_reader(self.conn)
             self._resume = loop.call_later(pause, self._resume_reading)
 
+    def _subnegotiation_too_long(self, data: bytes) -> bool:
+        """Follow IAC SB ... IAC SE across reads (prompt_toolkit's parser would keep every
+        byte of a sub-negotiation that never ends)."""
+        inside, after_iac = self._in_subnegotiation, self._after_iac
+        for byte in data:
+            if after_iac:
+                after_iac = False
+                if byte == 250:  # SB
+                    inside = 1
+                elif byte == 240:  # SE
+                    inside = 0
+                elif inside:
+                    inside += 2
+            elif byte == 255:  # IAC
+                after_iac = True
+            elif inside:
+                inside += 1
+                if inside > SUBNEGOTIATION_BYTES:
+                    return True
+        self._in_subnegotiation, self._after_iac = inside, after_iac
+        return inside > SUBNEGOTIATION_BYTES
+
     def _resume_reading(self) -> None:
         self._resume = None
-        if not self._closed:
-            asyncio.get_running_loop().add_reader(self.conn, self._readable)
+        if self._closed:
+            return
+        if _peer_gone(self.conn):  # while reading was paused; its flood is still queued
+            self.close()
+            return
+        asyncio.get_running_loop().add_reader(self.conn, self._readable)
 
     def write_line(self, text: str) -> None:
         """A plain line after the application has left the screen (a goodbye)."""
@@ -155,13 +222,18 @@ class ServedTelnetServer(TelnetServer):
     """
 
     def __init__(self, host: str, port: int, interact: Interact,
-                 admit: Callable[[str], Hold | str]) -> None:
+                 admit: Callable[[str], Hold | str],
+                 listener: socket.socket | None = None) -> None:
         super().__init__(host=host, port=port, interact=interact,  # type: ignore[arg-type]
                          enable_cpr=False)
         self.admit = admit  # peer -> a seat, or the refusal to send
         self.bound_port = port
+        self.listener = listener  # a pool's socket, bound already; None: bind one
 
     def _create_socket(self, host: str, port: int) -> socket.socket:  # type: ignore[override]
+        if self.listener is not None:
+            self.bound_port = self.listener.getsockname()[1]
+            return self.listener
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((host, port))
@@ -177,6 +249,7 @@ class ServedTelnetServer(TelnetServer):
             # Keystrokes and screen updates are small writes: without this, Nagle's
             # algorithm and the client's delayed ACK hold a second write back by 200 ms.
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            watch_for_vanished_peer(conn)
         except OSError:
             return
         peer = f"{addr[0]}:{addr[1]}"

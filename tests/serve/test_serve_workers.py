@@ -1,0 +1,111 @@
+"""univac-ttt serve --workers: several processes on one port, one class. A real server
+process and real telnet clients on 127.0.0.1; every wait bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.support.serving import key_in, run
+from tests.support.telnet_client import TelnetClient
+from univac_ttt.serve.server import FULL, SHUTDOWN
+
+
+@contextmanager
+def pool(tmp_path: Path, *args: str) -> Iterator[tuple[subprocess.Popen[str], int, list[int]]]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "univac_ttt", "serve", "--telnet", "127.0.0.1:0",
+         "--data", str(tmp_path), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    try:
+        assert process.stdout is not None
+        port = int(re.search(r"telnet on 127\.0\.0\.1:(\d+)",  # type: ignore[union-attr]
+                             process.stdout.readline()).group(1))
+        workers = [int(pid) for pid in re.findall(r"\d+", process.stdout.readline()
+                                                   .split("(")[1].split(")")[0])]
+        yield process, port, workers
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}").exists() and "zombie" not in Path(
+        f"/proc/{pid}/status").read_text().lower()
+
+
+async def _seated(port: int) -> TelnetClient:
+    client = TelnetClient()
+    await client.connect(port)
+    await client.wait_for(lambda c: c.keyboard_line() == "" and c.board() is not None, 15)
+    return client
+
+
+def test_a_pool_keeps_one_class_and_ends_politely(tmp_path: Path) -> None:
+    with pool(tmp_path, "--workers", "2", "--max-clients", "3") as (process, port, workers):
+        assert len(workers) == 2
+
+        async def scenario() -> list[TelnetClient]:
+            clients = [await _seated(port) for _ in range(3)]
+            refused = TelnetClient()
+            await refused.connect(port)
+            await refused.wait_for(lambda c: c.closed, 10)  # max-clients over the pool
+            assert FULL.format(n=3).encode() in bytes(refused.raw)
+            for client in clients:
+                await key_in(client, "5")
+            process.send_signal(signal.SIGTERM)
+            for client in clients:
+                await client.wait_for(lambda c: c.closed, 15)
+            return clients
+
+        for client in run(scenario()):
+            assert SHUTDOWN.encode() in bytes(client.raw)
+        out, err = process.communicate(timeout=20)
+        assert process.returncode == 0, err
+        assert "Traceback" not in err
+        # The table of both workers summed: three seated, none now, the refusal counted.
+        assert "connections 0 now, 3 in all; games 0" in out
+        deadline = time.monotonic() + 5
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(_alive(pid) for pid in workers)
+
+
+def test_a_worker_that_dies_gives_back_its_seats_and_is_started_again(tmp_path: Path) -> None:
+    with pool(tmp_path, "--workers", "2", "--max-clients", "2") as (process, port, workers):
+        async def scenario() -> None:
+            first, second = await _seated(port), await _seated(port)
+            os.kill(workers[0], signal.SIGKILL)  # a crash: no goodbye, no release
+            await asyncio.sleep(0)
+            deadline = time.monotonic() + 15
+            seated: list[TelnetClient] = []
+            while len(seated) < 1 and time.monotonic() < deadline:
+                client = TelnetClient()
+                await client.connect(port)
+                await client.wait_for(lambda c: c.closed or (c.keyboard_line() == ""
+                                                             and c.board() is not None), 15)
+                if client.closed:  # still full: the dead worker's seats not yet cleared
+                    await asyncio.sleep(0.1)
+                else:
+                    seated.append(client)
+            assert seated, "the dead worker's seat was never given back"
+            for client in (first, second, *seated):
+                await client.close()
+        run(scenario(), 60)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=20)
+        assert process.returncode == 0, err
+        assert "worker 1 ended" in out and "starting it again" in out

@@ -1,0 +1,303 @@
+"""Both cores: a pre-forked pool of class servers on one port (``serve --workers N``).
+
+The first process binds the listening sockets, then forks N workers that inherit them; each
+worker is a whole ``ClassServer`` on its own event loop, accepting from the shared sockets
+(the kernel hands each new connection to one of them). So every core draws screens, and each
+worker's garbage collections walk only its own terminals.
+
+Across the pool:
+- seats are counted in shared memory (``SharedSeats``: one slot per worker, one lock), so
+  ``--max-clients`` holds for the whole class; a worker that dies has its slot cleared;
+- each worker sends its part of the class table up a pipe once a second and at every
+  join and departure (``WorkerTable``); the first process draws the table of them all;
+- SIGINT and SIGTERM reach the first process (and, from a terminal's Ctrl-C, the workers
+  too): it passes SIGTERM to every worker, each says goodbye on its own terminals, and it
+  waits for them all before printing the class's summary.
+
+A worker that ends unexpectedly is noted and started again while the server runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import io
+import itertools
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import socket
+import sys
+import time
+from typing import Any, TextIO
+
+from ..desk.score import Score
+from .apps import AppFactories
+from .options import Endpoint, ServeOptions
+from .seats import Hold
+from .server import SHUTDOWN_GRACE, ClassServer
+from .table import ClassTable, Seat
+
+WORKERS_LIMIT = 64
+STATE_SECONDS = 1.0  # how often the first process redraws the table
+
+
+def default_workers() -> int:
+    """One worker a core, at most four (the cores are shared with the clients' own work)."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+class SharedSeats:
+    """``capacity`` seats over several processes: the same interface as ``Seats``."""
+
+    def __init__(self, capacity: int, workers: int,
+                 context: Any = None) -> None:
+        context = context or multiprocessing.get_context("fork")
+        self.capacity = capacity
+        self._counts = context.Array("i", workers, lock=False)
+        self._lock = context.Lock()
+        self.index = 0  # this process's slot; each worker sets its own
+
+    @property
+    def taken(self) -> int:
+        return sum(self._counts)
+
+    def take(self) -> Hold | None:
+        with self._lock:
+            if sum(self._counts) >= self.capacity:
+                return None
+            self._counts[self.index] += 1
+        return Hold(self)
+
+    def give_back(self) -> None:
+        with self._lock:
+            self._counts[self.index] -= 1
+
+    def forget(self, index: int) -> None:
+        """Worker ``index`` has ended: whatever it held is free."""
+        with self._lock:
+            self._counts[index] = 0
+
+
+class WorkerTable(ClassTable):
+    """A worker's part of the class table, sent to the first process instead of drawn."""
+
+    def __init__(self, pipe: multiprocessing.connection.Connection) -> None:
+        super().__init__(io.StringIO(), live=False)
+        self.pipe = pipe
+
+    def _send(self, message: tuple[str, Any]) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.pipe.send(message)
+
+    def note(self, text: str) -> None:
+        self._send(("note", text))
+
+    def state(self) -> dict[str, Any]:
+        return {"seats": [(s.number, s.peer, s.transport, s.results(), s.started,
+                           s.last_input) for s in self.seats.values()],
+                "finished": (self.finished.univac_wins, self.finished.draws,
+                             self.finished.opponent_wins),
+                "total": self.connections_total, "refused": self.refused}
+
+    def seat(self, seat: Seat) -> None:
+        super().seat(seat)
+        self.refresh()
+
+    def unseat(self, number: int, why: str) -> None:
+        super().unseat(number, why)
+        self.refresh()
+
+    def start(self) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        self._send(("state", self.state()))
+
+    def stop(self) -> None:
+        self.refresh()
+
+
+class PoolTable:
+    """The first process's view: the workers' parts summed into one ``ClassTable``."""
+
+    def __init__(self, table: ClassTable) -> None:
+        self.table = table
+        self.parts: dict[int, dict[str, Any]] = {}
+
+    def update(self, worker: int, state: dict[str, Any]) -> None:
+        self.parts[worker] = state
+        self._rebuild()
+
+    def forget(self, worker: int) -> None:
+        part = self.parts.get(worker)
+        if part is not None:  # its seated terminals' games so far still count
+            won, drawn, lost = part["finished"]
+            for seat in part["seats"]:
+                won, drawn, lost = (won + seat[3][0], drawn + seat[3][1], lost + seat[3][2])
+            part["finished"], part["seats"] = (won, drawn, lost), []
+            self._rebuild()
+
+    def _rebuild(self) -> None:
+        table = self.table
+        table.seats = {}
+        finished = Score()
+        table.connections_total = table.refused = 0
+        for part in self.parts.values():
+            finished.add(tuple(part["finished"]))
+            table.connections_total += part["total"]
+            table.refused += part["refused"]
+            for number, peer, transport, results, started, last_input in part["seats"]:
+                table.seats[number] = Seat(number, peer, transport,
+                                           lambda r=tuple(results): r, started, last_input)
+        table.finished = finished
+
+
+def bind(endpoint: Endpoint) -> socket.socket:
+    """A listening socket for the pool (inherited by every worker)."""
+    family = socket.AF_INET6 if ":" in endpoint.host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((endpoint.host, endpoint.port))
+    listener.listen(128)
+    listener.setblocking(False)
+    return listener
+
+
+def _worker(index: int, workers: int, options: ServeOptions, factories: AppFactories,
+            seats: SharedSeats, pipe: multiprocessing.connection.Connection,
+            listeners: dict[str, socket.socket]) -> None:
+    """One worker process: a whole class server on the inherited sockets."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    seats.index = index
+    server = ClassServer(options, factories, table=WorkerTable(pipe), seats=seats,
+                         numbers=itertools.count(index + 1, workers), listeners=listeners)
+    try:
+        asyncio.run(server.run())
+    finally:
+        with contextlib.suppress(OSError):
+            pipe.close()
+
+
+class Pool:
+    """The first process: binds, forks the workers, draws the table, ends them politely."""
+
+    def __init__(self, options: ServeOptions, factories: AppFactories, workers: int,
+                 out: TextIO | None = None, live: bool | None = None) -> None:
+        self.options, self.factories, self.workers = options, factories, workers
+        self.out = out or sys.stdout
+        self.table = ClassTable(self.out, live)
+        self.pool_table = PoolTable(self.table)
+        self.context = multiprocessing.get_context("fork")
+        self.seats = SharedSeats(options.max_clients, workers, self.context)
+        self.listeners: dict[str, socket.socket] = {}
+        self.processes: dict[int, Any] = {}
+        self.pipes: dict[int, multiprocessing.connection.Connection] = {}
+        self.stopping = False
+
+    def _start(self, index: int) -> None:
+        reader, writer = self.context.Pipe(duplex=False)
+        process = self.context.Process(
+            target=_worker, name=f"univac-ttt serve worker {index + 1}", daemon=False,
+            args=(index, self.workers, self.options, self.factories, self.seats, writer,
+                  self.listeners))
+        process.start()
+        writer.close()
+        self.processes[index], self.pipes[index] = process, reader
+
+    def _announce(self) -> None:
+        for name, listener in self.listeners.items():
+            host, port = listener.getsockname()[:2]
+            plain = " (plain text on the wire)" if name == "telnet" else ""
+            self.out.write(f"univac-ttt: {name} on {host}:{port}{plain}\n")
+        pids = ", ".join(str(p.pid) for p in self.processes.values())
+        self.out.write(f"univac-ttt: {self.workers} worker processes ({pids}), "
+                       f"{self.options.max_clients} seats in all\n")
+        self.out.flush()
+
+    def _stop(self, *_: object) -> None:
+        self.stopping = True
+
+    def run(self) -> int:
+        options = self.options
+        if options.telnet is not None:
+            self.listeners["telnet"] = bind(options.telnet)
+        if options.ssh is not None:
+            from .ssh import host_key
+
+            host_key(options.data)  # made once here, not raced by the workers
+            self.listeners["ssh"] = bind(options.ssh)
+        previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGINT,
+                                                                     signal.SIGTERM)}
+        try:
+            # What is alive now (modules, the options) is shared with every worker: frozen
+            # first, so that no collection in a worker touches (and so copies) its pages.
+            gc.collect()
+            gc.freeze()
+            for index in range(self.workers):
+                self._start(index)
+            self._announce()
+            self.table.start()
+            self._serve()
+        finally:
+            self._end_all()
+            gc.unfreeze()
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            for listener in self.listeners.values():
+                listener.close()
+            self.table.stop()
+        return 0
+
+    def _serve(self) -> None:
+        next_draw = time.monotonic()
+        while not self.stopping:
+            self._read(timeout=max(0.0, next_draw - time.monotonic()))
+            for index, process in list(self.processes.items()):
+                if not process.is_alive() and not self.stopping:
+                    self._ended(index, process.exitcode)
+                    self._start(index)
+            if time.monotonic() >= next_draw:
+                self.table.refresh()
+                next_draw = time.monotonic() + STATE_SECONDS
+
+    def _read(self, timeout: float) -> None:
+        readers = {pipe: index for index, pipe in self.pipes.items()}
+        for ready in multiprocessing.connection.wait(list(readers), timeout):
+            index = readers[ready]  # type: ignore[index]
+            try:
+                while ready.poll():  # type: ignore[union-attr]
+                    self._message(index, ready.recv())  # type: ignore[union-attr]
+            except (EOFError, OSError):
+                self.pipes.pop(index, None)
+
+    def _message(self, index: int, message: tuple[str, Any]) -> None:
+        kind, body = message
+        if kind == "note":
+            self.table.note(body)
+        elif kind == "state":
+            self.pool_table.update(index, body)
+
+    def _ended(self, index: int, code: int | None) -> None:
+        self.seats.forget(index)
+        self.pool_table.forget(index)
+        self.pipes.pop(index, None)
+        self.table.note(f"worker {index + 1} ended (exit {code}); starting it again")
+
+    def _end_all(self) -> None:
+        for process in self.processes.values():
+            if process.is_alive():
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + SHUTDOWN_GRACE + 5
+        while any(p.is_alive() for p in self.processes.values()) \
+                and time.monotonic() < deadline:
+            self._read(timeout=0.05)
+        for process in self.processes.values():
+            if process.is_alive():
+                process.kill()
+            process.join(5)
+        self._read(timeout=0)  # the last states: the summary counts every game
