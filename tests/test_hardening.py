@@ -21,13 +21,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from univac_ttt.kiosk.controller import Kiosk, KioskSettings
-from univac_ttt.kiosk.printouts import save_printout
-from univac_ttt.kiosk.stats import TallyFile
 from univac_ttt.kiosk.supervisor import Terminated, supervise
 from univac_ttt.limits import JsonError, NumberError, load_json, parse_number
 from univac_ttt.lineinput import LineReader, Refused
 from univac_ttt.monitor.core import Monitor
+from univac_ttt.museum.controller import Kiosk, KioskSettings
+from univac_ttt.museum.printouts import save_printout
+from univac_ttt.museum.stats import TallyFile
 from univac_ttt.program.assembler import AssemblyError, assemble
 from univac_ttt.program.shipped import load_tictactoe
 from univac_ttt.safefile import atomic_write, create_new
@@ -172,7 +172,7 @@ FULL_DISK_KIOSK = textwrap.dedent("""
     import logging, sys
     from datetime import date, timedelta
     from pathlib import Path
-    from univac_ttt.kiosk.stats import TallyFile
+    from univac_ttt.museum.stats import TallyFile
     from univac_ttt.kiosk.supervisor import setup_logging
     folder = Path(sys.argv[1])
     setup_logging(folder / "kiosk.log")
@@ -638,7 +638,7 @@ def test_any_bytes_on_the_plain_consoles_stdin_end_cleanly(pieces):
 
 def test_an_unreadable_tally_is_not_moved_aside_and_counts_are_kept_for_later(
         tmp_path, monkeypatch):
-    import univac_ttt.kiosk.stats as stats
+    import univac_ttt.museum.stats as stats
 
     path = tmp_path / "tally.json"
     path.write_text('{"2026-11-30": {"games": 5}}')

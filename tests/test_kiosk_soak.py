@@ -11,8 +11,8 @@ import tracemalloc
 
 from univac_ttt.desk.pacing import SHOWN_LIMIT
 from univac_ttt.desk.paper import PAPER_LIMIT
-from univac_ttt.kiosk import controller, stats
-from univac_ttt.kiosk.controller import BOARD_TAIL, Kiosk, KioskSettings, Mode
+from univac_ttt.museum import controller, stats
+from univac_ttt.museum.controller import BOARD_TAIL, Kiosk, KioskSettings, Mode
 from univac_ttt.program.shipped import load_tictactoe
 from univac_ttt.program.tictactoe import DEMO_GAMES
 

@@ -638,8 +638,8 @@ def _cmd_kiosk(args: argparse.Namespace) -> int:
     import os
 
     from .kiosk.app import KioskApp
-    from .kiosk.controller import MIN_PIN_LENGTH, Kiosk, KioskSettings
     from .kiosk.supervisor import lock_signals, log_kiosk_start, setup_logging, supervise
+    from .museum.controller import MIN_PIN_LENGTH, Kiosk, KioskSettings
     from .program.boottape import fresh_tictactoe_tape
     from .program.shipped import ProgramError, load_tictactoe
 
