@@ -181,9 +181,10 @@ def build_parser() -> argparse.ArgumentParser:
     kiosk.add_argument("--log", metavar="FILE", type=_path, help="the kiosk's log file")
 
     serve = sub.add_parser(
-        "serve", help="a UNIVAC for every terminal of a class (telnet/SSH)",
+        "serve", help="a UNIVAC for every terminal or browser tab of a class (telnet/SSH/web)",
         description="Serve a class or an exhibit: every telnet or SSH connection gets its own "
-                    "UNIVAC with the full-screen console (or the lecture monitor). Listens on "
+                    "UNIVAC with the full-screen console (or the lecture monitor), and every "
+                    "browser tab (--web) its own UNIVAC on a page. Listens on "
                     "127.0.0.1 unless a host is named. WARNING: telnet is plain text on the "
                     "wire, passwords and all; use it only on a network you trust, or use --ssh. "
                     "Ctrl-C or SIGTERM says goodbye on every terminal and exits 0. "
@@ -193,25 +194,35 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--ssh", metavar="[HOST:]PORT",
                        help="listen for SSH clients (needs the ssh extra: "
                             "pip install 'univac-ttt[ssh]'); the host key is made in --data")
+    serve.add_argument("--web", metavar="[HOST:]PORT",
+                       help="serve the browser page and a UNIVAC for each tab (plain HTTP)")
+    serve.add_argument("--kiosk", action="store_true",
+                       help="with --web: museum mode (demonstrations when idle, captions, the "
+                            "daily tally and printouts in --data, staff exit with the PIN)")
+    serve.add_argument("--pin", help="with --kiosk: the staff PIN, at least 4 characters "
+                                     "(or set UNIVAC_TTT_STAFF_PIN)")
     serve.add_argument("--app", choices=["play", "monitor"], default="play",
                        help="what each terminal gets: the game console (default) or the "
                             "lecture monitor")
     serve.add_argument("--max-clients", type=count_option(MAX_CLIENTS_LIMIT), default=40,
                        metavar="N", help="terminals at once; the next one is told the class "
                                          "is full (default 40, at most 1000)")
-    serve.add_argument("--idle", type=count_option(IDLE_LIMIT), default=600, metavar="SECONDS",
-                       help="close a terminal politely after this long without a key "
-                            "(default 600, at most 86400)")
+    serve.add_argument("--idle", type=count_option(IDLE_LIMIT), metavar="SECONDS",
+                       help="close a terminal or tab politely after this long without a key "
+                            "(default 600, at most 86400); with --kiosk, the seconds before "
+                            "the demonstrations start (default 60)")
     serve.add_argument("--password-file", metavar="FILE", type=_path,
-                       help="a shared class password for SSH, on the file's first line "
+                       help="a shared class password for SSH and the web page, on the "
+                            "file's first line "
                             "(default: no password; never a system login)")
     serve.add_argument("--data", metavar="DIR", type=_path,
                        help="folder for the SSH host key and transcripts (default "
                             "$UNIVAC_TTT_DATA or ~/.local/share/univac-ttt)")
     serve.add_argument("--transcripts", action="store_true",
                        help="keep each terminal's paper in DIR/transcripts/")
-    serve.add_argument("--speed", choices=["fast", "authentic"], default="fast",
-                       help="typewriter speed on every terminal (default fast)")
+    serve.add_argument("--speed", choices=["fast", "authentic"],
+                       help="typewriter speed on every terminal (default fast) and page "
+                            "(default authentic)")
 
     verify = sub.add_parser("verify", help="prove the program plays perfectly",
                             description="Play every opponent strategy against the program "
@@ -698,8 +709,10 @@ def served_apps() -> dict[str, AppFactory]:
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .serve.main import serve_from_args
+    from .web.command import web_listeners
 
-    return serve_from_args(args, _data_folder(args), served_apps())
+    data = _data_folder(args)
+    return serve_from_args(args, data, served_apps(), web_listeners(args, data))
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:

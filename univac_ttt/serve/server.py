@@ -12,7 +12,7 @@ import itertools
 import signal
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Protocol, TextIO
 
@@ -38,10 +38,25 @@ class Terminal(Protocol):
     def write_line(self, text: str) -> None: ...
 
 
+class Listener(Protocol):
+    """Another kind of connection the class server seats, handed in by the composer (the
+    browser page's listener): it seats its clients through ``admit``, ``next_number`` and
+    the table, and ``end`` closes one of them politely."""
+
+    async def start(self, server: ClassServer, stop: asyncio.Event) -> str: ...
+
+    def end(self, number: int, goodbye: str) -> None: ...
+
+    async def close(self, goodbye: str) -> None: ...
+
+
 class ClassServer:
     def __init__(self, options: ServeOptions, factories: AppFactories,
-                 out: TextIO | None = None, live: bool | None = None) -> None:
+                 out: TextIO | None = None, live: bool | None = None,
+                 listeners: Sequence[Listener] = ()) -> None:
         self.options = options
+        self.listeners = tuple(listeners)
+        self._announcements: list[str] = []
         self.factory = factories[options.app]
         self.table = ClassTable(out or sys.stdout, live)
         self.apps: dict[int, ServedApp] = {}
@@ -71,6 +86,10 @@ class ClassServer:
 
     # ---- one terminal ----------------------------------------------------------------
 
+    def next_number(self) -> int:
+        """The next connection's number in the class table."""
+        return next(self._numbers)
+
     async def _telnet_interact(self, connection: ServedTelnetConnection) -> None:
         self._waiting -= 1
         peer = f"{connection.addr[0]}:{connection.addr[1]}"
@@ -89,7 +108,7 @@ class ClassServer:
         try:
             served = make_app(self.factory, session.input, session.output,
                               authentic=self.options.authentic,
-                              transcript=self._transcript_path(number))
+                              transcript=self.transcript_path(number))
         except Exception as exc:  # noqa: BLE001 - e.g. the transcript folder is not writable
             self.table.note(f"#{number} from {peer} could not start: {exc}")
             with contextlib.suppress(Exception):
@@ -119,7 +138,7 @@ class ClassServer:
         with contextlib.suppress(Exception):
             terminal.write_line(goodbye or GOODBYE)
 
-    def _transcript_path(self, number: int) -> Any:
+    def transcript_path(self, number: int) -> Any:
         if not self.options.transcripts:
             return None
         folder = self.options.data / "transcripts"
@@ -131,6 +150,8 @@ class ClassServer:
         """End one terminal's application politely (from outside its key bindings)."""
         served = self.apps.get(number)
         if served is None:
+            for listener in self.listeners:
+                listener.end(number, goodbye)
             return
         self.goodbyes.setdefault(number, goodbye)
         app = served.application
@@ -186,6 +207,8 @@ class ClassServer:
 
                 self.ssh = await listen(options.ssh.host, options.ssh.port,
                                         self._ssh_interact, options.password, options.data)
+            for listener in self.listeners:
+                self._announcements.append(await listener.start(self, stop))
             self._announce()
             self.heap.start()
             self.table.start()
@@ -210,6 +233,8 @@ class ClassServer:
         if self.ssh is not None:
             port = self.ssh.get_port()
             out.write(f"univac-ttt: ssh on {self.options.ssh.host}:{port}\n")
+        for line in self._announcements:
+            out.write(line + "\n")
         out.flush()
 
     async def shutdown(self, tasks: list[asyncio.Task[Any]]) -> None:
@@ -218,6 +243,9 @@ class ClassServer:
             self.ssh.close()
         for number in list(self.apps):
             self.end(number, SHUTDOWN)
+        for listener in self.listeners:
+            with contextlib.suppress(Exception):
+                await listener.close(SHUTDOWN)
         deadline = time.monotonic() + SHUTDOWN_GRACE
         while self.apps and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
