@@ -283,8 +283,8 @@ class WebListener:
         while True:
             text = await socket.outgoing.get()
             if text is None:
-                await socket.ws.close(code=CLOSE_GOODBYE,
-                                      message=_reason(socket.goodbye or "Goodbye"))
+                await self._bye(socket.ws, socket.goodbye or "Goodbye from the UNIVAC.",
+                                CLOSE_GOODBYE)
                 return
             socket.backlog -= len(text)
             try:
