@@ -280,16 +280,22 @@ class WebListener:
         return send
 
     async def _write(self, socket: _Socket) -> None:
+        """Send what the tab said, all that is waiting in one frame (a JSON array): a reply's
+        dozen pieces of paper cost one write, not a dozen."""
         while True:
-            text = await socket.outgoing.get()
-            if text is None:
+            batch = [await socket.outgoing.get()]
+            while not socket.outgoing.empty() and batch[-1] is not None:
+                batch.append(socket.outgoing.get_nowait())
+            texts = [text for text in batch if text is not None]
+            if texts:
+                socket.backlog -= sum(len(text) for text in texts)
+                try:
+                    await socket.ws.send_str("[" + ",".join(texts) + "]")
+                except (ConnectionError, RuntimeError):
+                    return
+            if batch[-1] is None:
                 await self._bye(socket.ws, socket.goodbye or "Goodbye from the UNIVAC.",
                                 CLOSE_GOODBYE)
-                return
-            socket.backlog -= len(text)
-            try:
-                await socket.ws.send_str(text)
-            except (ConnectionError, RuntimeError):
                 return
 
     async def _tick(self, tab: GameTab, seat: Seat, socket: _Socket) -> None:

@@ -234,16 +234,20 @@
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/ws`);
     socket.addEventListener("message", (event) => {
-      const message = JSON.parse(event.data);
+      const data = JSON.parse(event.data);
+      for (const message of Array.isArray(data) ? data : [data]) receive(message);
+    });
+    socket.addEventListener("close", (event) => {
+      if (!closedByServer) goodbye(event.reason || "The connection to the UNIVAC was lost.");
+    });
+  }
+
+  function receive(message) {
       if (message.t === "hello") start(message);
       else if (message.t === "paper") { addPaper(message); schedule(); }
       else if (message.t === "state") applyState(message);
       else if (message.t === "password") $("password-dialog").showModal();
       else if (message.t === "bye") goodbye(message.text);
-    });
-    socket.addEventListener("close", (event) => {
-      if (!closedByServer) goodbye(event.reason || "The connection to the UNIVAC was lost.");
-    });
   }
 
   function start(message) {
@@ -259,7 +263,12 @@
     closedByServer = true;
     $("bye-text").textContent = text;
     $("bye").hidden = false;
-    if (hello.museum && !/^Staff exit/.test(text)) setTimeout(() => location.reload(), 5000);
+    // An exhibit heals itself: once the server answers again, start afresh.
+    if (hello.museum && !/^Staff exit/.test(text)) {
+      setInterval(() => {
+        fetch("/", { cache: "no-store" }).then((r) => { if (r.ok) location.reload(); }, () => {});
+      }, 5000);
+    }
   }
 
   // ---- keys: touch and mouse on the page, and the physical keyboard ---------------------
