@@ -98,8 +98,10 @@ async def client(session: aiohttp.ClientSession, url: str, origin: str, moves: i
 
 async def run(args: argparse.Namespace) -> None:
     env = {**os.environ, "UNIVAC_TTT_DATA": "/tmp/univac-ttt-bench-web"}
+    command = ([sys.executable, str(ROOT / "benchmarks" / "web_probe.py")] if args.probe
+               else [sys.executable, "-m", "univac_ttt"])
     server = subprocess.Popen(
-        [sys.executable, "-m", "univac_ttt", "serve", "--web", "127.0.0.1:0",
+        [*command, "serve", "--web", "127.0.0.1:0",
          "--max-clients", str(args.clients + 10), "--idle", "3600", "--speed", "fast"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     try:
@@ -134,7 +136,10 @@ async def run(args: argparse.Namespace) -> None:
         load = os.getloadavg()
     finally:
         server.terminate()
-        server.wait(20)
+        probe, _ = server.communicate(timeout=20)
+    for line in probe.splitlines():
+        if line.startswith("probe:"):
+            print(line)
     latencies.sort()
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
     per_client = (max(rss1, rss2) - rss0) / args.clients
@@ -158,6 +163,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=100)
     parser.add_argument("--moves", type=int, default=20)
+    parser.add_argument("--probe", action="store_true",
+                        help="run the server under benchmarks/web_probe.py (its own timings)")
     parser.add_argument("--think", default="1.0-3.0", help="seconds before each key: LOW-HIGH")
     asyncio.run(run(parser.parse_args()))
 

@@ -168,7 +168,7 @@ class ClassServer:
             for number, seat in list(self.table.seats.items()):
                 if now - seat.last_input > idle:
                     self.end(number, IDLE.format(s=idle))
-            self.heap.tick(len(self.apps))
+            self.heap.tick(len(self.table.seats))  # terminals and tabs alike
             self.table.refresh()
             await asyncio.sleep(min(1.0, idle / 4))
 
