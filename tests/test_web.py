@@ -57,7 +57,7 @@ def board(page) -> list[str]:
 def test_a_draw_by_touching_5_9_2_4(browser):
     with web_server() as running:
         page = open_page(browser, running)
-        assert "YOU MOVE FIRST" in paper(page)
+        assert paper(page).count("YOU MOVE FIRST") == 1
         assert page.get_by_role("log", name="printer paper").count() == 1
         assert board(page) == [str(n) for n in range(1, 10)]
         press(page, "5")

@@ -59,13 +59,15 @@ class GameTab:
         self.staff_exit = False
         self.transcript = Transcript(transcript) if transcript is not None else None
         self._scored = (0, 0, 0)  # the score the page was last sent
+        self._live = False
         self.session = GameSession(program.words, options, self._printed,
                                    tape=program.boot_tape())
 
     def _printed(self, chunk: PrintedChunk) -> None:
         if self.transcript is not None:
             self.transcript.write(chunk.text)
-        self.send(paper_message(chunk))
+        if self._live:  # (the greeting typed while the desk was built goes in greeting())
+            self.send(paper_message(chunk))
 
     def hello(self) -> Message:
         program = self.program
@@ -76,6 +78,7 @@ class GameTab:
 
     def greeting(self) -> list[Message]:
         """What a new tab is sent first: the greeting already typed, then the state."""
+        self._live = True
         return [{"t": "paper", "text": self.session.paper, "keyed": False, "delay": 0.0},
                 self.state()]
 
@@ -166,6 +169,7 @@ class MuseumTab(GameTab):
         self.staff_exit = False
         self.transcript = Transcript(transcript) if transcript is not None else None
         self._scored = (0, 0, 0)
+        self._live = False
         self.kiosk = Kiosk(program.words, program.program, settings, program.boot_tape())
         self.session = self.kiosk.session
         self.session.desk.paper.listeners.append(self._printed)
