@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pexpect
 import pyte
@@ -41,13 +43,31 @@ class Terminal:
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
 
-    def wait_for(self, needle: str, timeout: float = 10.0) -> str:
+    def wait_until(self, condition: Callable[[str], bool], timeout: float = 10.0,
+                   what: str = "the condition") -> str:
+        """Read until ``condition(screen text)`` holds; fail after ``timeout`` seconds."""
         end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.pump(0.1)
-            if needle in self.text():
+        while True:
+            self.pump(0.02)
+            if condition(self.text()):
                 return self.text()
-        raise AssertionError(f"{needle!r} never appeared on the screen:\n{self.text()}")
+            if time.monotonic() >= end:
+                raise AssertionError(f"{what} never held on the screen:\n{self.text()}")
+
+    def wait_for(self, needle: str, timeout: float = 10.0) -> str:
+        return self.wait_until(lambda text: needle in text, timeout, repr(needle))
+
+    def settle(self, quiet: float = 0.15, timeout: float = 5.0) -> str:
+        """Read until the program has written nothing for ``quiet`` seconds: the screen
+        it drew in answer to the last keys is whole (a wait on output, not a fixed sleep)."""
+        end = time.monotonic() + timeout
+        last = time.monotonic()
+        while time.monotonic() < end and time.monotonic() - last < quiet:
+            before = len(self.raw)
+            self.pump(0.02)
+            if len(self.raw) != before:
+                last = time.monotonic()
+        return self.text()
 
     def send(self, keys: str) -> None:
         self.child.send(keys)
@@ -63,6 +83,16 @@ class Terminal:
             self.child.terminate(force=True)
         self.child.close()
         return self.child.exitstatus
+
+
+FAST_CLOCK = Path(__file__).resolve().parent / "fastclock"
+
+
+def fast_typewriter(factor: float) -> dict[str, str]:
+    """The environment in which the command's typewriter runs ``factor`` times faster than
+    the wall (``fastclock/sitecustomize.py``): authentic pacing without real waiting."""
+    path = os.pathsep.join(p for p in (str(FAST_CLOCK), os.environ.get("PYTHONPATH")) if p)
+    return {"PYTHONPATH": path, "UNIVAC_TTT_TEST_CLOCK_FACTOR": str(factor)}
 
 
 MONITOR_COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip install '.[test]'"

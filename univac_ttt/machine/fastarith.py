@@ -3,9 +3,10 @@
 arithmetic.py converts every operand from its 12 characters and every result back; here a
 bounded table remembers the value of each numeric word seen or made, so a result stored and
 fetched again is not converted twice, and results are formed through a byte table. Every
-function returns exactly what its namesake in arithmetic.py returns (tests/test_fastarith.py);
-words holding non-digits go to arithmetic.py unchanged. Compiled pairs also leave results
-in the registers as ints; ``register_word`` is the word such an int stands for.
+function returns exactly what its namesake in arithmetic.py returns
+(tests/machine/test_fastarith.py); words holding non-digits go to arithmetic.py unchanged.
+Compiled pairs also leave results in the registers as ints; ``register_word`` is the word
+such an int stands for.
 """
 
 from __future__ import annotations

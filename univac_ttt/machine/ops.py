@@ -271,7 +271,7 @@ def _bad_address(m: Machine, a: int) -> Outcome:
 # Cycle counts are minor cycles of about 40.4 us, after the operand's wait and read. Add,
 # subtract, multiply and divide are calibrated so that straight-line programs on random
 # operands at random addresses average the quoted 525 / 2,150 / 3,890 us with access
-# (tests/test_timing_calibration.py; docs/fidelity.md); plain transfers 2.
+# (tests/machine/test_timing_calibration.py; docs/fidelity.md); plain transfers 2.
 ADD_CYCLES = 5  # compare the magnitudes, then the adder pass (BN-157)
 DIVIDE_CYCLES = 88
 

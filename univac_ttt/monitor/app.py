@@ -38,7 +38,7 @@ from ..safetext import visible
 from ..tui.guard import run_guarded, run_guarded_async
 from ..tui.paper import sync_paper
 from ..tui.theme import style
-from .core import COMMANDS, Monitor
+from .core import COMMANDS, Monitor, find_command
 from .panes import REGISTERS_WIDTH, Plan, fit, plan
 
 STYLE = style({
@@ -292,7 +292,7 @@ class MonitorApp:
         monitor = self.monitor
         if monitor.program is None or "BRD" not in monitor.program.symbols:
             return ["(this program has no board: no label BRD)"]
-        return monitor.do_board("")
+        return find_command("board").step(monitor, "")
 
     def _board_text(self) -> FormattedText:
         lines = self._frozen["board"]

@@ -53,12 +53,12 @@ class ServedMonitor(Monitor):
             self._scored = self.desk.paper.end
         return out
 
-    def _run(self, count: int | None, until: Callable[[], bool] | None = None) -> list[str]:
+    def run(self, count: int | None, until: Callable[[], bool] | None = None) -> list[str]:
         cap = self.desk.limits.cap
         if count is None or count <= cap:
-            return super()._run(count, until)
+            return super().run(count, until)
         before = self.machine.instructions
-        out = super()._run(cap, until)
+        out = super().run(cap, until)
         if self.machine.instructions - before >= cap:
             out.append(f"(a served terminal runs at most {cap:,} instructions a command; "
                        "continue to go on)")

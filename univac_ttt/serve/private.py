@@ -1,5 +1,5 @@
 """The one read of a private attribute the server needs, kept here so an upgrade breaks
-one place (tests/test_serve.py checks the internals serve relies on still exist).
+one place (tests/serve/test_serve.py checks the internals serve relies on still exist).
 
 Many applications share one event loop, so the loop's exception handler must find which
 terminal's application a failed callback belonged to, to end that one terminal and no

@@ -22,6 +22,7 @@ from .apps import AppFactories, ServedApp, make_app
 from .heap import Heap
 from .options import ServeOptions
 from .private import app_of_failed_callback
+from .seats import Hold, Seats
 from .table import ClassTable, Seat
 from .telnet import ServedTelnetConnection, ServedTelnetServer
 
@@ -63,7 +64,7 @@ class ClassServer:
         self.goodbyes: dict[int, str] = {}
         self.closing = False
         self._numbers = itertools.count(1)
-        self._waiting = 0  # accepted, not yet seated (telnet handshake)
+        self.seats = Seats(options.max_clients)  # held from accept to the connection's end
         self.telnet: ServedTelnetServer | None = None
         self.ssh: Any = None
         self.ready = asyncio.Event()
@@ -71,18 +72,16 @@ class ClassServer:
 
     # ---- admission -------------------------------------------------------------------
 
-    def _full(self) -> bool:
-        return len(self.table.seats) + self._waiting >= self.options.max_clients
-
-    def admit(self, peer: str, transport: str = "telnet") -> str | None:
+    def admit(self, peer: str, transport: str = "telnet") -> Hold | str:
+        """A seat for a new connection, or the line that refuses it. The caller releases
+        the seat when the connection ends, however it ends."""
         if self.closing:
             return SHUTDOWN
-        if self._full():
+        hold = self.seats.take()
+        if hold is None:
             self.table.refuse(peer, transport)
             return FULL.format(n=self.options.max_clients)
-        if transport == "telnet":
-            self._waiting += 1
-        return None
+        return hold
 
     # ---- one terminal ----------------------------------------------------------------
 
@@ -91,16 +90,17 @@ class ClassServer:
         return next(self._numbers)
 
     async def _telnet_interact(self, connection: ServedTelnetConnection) -> None:
-        self._waiting -= 1
+        # The seat was taken at accept; the telnet server releases it when the task ends.
         peer = f"{connection.addr[0]}:{connection.addr[1]}"
         await self._serve(connection, peer, "telnet")
 
     async def _ssh_interact(self, session: Any) -> None:
-        refusal = self.admit(session.peer, "ssh")
-        if refusal is not None:
-            session.write_line(refusal)
+        hold = self.admit(session.peer, "ssh")
+        if isinstance(hold, str):
+            session.write_line(hold)
             return
-        await self._serve(session, session.peer, "ssh")
+        with hold:
+            await self._serve(session, session.peer, "ssh")
 
     async def _serve(self, terminal: Terminal, peer: str, transport: str) -> None:
         number = next(self._numbers)

@@ -21,6 +21,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from .limits import HANDSHAKE_SECONDS, OUTPUT_BACKLOG_BYTES, InputBucket
+from .seats import Hold
 
 Interact = Callable[["ServedTelnetConnection"], Coroutine[Any, Any, None]]
 
@@ -85,11 +86,7 @@ class ServedTelnetConnection(TelnetConnection):
     """One telnet terminal: prompt_toolkit's connection with paced, non-blocking I/O."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.conn.setblocking(False)
-        # Keystrokes and screen updates are small writes: without this, Nagle's algorithm
-        # and the client's delayed ACK hold a second write back by up to 200 ms.
-        self.conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        super().__init__(*args, **kwargs)  # sends the options (the socket is non-blocking)
         self.stdout = cast(TextIO, _SocketWriter(self.conn, self.encoding, self.close))
         self.bucket = InputBucket()
         self.on_input: Callable[[], None] = lambda: None
@@ -125,11 +122,13 @@ class ServedTelnetConnection(TelnetConnection):
     async def run_application(self) -> None:
         asyncio.get_running_loop().add_reader(self.conn, self._readable)
         try:
-            try:
+            try:  # until the client names its terminal, or leaves (close sets _ready too)
                 await asyncio.wait_for(self._ready.wait(), HANDSHAKE_SECONDS)
             except TimeoutError:
                 self.vt100_output = Vt100_Output(self.stdout, lambda: self.size, term="vt100",
                                                  enable_cpr=False)
+            if self._closed:
+                return  # gone during the negotiation: no terminal to run
             with create_app_session(input=self.vt100_input, output=self.vt100_output):
                 self.context = contextvars.copy_context()
                 await self.interact(self)
@@ -144,16 +143,22 @@ class ServedTelnetConnection(TelnetConnection):
         super().close()
         if not was_closed:
             self.stdout.close()
+            self._ready.set()  # a negotiation still waited on is over
 
 
 class ServedTelnetServer(TelnetServer):
-    """Listens on one address; ``admit`` says whether a new client may have a terminal."""
+    """Listens on one address; ``admit`` gives a new client a seat or the line refusing it.
+
+    The seat is released when the connection's task is done, by a done callback: that runs
+    however the task ends (the client reset or closed before, during or after the
+    negotiation, the application failed, the server cancelled the task before it began).
+    """
 
     def __init__(self, host: str, port: int, interact: Interact,
-                 admit: Callable[[str], str | None]) -> None:
+                 admit: Callable[[str], Hold | str]) -> None:
         super().__init__(host=host, port=port, interact=interact,  # type: ignore[arg-type]
                          enable_cpr=False)
-        self.admit = admit  # peer -> None (welcome) or the refusal to send
+        self.admit = admit  # peer -> a seat, or the refusal to send
         self.bound_port = port
 
     def _create_socket(self, host: str, port: int) -> socket.socket:  # type: ignore[override]
@@ -168,33 +173,44 @@ class ServedTelnetServer(TelnetServer):
     def _accept(self, listen_socket: socket.socket) -> None:
         try:
             conn, addr = listen_socket.accept()
+            conn.setblocking(False)
+            # Keystrokes and screen updates are small writes: without this, Nagle's
+            # algorithm and the client's delayed ACK hold a second write back by 200 ms.
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError:
             return
         peer = f"{addr[0]}:{addr[1]}"
-        refusal = self.admit(peer)
-        if refusal is not None:
+        hold = self.admit(peer)
+        if isinstance(hold, str):
             with contextlib.suppress(OSError):
-                conn.setblocking(False)
-                conn.send(f"\r\n{refusal}\r\n".encode())
+                conn.send(f"\r\n{hold}\r\n".encode())
             conn.close()
             return
 
         async def run() -> None:
-            try:
-                with create_pipe_input() as vt100_input:
-                    connection = ServedTelnetConnection(
-                        conn, addr, self.interact, self, encoding=self.encoding,
-                        style=self.style, vt100_input=vt100_input, enable_cpr=False)
-                    self.connections.add(connection)
-                    try:
-                        await connection.run_application()
-                    finally:
-                        self.connections.discard(connection)
-            except (EOFError, KeyboardInterrupt, OSError):
-                pass
-            finally:
-                conn.close()
-                self._application_tasks.remove(task)
+            with create_pipe_input() as vt100_input:
+                connection = ServedTelnetConnection(
+                    conn, addr, self.interact, self, encoding=self.encoding,
+                    style=self.style, vt100_input=vt100_input, enable_cpr=False)
+                self.connections.add(connection)
+                try:
+                    await connection.run_application()
+                finally:
+                    self.connections.discard(connection)
 
-        task = asyncio.get_running_loop().create_task(run())
+        def ended(task: asyncio.Task[None]) -> None:
+            hold.release()
+            conn.close()
+            with contextlib.suppress(ValueError):
+                self._application_tasks.remove(task)
+            if not task.cancelled():
+                error = task.exception()  # retrieved: an ended connection is no error
+                if error is not None and not isinstance(error, EOFError | KeyboardInterrupt
+                                                        | OSError):
+                    loop.call_exception_handler({"message": f"telnet {peer} failed",
+                                                 "exception": error, "task": task})
+
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(run())
+        task.add_done_callback(ended)
         self._application_tasks.append(task)

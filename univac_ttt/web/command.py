@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from ..museum.controller import MIN_PIN_LENGTH, KioskSettings
+from ..museum.controller import KioskSettings, pin_refusal
 from ..program.shipped import ProgramError
 from ..serve.options import ServeOptionError, ServeOptions, parse_endpoint
 from .program import shipped_program
@@ -18,14 +18,9 @@ MUSEUM_IDLE = 60  # seconds without a key before the exhibit plays its demonstra
 
 def staff_pin(args: argparse.Namespace) -> str:
     pin = args.pin or os.environ.get("UNIVAC_TTT_STAFF_PIN", "")
-    if not pin:
-        raise ServeOptionError("museum mode needs a staff PIN: --pin PIN or "
-                               "UNIVAC_TTT_STAFF_PIN (docs/museum.md)")
-    if not pin.strip() or not pin.isprintable():
-        raise ServeOptionError("the staff PIN must be printable characters, not only spaces")
-    if len(pin) < MIN_PIN_LENGTH:
-        raise ServeOptionError(f"the staff PIN is too short: use at least {MIN_PIN_LENGTH} "
-                               "characters")
+    refusal = pin_refusal(pin)
+    if refusal:
+        raise ServeOptionError(refusal.replace("the kiosk needs", "museum mode needs"))
     return pin
 
 

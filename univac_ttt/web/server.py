@@ -154,11 +154,11 @@ class WebListener:
         ws = web.WebSocketResponse(max_msg_size=MESSAGE_BYTES, heartbeat=30.0)
         await ws.prepare(request)
         peer = request.remote or "?"
-        refusal = self.server.admit(peer, "web")
-        if isinstance(refusal, str):
-            await self._bye(ws, refusal, CLOSE_FULL)
+        hold = self.server.admit(peer, "web")  # a seat, held until this tab ends
+        if isinstance(hold, str):
+            await self._bye(ws, hold, CLOSE_FULL)
             return ws
-        with refusal if hasattr(refusal, "__enter__") else contextlib.nullcontext():
+        with hold:
             await self._seated(ws, peer)
         return ws
 

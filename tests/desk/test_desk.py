@@ -1,0 +1,304 @@
+"""The Supervisory Control desk: limits, STOP, observers, stamped and bounded paper, and
+the rules that keep every way of running the UNIVAC going through it."""
+
+import ast
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from support.terminal import Terminal
+
+from univac_ttt.desk import Desk, Limits
+from univac_ttt.desk.paper import Paper
+from univac_ttt.machine import StopKind
+from univac_ttt.machine.word import from_text
+from univac_ttt.program.shipped import load_tictactoe
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip install '.[test]'"
+LOOP = {0: from_text("000000U00000")}  # a transfer to itself: a runaway program
+SHIPPED = load_tictactoe()
+
+
+def test_a_runaway_program_stops_at_the_cap_and_can_go_on():
+    desk = Desk(LOOP, limits=Limits(cap=30_000, check_every=7_000))
+    stop = desk.run()
+    assert stop.kind is StopKind.STEP_LIMIT and "limit of 30,000" in stop.reason
+    assert desk.machine.instructions == 30_000 and desk.stop is stop
+    assert desk.run().kind is StopKind.STEP_LIMIT and desk.machine.instructions == 60_000
+
+
+def test_stop_from_another_thread_ends_a_run_quickly_and_leaves_it_resumable():
+    desk = Desk(LOOP, limits=Limits(cap=10**12))
+    timer = threading.Timer(0.2, desk.limits.stop)
+    timer.start()
+    started = time.perf_counter()
+    stop = desk.run()
+    took = time.perf_counter() - started
+    assert stop.kind is StopKind.INTERRUPT and took < 0.2 + 0.5, took
+    state = desk.snapshot()
+    assert desk.run(1).kind is StopKind.STEP_LIMIT  # the flag was used up: START runs on
+    assert desk.machine.instructions == state.instructions + 1
+
+
+def test_observers_notice_without_stopping_and_leave_breakpoints_alone():
+    program = SHIPPED.program
+    desk = Desk(SHIPPED.image.words)
+    opening = program.address_of("OPENING")
+    desk.observe = {opening: "opening"}
+    desk.machine.break_addresses.add(program.address_of("RULEA"))
+    assert desk.run().kind is StopKind.KEYBOARD
+    desk.release("5")
+    assert desk.run().kind is StopKind.KEYBOARD and desk.noticed == ["opening"]
+    desk.release("9")
+    stop = desk.run()
+    assert stop.kind is StopKind.MONITOR and stop.address == program.address_of("RULEA")
+    assert desk.machine.break_addresses == {program.address_of("RULEA")}
+
+
+def test_paper_is_stamped_with_the_decision_time_and_bounded():
+    desk = Desk(SHIPPED.image.words, paper_limit=2_000)
+    desk.run()
+    for move in "5973" * 30:
+        mark = desk.paper.end
+        desk.release(move)
+        desk.run()
+        pieces = desk.paper.pieces_since(mark)
+        assert pieces and pieces[0].since_release > 0
+        assert all(p.pulses - p.since_release == desk.paper.released for p in pieces)
+    assert desk.paper.characters <= 2_000 and len(desk.paper.text) == desk.paper.characters
+
+
+def test_paper_positions_survive_trimming():
+    paper = Paper(limit=10)
+    for text in ("abcd", "efgh", "ijkl", "mnop"):
+        paper.add(text, 0)
+    assert paper.text == "ijklmnop" and paper.end == 4 and paper.since(3) == "mnop"
+    assert paper.since(0) == "ijklmnop"
+    paper.truncate(3)
+    assert paper.text == "ijkl" and paper.end == 3
+
+
+def test_initial_read_without_a_reel_is_a_stop_that_changes_nothing():
+    desk = Desk(LOOP)
+    before = desk.snapshot()
+    stop = desk.initial_read()
+    assert stop is not None and stop.is_error and "Uniservo 1" in stop.reason
+    assert desk.snapshot() == before
+
+
+def loop_image(tmp_path):
+    path = tmp_path / "loop.img"
+    path.write_text("000 000000U00000\n")
+    return path
+
+
+def test_monitor_script_stops_a_runaway_at_the_cap(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "univac_ttt", "monitor",
+                             str(loop_image(tmp_path))], input="go\n",
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1, result.stdout
+    assert "?? the program ran 5,000,000 instructions without stopping" in result.stdout
+
+
+def test_play_plain_ends_a_runaway_with_a_message(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "univac_ttt", "play", "--plain", "--image",
+                             str(loop_image(tmp_path))], input="",
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert "endless loop" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_ctrl_c_stops_a_runaway_in_the_full_screen_monitor(tmp_path):
+    terminal = Terminal([COMMAND, "monitor", str(loop_image(tmp_path))], columns=100, rows=30)
+    terminal.wait_for("monitor>")
+    terminal.send("go 0\r")
+    terminal.wait_for("Ctrl-C stops it")
+    time.sleep(0.5)
+    started = time.monotonic()
+    terminal.send("\x03")
+    screen = terminal.wait_for("operator stop", timeout=5)
+    assert time.monotonic() - started < 1.0 + 0.5  # pty round trips on a busy machine
+    assert "?? " not in screen
+    terminal.send("step\r")  # the machine goes on from where it stopped
+    terminal.wait_for("monitor> step")
+    terminal.send("\x11\x11")
+    assert terminal.close() == 0
+
+
+# ---- the rules: who may run a Machine, and who may import whom ------------------------
+
+FRONT_ENDS = ("console", "monitor", "kiosk", "serve", "web")
+# The browser's listener runs inside the class server and stands on its network layer
+# (admission, the class table, limits): web may import serve; serve never imports web.
+FRONT_END_BASES = {"web": {"serve"}}
+# The machine's own tests (tests/machine/: instructions, arithmetic, checking, tapes, timing),
+# the loader's, and the shared helpers that build small machines.
+MACHINE_TESTS = {"tests/conftest.py", "tests/program/test_boottape.py",
+                 "tests/support/timing_probe.py"}
+
+
+def _python_files():
+    yield from (ROOT / "univac_ttt").rglob("*.py")
+    yield from (ROOT / "tests").rglob("*.py")
+
+
+def _package(path: Path) -> str:
+    parts = path.relative_to(ROOT).parts
+    return parts[1] if parts[0] == "univac_ttt" and len(parts) > 2 else ""
+
+
+def _imports(tree: ast.AST, path: Path) -> set[str]:
+    """The univac_ttt packages a module imports."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = path.relative_to(ROOT).parts[:-node.level]
+                name = ".".join(base[1:]) + ("." + node.module if node.module else "")
+                names = [f"{name}.{alias.name}".strip(".") for alias in node.names]
+            else:
+                names = [(node.module or "").removeprefix("univac_ttt").strip(".")] \
+                    if (node.module or "").startswith("univac_ttt") else []
+            found.update(n.split(".")[0] for n in names if n)
+        elif isinstance(node, ast.Import):
+            found.update(a.name.split(".")[1] for a in node.names
+                         if a.name.startswith("univac_ttt."))
+    return found
+
+
+def test_only_the_desk_builds_or_runs_a_machine():
+    offenders = []
+    for path in _python_files():
+        package = _package(path)
+        tests_of = path.relative_to(ROOT).parts[:2]
+        if package in ("machine", "desk") or tests_of == ("tests", "machine") \
+                or path.relative_to(ROOT).as_posix() in MACHINE_TESTS:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else (
+                    func.attr if isinstance(func, ast.Attribute) else "")
+                if name == "Machine" or (name in ("run", "step") and isinstance(
+                        func, ast.Attribute) and getattr(func.value, "attr", getattr(
+                            func.value, "id", "")) == "machine"):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not offenders, offenders
+
+
+def test_front_ends_never_import_each_other():
+    offenders = []
+    for path in (ROOT / "univac_ttt").rglob("*.py"):
+        package = _package(path)
+        if package not in FRONT_ENDS:
+            continue
+        others = _imports(ast.parse(path.read_text(encoding="utf-8")), path)
+        crossing = others & set(FRONT_ENDS) - {package} - FRONT_END_BASES.get(package, set())
+        offenders += [f"{path.relative_to(ROOT)} imports {name}" for name in crossing]
+    assert not offenders, offenders
+
+
+def test_the_museum_controller_is_no_front_end_and_draws_nothing():
+    """museum/ (attract mode, tally, PIN) is driven by the kiosk and the page alike."""
+    for path in (ROOT / "univac_ttt" / "museum").glob("*.py"):
+        imported = _imports(ast.parse(path.read_text(encoding="utf-8")), path)
+        assert not imported & (set(FRONT_ENDS) | {"tui"}), (path, imported)
+        text = path.read_text(encoding="utf-8")
+        assert "prompt_toolkit" not in text and "aiohttp" not in text, path
+
+
+def test_the_desk_draws_nothing():
+    for path in (ROOT / "univac_ttt" / "desk").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom) else
+                     [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            for name in names:
+                assert name.split(".")[0] not in ("prompt_toolkit", "rich"), (path, name)
+                assert _package_of_import(name) not in FRONT_ENDS + ("tui",), (path, name)
+
+
+def _package_of_import(name: str) -> str:
+    parts = name.removeprefix("univac_ttt.").split(".")
+    return parts[0]
+
+
+def test_desk_controls_and_neons():
+    bad = {0: from_text("O00000000000")}  # no such operation
+    desk = Desk(bad)
+    stop = desk.run()
+    assert stop.kind is StopKind.ERROR and desk.neons.lit() == ["INVALID INSTRUCTION"]
+    desk = Desk(SHIPPED.image.words)
+    desk.run()
+    assert desk.neons.lit() == ["INPUT READY"]
+    desk.operation = "one pair"
+    desk.general_clear()
+    stop = desk.start()
+    assert desk.machine.half == 0 and desk.machine.instructions == 2 and desk.neons.lit() == []
+    desk.breakpoint_switch = True
+    assert desk.machine.breakpoint_switch
+
+
+def test_the_monitor_has_the_desk_controls():
+    from univac_ttt.monitor.core import Monitor
+
+    m = Monitor(SHIPPED.image.words, SHIPPED.program)
+    m.execute("go")
+    assert m.execute("desk")[0] == "neons: INPUT READY"
+    assert "Uniservo 1 has no reel" in m.execute("desk initial-read")[0]
+    assert m.execute("desk switch on") == ["breakpoint switch on"] and m.desk.breakpoint_switch
+    assert m.execute("desk general-clear")[0].startswith("GENERAL CLEAR")
+    before = m.machine.instructions
+    m.execute("desk pair")
+    assert m.machine.instructions == before + 2 and m.machine.half == 0
+    assert m.execute("desk wobble")[0].startswith("??")
+
+
+def test_every_operation_row_reaches_help_and_break():
+    from univac_ttt.machine.ops import OPERATIONS, find_operation
+    from univac_ttt.monitor.core import Monitor
+
+    m = Monitor(LOOP)
+    listed = m.execute("help ops")
+    assert len(listed) == len(OPERATIONS)
+    for op, line in zip(OPERATIONS, listed, strict=True):
+        assert line.startswith(op.code) and op.name in line and op.action in line
+        assert find_operation(op.code) is op
+        assert not m.execute(f"break -op {op.code}")[0].startswith("??")
+    for spelling, code in (("b0", "B"), (".3", ".n"), ("03", "0n"), ("00", "00"), ("50", "50")):
+        assert find_operation(spelling).code == code
+
+
+def test_one_address_parser_for_the_assembler_and_the_monitor():
+    from univac_ttt.monitor.core import Monitor
+    from univac_ttt.program.address import AddressError, evaluate
+
+    symbols = SHIPPED.program.symbols
+    assert evaluate("BRD+3", symbols) == symbols["BRD"] + 3 == evaluate("brd+3", symbols)
+    for bad in ("", "B+", "1234567890", "NOWHERE"):
+        try:
+            evaluate(bad, symbols)
+        except AddressError as exc:
+            assert exc.reason
+        else:
+            raise AssertionError(bad)
+    m = Monitor(SHIPPED.image.words, SHIPPED.program)
+    assert m.address("BRD+3") == symbols["BRD"] + 3
+    assert m.execute("examine NOWHERE") == ["?? label NOWHERE is not defined"]
+
+
+def test_ctrl_c_stops_a_runaway_image_under_run_with_a_message(tmp_path):
+    import signal
+
+    process = subprocess.Popen([sys.executable, "-m", "univac_ttt", "run",
+                                str(loop_image(tmp_path))], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)  # started and running the loop
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=10)
+    assert process.returncode == 1, err
+    assert "operator stop" in err and "Traceback" not in err

@@ -1,0 +1,30 @@
+"""The fake typewriter clock the authentic-speed tests give the installed command: it must
+reach the console, the pacer and the plain console, or those tests wait at the real pace."""
+
+import os
+import subprocess
+import sys
+
+from support.terminal import fast_typewriter
+
+PROBE = """
+import inspect, time
+from univac_ttt.console.app import ConsoleSettings
+from univac_ttt.console.plain import PlainConsole
+from univac_ttt.desk.pacing import TypewriterPacer
+print(ConsoleSettings().clock.__name__,
+      inspect.signature(PlainConsole.__init__).parameters["sleep"].default.__name__,
+      inspect.signature(TypewriterPacer.__init__).parameters["clock"].default.__name__)
+start, fake = time.monotonic(), ConsoleSettings().clock()
+time.sleep(0.05)
+print((ConsoleSettings().clock() - fake) / (time.monotonic() - start) > 5)
+"""
+
+
+def test_the_fake_clock_reaches_every_pacer_and_runs_faster_than_the_wall():
+    env = {**os.environ, **fast_typewriter(10)}
+    result = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["fast_clock", "fast_sleep", "fast_clock", "True"]
+    assert "fastclock:" not in result.stderr

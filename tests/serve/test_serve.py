@@ -1,0 +1,385 @@
+"""univac-ttt serve: real telnet (and SSH) clients on 127.0.0.1, every wait bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support.serving import LOCAL, connected, key_in, run, serving
+from tests.support.telnet_client import TelnetClient
+from univac_ttt.cli import main
+from univac_ttt.serve.limits import InputBucket
+from univac_ttt.serve.options import Endpoint, ServeOptionError, parse_endpoint
+from univac_ttt.serve.server import FULL, IDLE, SHUTDOWN
+
+
+def test_a_full_game_with_bad_input_over_telnet() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            client = await connected(server)
+            await key_in(client, "5")
+            assert client.board() == list("O234X6789")
+            await key_in(client, "1")  # taken
+            assert "SQUARE 1 IS ALREADY TAKEN." in client.text()
+            await key_in(client, "0")  # not a square code
+            assert "NOT A SQUARE CODE" in client.text()
+            await client.send("~")  # a key the UNIVAC keyboard lacks: a hint, nothing typed
+            await client.wait_for(lambda c: "has no '~' key" in c.text())
+            assert client.keyboard_line() == ""
+            for move in ("9", "7"):
+                await key_in(client, move)
+            assert client.last_result() == "THE UNIVAC WINS"
+            assert client.board() == list("123456789")  # the next game is ready
+            assert server.table.totals().univac_wins == 1
+            await client.close()
+    run(scenario())
+
+
+def test_terminals_do_not_share_a_machine() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            first, second = await connected(server), await connected(server)
+            await key_in(first, "5")
+            await key_in(second, "1")
+            assert first.board() == list("O234X6789")
+            assert second.board() == list("X234O6789")
+            assert len(server.table.seats) == 2
+            await first.close()
+            await second.close()
+    run(scenario())
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.parametrize("left_typing", ["5", "\x1b[200~1\n2\n3", ""])
+def test_abrupt_disconnect_leaves_nothing_behind(left_typing: str) -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            warm = await connected(server)
+            await warm.close()
+            await asyncio.sleep(0.2)
+            fds, tasks = _open_fds(), len(asyncio.all_tasks())
+            client = await connected(server)
+            if left_typing:
+                await client.send(left_typing)
+            else:
+                await client.send("5\r")  # mid-reply: Enter, then gone at once
+            await client.close(abrupt=True)
+            deadline = time.monotonic() + 5
+            while (server.table.seats or server.apps) and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.2)
+            assert not server.table.seats and not server.apps
+            assert len(asyncio.all_tasks()) == tasks
+            assert _open_fds() == fds
+    run(scenario())
+
+
+def test_the_client_past_max_clients_is_told_the_class_is_full() -> None:
+    async def scenario() -> None:
+        async with serving(max_clients=1) as server:
+            first = await connected(server)
+            refused = TelnetClient()
+            assert server.telnet is not None
+            await refused.connect(server.telnet.bound_port)
+            await refused.wait_for(lambda c: c.closed)
+            assert FULL.format(n=1).encode() in bytes(refused.raw)
+            assert server.table.refused == 1
+            await key_in(first, "5")  # the seated one plays on
+            await first.close()
+    run(scenario())
+
+
+def test_a_silent_terminal_is_closed_politely() -> None:
+    async def scenario() -> None:
+        async with serving(idle_seconds=1.0) as server:
+            client = await connected(server)
+            await client.wait_for(lambda c: c.closed, 6)
+            assert IDLE.format(s=1.0).encode() in bytes(client.raw)
+            assert not server.table.seats
+    run(scenario())
+
+
+def test_a_flood_from_one_terminal_does_not_starve_another() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            flooder, player = await connected(server), await connected(server)
+            flood = asyncio.get_running_loop().create_task(flooder.send("1" * 200_000))
+            await asyncio.sleep(0.3)
+            started = time.monotonic()
+            await key_in(player, "5")
+            assert time.monotonic() - started < 3.0
+            assert player.board() == list("O234X6789")
+            flood.cancel()
+            await flooder.close(abrupt=True)
+            await player.close()
+    run(scenario())
+
+
+def test_the_board_follows_a_resize() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            client = await connected(server, columns=60)
+            assert "───┼───┼───" not in client.text()  # no room for the side panel
+            client.resize(100, 30)
+            await client.wait_for(lambda c: "───┼───┼───" in c.text(), 5)
+            await client.close()
+    run(scenario())
+
+
+def test_transcripts_go_into_the_data_folder(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with serving(transcripts=True, data=tmp_path) as server:
+            client = await connected(server)
+            await key_in(client, "5")
+            await client.close()
+    run(scenario())
+    files = list((tmp_path / "transcripts").iterdir())
+    assert len(files) == 1 and "   O   2   3" in files[0].read_text(encoding="utf-8")
+
+
+def test_the_served_monitor_has_no_files_and_a_run_cap() -> None:
+    async def scenario() -> None:
+        async with serving(app="monitor") as server:
+            client = TelnetClient(columns=100, rows=40)
+            assert server.telnet is not None
+            await client.connect(server.telnet.bound_port)
+            await client.wait_for(lambda c: "LECTURE MONITOR" in c.text())
+            await client.send(":save /tmp/univac-serve-test.json\r")
+            await client.wait_for(lambda c: "save: this terminal cannot read" in c.text())
+            await client.send(":do /etc/passwd\r")
+            await client.wait_for(lambda c: "do: this terminal cannot read" in c.text())
+            await client.send(":attach 2 /tmp/univac-serve-test.reel:rw\r")
+            await client.wait_for(lambda c: "attach: this terminal cannot read" in c.text())
+            await client.send(":log /tmp/univac-serve-test.log\r")
+            await client.wait_for(lambda c: "log: this terminal cannot read" in c.text())
+            assert not Path("/tmp/univac-serve-test.json").exists()
+            assert not Path("/tmp/univac-serve-test.reel").exists()
+            assert not Path("/tmp/univac-serve-test.log").exists()
+            await client.close()
+    run(scenario())
+
+
+def test_input_bucket_pauses_a_flood_and_refills() -> None:
+    now = [0.0]
+    bucket = InputBucket(rate=100.0, burst=200.0, clock=lambda: now[0])
+    assert bucket.take(150) == 0.0
+    assert bucket.take(100) == pytest.approx(0.5)
+    now[0] += 10
+    assert bucket.take(200) == 0.0
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("2323", Endpoint("127.0.0.1", 2323)), ("localhost:23", Endpoint("localhost", 23)),
+    ("[::1]:2222", Endpoint("::1", 2222))])
+def test_endpoints(text: str, expected: Endpoint) -> None:
+    assert parse_endpoint(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "x", "host:", "70000", "h:-1"])
+def test_bad_endpoints_are_refused(text: str) -> None:
+    with pytest.raises(ServeOptionError):
+        parse_endpoint(text)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["serve"], "say where to listen"),
+    (["serve", "--telnet", "nope"], "is not [HOST:]PORT"),
+    (["serve", "--telnet", "0", "--password-file", "x"], "--password-file is for --ssh"),
+    (["serve", "--ssh", "0", "--password-file", "/nonexistent/pw"],
+     "cannot read the password file")])
+def test_bad_serve_options_get_one_line(args: list[str], message: str,
+                                        capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    assert main([*args, "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_serve_help_warns_about_plain_text(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    assert "plain text on the wire" in capsys.readouterr().out.replace("\n", " ")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_says_goodbye_on_every_terminal_and_exits_0(sig: signal.Signals,
+                                                             tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "univac_ttt", "serve", "--telnet", "127.0.0.1:0",
+         "--data", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        port = int(re.search(r"telnet on 127\.0\.0\.1:(\d+)", line).group(1))  # type: ignore[union-attr]
+
+        async def scenario() -> list[TelnetClient]:
+            clients = []
+            for _ in range(2):
+                client = TelnetClient()
+                await client.connect(port)
+                await client.wait_for(lambda c: c.keyboard_line() == "")
+                clients.append(client)
+            process.send_signal(sig)
+            for client in clients:
+                await client.wait_for(lambda c: c.closed, 10)
+            return clients
+
+        for client in run(scenario()):
+            assert SHUTDOWN.encode() in bytes(client.raw)
+        out, err = process.communicate(timeout=15)
+        assert process.returncode == 0, err
+        assert "Traceback" not in err
+        assert "connections 0 now, 2 in all" in out
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+
+
+def test_the_class_table_counts_live_and_finished_terminals() -> None:
+    from rich.console import Console
+
+    from univac_ttt.serve.table import ClassTable, Seat
+
+    out = io.StringIO()
+    table = ClassTable(out, live=False)
+    table.seat(Seat(1, "127.0.0.1:5000", "telnet", lambda: (2, 1, 0)))
+    table.seat(Seat(2, "127.0.0.1:5001", "ssh", lambda: (1, 0, 0)))
+    table.unseat(1, "left")
+    totals = table.totals()
+    assert (totals.games, totals.univac_wins, totals.draws, totals.opponent_wins) == (4, 3, 1, 0)
+    assert "connections 1 now, 2 in all; games 4; UNIVAC wins 3" in table.summary()
+    assert "#1 left (left): 3 games, UNIVAC 2, draws 1, opponent 0" in out.getvalue()
+    drawn = Console(file=io.StringIO(), width=100)
+    drawn.print(table.render())
+    text = drawn.file.getvalue()  # type: ignore[attr-defined]
+    assert "127.0.0.1:5001" in text and "opponent wins" in text
+
+
+def test_a_terminal_that_cannot_start_is_told_so(tmp_path: Path) -> None:
+    blocked = tmp_path / "data"
+    blocked.write_text("a file where the data folder should be", encoding="utf-8")
+
+    async def scenario() -> None:
+        async with serving(transcripts=True, data=blocked) as server:
+            client = TelnetClient()
+            assert server.telnet is not None
+            await client.connect(server.telnet.bound_port)
+            await client.wait_for(lambda c: c.closed)
+            assert b"could not start a UNIVAC" in bytes(client.raw)
+            assert not server.table.seats
+    run(scenario())
+
+
+def test_the_heap_freezes_terminals_and_reclaims_the_ones_that_left() -> None:
+    import gc
+
+    from univac_ttt.serve.heap import RECLAIM_AFTER_LEFT, Heap
+
+    heap = Heap()
+    thresholds = gc.get_threshold()
+    try:
+        heap.start()
+        assert gc.get_threshold() == thresholds  # CPython's own young collections
+        heap.settle()
+        assert gc.get_freeze_count() > 0
+        assert not heap.tick(active=3)  # nobody has left: freeze the survivors only
+        heap.terminal_left()
+        assert not heap.tick(active=3)  # one left while others play: wait
+        for _ in range(RECLAIM_AFTER_LEFT):
+            heap.terminal_left()
+        assert heap.tick(active=3) and heap.left == 0
+        heap.terminal_left()
+        assert heap.tick(active=0)  # the room is quiet: reclaim at once
+    finally:
+        heap.release()
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
+
+
+def test_the_served_monitor_caps_every_run_at_the_desks_limit(tmp_path: Path) -> None:
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from univac_ttt.monitor.served import SERVED_CAP, build_application
+
+    with create_pipe_input() as pipe:
+        served = build_application(pipe, DummyOutput(), transcript=tmp_path / "t.txt")
+        monitor = served.monitor
+        assert monitor.desk.limits.cap == SERVED_CAP
+        out = monitor.execute(f"step {SERVED_CAP * 50}")  # stops at the keyboard
+        assert not any("at most" in line for line in out)
+        monitor.execute("deposit 900 U0 900 U0 900")  # a loop: go runs to the desk's limit
+        before = monitor.machine.instructions
+        out = monitor.execute("go 900")
+        assert monitor.machine.instructions - before == SERVED_CAP
+        assert any("desk's limit" in line for line in out)
+        before = monitor.machine.instructions
+        out = monitor.execute(f"step {SERVED_CAP * 50}")  # a count past the cap: capped
+        assert monitor.machine.instructions - before == SERVED_CAP
+        assert "at most 200,000 instructions a command" in out[-1]
+
+
+def test_the_served_monitor_keeps_score_and_a_transcript(tmp_path: Path) -> None:
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from univac_ttt.monitor.served import build_application
+
+    transcript = tmp_path / "t.txt"
+    with create_pipe_input() as pipe:
+        served = build_application(pipe, DummyOutput(), transcript=transcript)
+        monitor = served.monitor
+        monitor.execute("go")
+        for move in ("1", "2", "7", "8"):  # X leaves 6 open: O wins on 4-5-6
+            monitor.execute(f"type {move}")
+            monitor.execute("continue")
+        assert served.results() == (1, 0, 0)
+        assert served.transcript is not None
+        served.transcript.close()
+    assert "UNIVAC WINS" in transcript.read_text(encoding="utf-8")
+
+
+def test_the_prompt_toolkit_internals_serve_relies_on_still_exist() -> None:
+    """An upgrade of prompt_toolkit that renames one fails here, by name."""
+    import importlib
+    import inspect
+
+    from univac_ttt.serve.private import PROMPT_TOOLKIT_INTERNALS
+
+    for module, name, members in PROMPT_TOOLKIT_INTERNALS:
+        cls = getattr(importlib.import_module(module), name)
+        source = inspect.getsource(cls)
+        for member in members:
+            assert hasattr(cls, member) or f"self.{member}" in source, (name, member)
+
+
+def test_a_client_that_never_negotiates_gets_a_vt100_screen(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import univac_ttt.serve.telnet as telnet
+
+    monkeypatch.setattr(telnet, "HANDSHAKE_SECONDS", 0.3)
+
+    async def scenario() -> None:
+        async with serving() as server:
+            assert server.telnet is not None
+            reader, writer = await asyncio.open_connection(LOCAL, server.telnet.bound_port)
+            seen = b""
+            while b"TIC-TAC-TOE" not in seen:
+                chunk = await asyncio.wait_for(reader.read(65536), 5)
+                assert chunk, "closed before drawing the console"
+                seen += chunk
+            assert len(server.table.seats) == 1
+            writer.close()
+    run(scenario())

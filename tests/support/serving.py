@@ -1,0 +1,52 @@
+"""A class server on 127.0.0.1 (an ephemeral port) and telnet clients for it, every wait bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+from collections.abc import AsyncIterator
+
+from tests.support.telnet_client import TelnetClient
+from univac_ttt.cli import served_apps
+from univac_ttt.serve.options import Endpoint, ServeOptions
+from univac_ttt.serve.server import ClassServer
+
+LOCAL = "127.0.0.1"
+
+
+def run(coro, timeout: float = 60.0):  # type: ignore[no-untyped-def]
+    """Run one scenario with a hard time limit."""
+    async def bounded():  # type: ignore[no-untyped-def]
+        return await asyncio.wait_for(coro, timeout)
+    return asyncio.run(bounded())
+
+
+@contextlib.asynccontextmanager
+async def serving(**kwargs: object) -> AsyncIterator[ClassServer]:
+    options = ServeOptions(telnet=Endpoint(LOCAL, 0), **kwargs)  # type: ignore[arg-type]
+    server = ClassServer(options, served_apps(), io.StringIO(), live=False)
+    stop = asyncio.Event()
+    task = asyncio.get_running_loop().create_task(server.run(stop))
+    await asyncio.wait_for(server.ready.wait(), 10)
+    try:
+        yield server
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 15)
+
+
+async def connected(server: ClassServer, columns: int = 60) -> TelnetClient:
+    client = TelnetClient(columns=columns)
+    assert server.telnet is not None
+    await client.connect(server.telnet.bound_port)
+    await client.wait_for(lambda c: c.keyboard_line() == "" and c.board() is not None)
+    return client
+
+
+async def key_in(client: TelnetClient, text: str) -> None:
+    """Type a line and press Enter, waiting for the keyboard line to empty again."""
+    await client.send(text)
+    await client.wait_for(lambda c: c.keyboard_line() == text.upper())
+    await client.send("\r")
+    await client.wait_for(lambda c: c.keyboard_line() == "")

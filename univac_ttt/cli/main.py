@@ -1,0 +1,114 @@
+"""The ``univac-ttt`` command's entry point: build the parser from the subcommand modules,
+run the chosen one, and turn whatever escapes it into one line and an exit status."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..tui.ending import SessionEnded
+from . import assemble, kiosk, monitor, play, run, serve, tape, verify
+from .common import EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Parser
+
+# In the order --help lists them; each module adds its parser and set_defaults(func=...).
+SUBCOMMANDS = (play, run, monitor, kiosk, serve, verify, assemble, tape)
+COMMANDS = tuple(module.NAME for module in SUBCOMMANDS)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="univac-ttt",
+        description="A UNIVAC I (1951) emulator playing Tom Gildersleeve's tic-tac-toe. "
+                    "With no command, starts a game.",
+        epilog="A full-screen session (play, monitor) ended from outside restores the "
+               "terminal first, then exits with status 143 (SIGTERM), 129 (SIGHUP) or 74 "
+               "(the terminal went away).",
+    )
+    parser.add_argument("--version", action="version", version=f"univac-ttt {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for module in SUBCOMMANDS:
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    if not words or (words[0] not in COMMANDS and words[0] not in ("-h", "--help", "--version")):
+        words.insert(0, "play")  # no command: start a game
+    _prepare_streams()
+    args = parser.parse_args(words)
+    command = args.command
+    closed = _closed_stream(args)
+    if closed:
+        sys.stderr.write(f"univac-ttt: {closed} is closed; {command} needs it\n")
+        return EXIT_USAGE
+    try:
+        code = args.func(args)
+        sys.stdout.flush()
+        return code
+    except KeyboardInterrupt:
+        sys.stderr.write("\nunivac-ttt: interrupted\n")
+        return 130
+    except SessionEnded as ended:  # SIGTERM, SIGHUP, a closed terminal: screen restored
+        _say_quietly(f"univac-ttt: {ended}\n")
+        return ended.exit_code
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_OK
+    except OSError as exc:  # stdout on a full disk or /dev/full, a broken terminal
+        _silence_stdout()
+        _say_quietly(f"univac-ttt: input/output failed ({exc.strerror or exc})\n")
+        return EXIT_OUTPUT
+    except Exception as exc:  # noqa: BLE001 - the last guard: no traceback reaches a user
+        sys.stderr.write(f"univac-ttt: internal error ({type(exc).__name__}: {exc}); "
+                         "please report it\n")
+        return EXIT_INTERNAL
+
+
+def _prepare_streams() -> None:
+    """Output that the terminal's encoding cannot show becomes escapes, not an exception
+    (a Latin-1 terminal shows Δ as \\u0394); a closed stderr becomes a silent one."""
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the run
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def _closed_stream(args: argparse.Namespace) -> str:
+    """'standard output' or 'standard input' if the command needs one that is closed
+    (each subcommand says with ``reads_stdin``, a bool or a test of its arguments)."""
+    if sys.stdout is None:
+        return "standard output"
+    reads_stdin = args.reads_stdin(args) if callable(args.reads_stdin) else args.reads_stdin
+    if reads_stdin and sys.stdin is None:
+        return "standard input"
+    return ""
+
+
+def _say_quietly(text: str) -> None:
+    """One line on stderr if it can still be written (after SIGHUP it often cannot)."""
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so Python's own flush at exit cannot fail again."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,154 @@
+"""``univac-ttt play``: a game against the UNIVAC, full screen or plain (the default command)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .common import EXIT_ERROR_STOP, EXIT_OUTPUT, EXIT_USAGE, writable
+from .options import add_machine_options, machine_options, path
+
+if TYPE_CHECKING:
+    from ..desk.transcript import Transcript
+    from ..machine.tape import Reel
+
+NAME = "play"
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    play = sub.add_parser("play", help="play tic-tac-toe against the UNIVAC (the default)",
+                          description="Play tic-tac-toe against the UNIVAC. You are X and "
+                                      "move first: type a square code 1-9 (1 top left, "
+                                      "9 bottom right) and press Enter. Each game boots "
+                                      "the program tape tictactoe.tape (or one made "
+                                      "from --image) by CLEAR C and INITIAL READ on "
+                                      "Uniservo 1. A program that "
+                                      "runs 5,000,000 instructions without waiting for "
+                                      "the keyboard is stopped (exit status 1).")
+    play.add_argument("--plain", action="store_true",
+                      help="plain text on stdout, prompt '> ' at each keyboard wait (also "
+                           "chosen when stdin or stdout is not a terminal)")
+    play.add_argument("--speed", choices=["fast", "authentic"], default="fast",
+                      help="how the typewriter types: at once (default) or at about 10 "
+                           "characters a second, as the SC printer did (F3 toggles; with "
+                           "--plain the output is paced too)")
+    play.add_argument("--transcript", metavar="FILE", type=path,
+                      help="append the printer paper of the whole session to FILE")
+    play.add_argument("--image", metavar="FILE", type=path,
+                      help="run this memory image instead of the tic-tac-toe program")
+    add_machine_options(play)
+    play.set_defaults(func=command, reads_stdin=True)
+
+
+def command(args: argparse.Namespace) -> int:
+    loaded = _program_words(args)
+    if loaded is None:
+        return EXIT_USAGE
+    words, tape = loaded
+    if args.plain or not _full_screen_possible():
+        return _play_plain(args, tape)
+    return _play_console(args, words, tape)
+
+
+def _program_words(args: argparse.Namespace) -> tuple[dict[int, str], Reel] | None:
+    """The words play runs and the program tape that loads them (the shipped
+    tictactoe.tape, or a tape made from --image with the loader); None after a message."""
+    from ..program.boottape import boot_reel, fresh_tictactoe_tape
+    from ..program.image import ImageError, read_image
+    from ..program.shipped import ProgramError, load_tictactoe
+
+    try:
+        if args.image is not None:
+            words = read_image(args.image).words
+            return words, boot_reel(words, Path(args.image).name)
+        return load_tictactoe().image.words, fresh_tictactoe_tape()
+    except (ImageError, ProgramError) as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+        return None
+
+
+def _full_screen_possible() -> bool:
+    """A real terminal on both ends that can address the screen (not TERM=dumb)."""
+    import os
+
+    term = os.environ.get("TERM", "")
+    return sys.stdin.isatty() and sys.stdout.isatty() and term not in ("", "dumb")
+
+
+def _play_plain(args: argparse.Namespace, tape: Reel) -> int:
+    from ..console.plain import PlainConsole
+    from ..desk import Desk
+    from ..desk.transcript import Transcript, TranscriptError
+
+    if args.transcript is not None and not writable("the transcript", args.transcript):
+        return EXIT_USAGE
+    transcript = None
+    if args.transcript is not None:
+        try:
+            transcript = Transcript(Path(args.transcript))
+        except TranscriptError as exc:
+            sys.stderr.write(f"univac-ttt: {exc}\n")
+            return EXIT_USAGE
+    desk = Desk(options=machine_options(args))
+    stop = desk.load_tape(tape)  # the tape on Uniservo 1, CLEAR C, INITIAL READ
+    if stop is not None:
+        sys.stderr.write(f"univac-ttt: the program tape did not load: {stop.describe()}\n")
+        if transcript is not None:
+            transcript.close()
+        return EXIT_ERROR_STOP
+    console = PlainConsole(desk, sys.stdin, sys.stdout, sys.stderr,
+                           authentic=args.speed == "authentic")
+    if transcript is not None:
+        console.also_print_to(_reporting(transcript))
+    try:
+        result = console.run()
+    finally:
+        if transcript is not None:
+            transcript.close()
+    if result.stop is not None:
+        console.message(f"univac-ttt: the program stopped: {result.summary}")
+    if transcript is not None and transcript.error:
+        return EXIT_OUTPUT
+    return result.exit_code
+
+
+def _reporting(transcript: Transcript) -> Callable[[str], None]:
+    """Write to the transcript and say on stderr, once, if it stops (a full disk)."""
+    said = []
+
+    def write(text: str) -> None:
+        transcript.write(text)
+        if transcript.error and not said:
+            said.append(True)
+            sys.stderr.write(f"univac-ttt: {transcript.error} ({transcript.path}); the "
+                             "game goes on without it\n")
+            sys.stderr.flush()
+    return write
+
+
+def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel) -> int:
+    from ..console.app import ConsoleApp, ConsoleSettings
+    from ..desk.session import GameSession
+    from ..desk.transcript import TranscriptError
+
+    if args.transcript is not None and not writable("the transcript", args.transcript):
+        return EXIT_USAGE
+    options = machine_options(args)
+    settings = ConsoleSettings(authentic=args.speed == "authentic",
+                               transcript=Path(args.transcript) if args.transcript else None,
+                               tictactoe=args.image is None)
+    try:
+        console = ConsoleApp(lambda on_print: GameSession(words, options, on_print,
+                                                                   tape=tape), settings)
+    except TranscriptError as exc:
+        sys.stderr.write(f"univac-ttt: {exc}\n")
+        return EXIT_USAGE
+    code = console.run()
+    transcript = console.transcript
+    if transcript is not None and transcript.error:  # shown once the screen is restored
+        sys.stderr.write(f"univac-ttt: {transcript.error} ({transcript.path})\n")
+        return code or EXIT_OUTPUT
+    return code

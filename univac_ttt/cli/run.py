@@ -1,0 +1,116 @@
+"""``univac-ttt run``: load an image or a sheet, or boot a tape, and run it on the plain console."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from ..limits import count_option
+from .common import EXIT_USAGE
+from .options import add_machine_options, machine_options, path
+
+if TYPE_CHECKING:
+    from ..desk import Desk
+
+NAME = "run"
+MAX_STEPS_LIMIT = 10**15  # --max-steps: more than a year of UNIVAC time
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    run = sub.add_parser("run", help="load an image or a sheet, or boot a tape, and run it",
+                         description="Load a memory image (docs/image-format.md) or a coding "
+                                     "sheet (.ucs, assembled first) into a fresh "
+                                     "machine and run it from 000; with no IMAGE, press "
+                                     "CLEAR C and INITIAL READ: block 1 of the reel on "
+                                     "Uniservo 1 goes to 000-059 and runs. Exit status: 0 "
+                                     "normal stop, 1 error stop, 2 bad image, reel or option, "
+                                     "74 the output could not be written.")
+    run.add_argument("image", nargs="?", type=path,
+                     help="memory image, or coding sheet (.ucs) (none: boot from the tape "
+                          "on Uniservo 1)")
+    run.add_argument("--tape", action="append", default=[], metavar="N=FILE[:rw]",
+                     help="mount the reel FILE (docs/tape-format.md) on Uniservo N (1-9, or "
+                          "- for the tenth); read-only unless :rw, when the reel is saved "
+                          "back at the end if the program wrote on it (a missing :rw file "
+                          "starts blank); may be given for several units")
+    run.add_argument("--plain", action="store_true",
+                     help="plain text console (the only one for images so far)")
+    run.add_argument("--max-steps", type=count_option(MAX_STEPS_LIMIT), metavar="N",
+                     help="stop after N instructions, 1 to 10^15 (guards against runaway "
+                          "programs)")
+    run.add_argument("--start-after-stop", action="store_true",
+                     help="at a normal stop (90), or a ,0 stop with --breakpoint-switch, "
+                          "press START at once: note the stop on stderr and go on with the "
+                          "next instruction, as the operator did")
+    add_machine_options(run)
+    run.set_defaults(func=command, reads_stdin=True)
+
+
+def command(args: argparse.Namespace) -> int:
+    from ..console.plain import PlainConsole
+    from ..desk import Desk, Limits
+    from ..program.sources import ProgramFileError, read_program
+
+    desk_words = None
+    if args.image:
+        try:
+            desk_words = read_program(args.image).words
+        except ProgramFileError as exc:
+            sys.stderr.write(f"univac-ttt: {exc}\n")
+            return EXIT_USAGE
+    # run has no cap of its own: --max-steps is the guard (Ctrl-C ends it too).
+    desk = Desk(desk_words, machine_options(args), Limits(cap=MAX_STEPS_LIMIT))
+    mounts = _mount_tapes(desk, args.tape)
+    if mounts is None:
+        return EXIT_USAGE
+    if not args.image:
+        stop = desk.boot()  # CLEAR C and INITIAL READ
+        if stop is not None:
+            sys.stderr.write(f"univac-ttt: {stop.reason} (mount a program tape with "
+                             "--tape 1=FILE, or name a memory image)\n")
+            return EXIT_USAGE
+    console = PlainConsole(desk, sys.stdin, sys.stdout, sys.stderr, args.max_steps,
+                           start_after_stop=args.start_after_stop)
+    try:
+        result = console.run()
+    finally:
+        saved = _save_written_reels(mounts)
+    console.message(f"univac-ttt: {result.summary}")
+    return result.exit_code if saved else EXIT_USAGE
+
+
+def _mount_tapes(desk: Desk, specs: list[str]) -> list | None:
+    """Mount every --tape reel, all or none; a list of (spec, reel), None after a message."""
+    from ..program.reel import ReelError, TapeSpec
+
+    mounts = []
+    units: set[int] = set()
+    for text in specs:
+        try:
+            spec = TapeSpec(text)
+            if spec.unit in units:
+                raise ValueError(f"Uniservo {text.partition('=')[0]} is given twice")
+            units.add(spec.unit)
+            mounts.append((spec, spec.load()))
+        except (ValueError, ReelError) as exc:
+            sys.stderr.write(f"univac-ttt: --tape {exc}\n")
+            return None
+    for spec, reel in mounts:
+        desk.attach(spec.unit, reel)
+    return mounts
+
+
+def _save_written_reels(mounts: list) -> bool:
+    """Save back each writable reel the program wrote on; False if one could not be."""
+    from ..program.reel import save_reel
+
+    ok = True
+    for spec, reel in mounts:
+        if spec.writable and reel.written:
+            try:
+                save_reel(reel, spec.path, "written by univac-ttt run")
+            except OSError as exc:
+                sys.stderr.write(f"univac-ttt: cannot save the reel {spec.path}: {exc}\n")
+                ok = False
+    return ok
