@@ -159,6 +159,22 @@ def test_the_class_size_and_the_class_password_hold_for_tabs():
         assert "refused web" in running.out.getvalue()
 
 
+def test_a_tab_keeps_its_transcript(tmp_path):
+    with web_server(transcripts=True, data=tmp_path) as running:
+        async def go():
+            async with aiohttp.ClientSession() as session:
+                ws = await connect(session, running)
+                await until(ws, ready)
+                for key in ("5", "Enter"):
+                    await ws.send_str(json.dumps({"k": key}))
+                await until(ws, lambda d: ready(d) and d["after"]["board"][4] == "X")
+                await ws.close()
+        run(go())
+    (transcript,) = (tmp_path / "transcripts").iterdir()
+    text = transcript.read_text()
+    assert "YOU MOVE FIRST" in text and "> 5" in text and "   4   X   6" in text
+
+
 def test_an_idle_tab_is_closed_politely():
     with web_server(idle_seconds=0.5) as running:
         async def go():

@@ -60,8 +60,9 @@ class GameTab:
         self.transcript = Transcript(transcript) if transcript is not None else None
         self._scored = (0, 0, 0)  # the score the page was last sent
         self._live = False
+        self.caption = ""  # what the UNIVAC's last decision was, from the captions' addresses
         self.session = GameSession(program.words, options, self._printed,
-                                   tape=program.boot_tape())
+                                   program.caption_addresses(), tape=program.boot_tape())
 
     def _printed(self, chunk: PrintedChunk) -> None:
         if self.transcript is not None:
@@ -97,6 +98,7 @@ class GameTab:
             self.line = self.line[:-1]
         elif key == "NewGame":
             self.line = ""
+            self.caption = ""
             self.session.new_game()
         elif key in ("Staff", "Escape"):
             pass
@@ -120,6 +122,8 @@ class GameTab:
         self.line = ""
         while not self.session.run_reply(RUN_CHUNK):
             await asyncio.sleep(0)  # a long run lets every other tab be served
+        if self.session.noticed:
+            self.caption = self.session.noticed[-1]
 
     async def pin(self, pin: str) -> None:
         self.hint = "There is no staff PIN here."
@@ -144,7 +148,7 @@ class GameTab:
         self._scored = scores
         figures = session.last_move
         neons = neons_for(session.stop)
-        return {"t": "state", "line": self.line, "hint": self.hint, "caption": "",
+        return {"t": "state", "line": self.line, "hint": self.hint, "caption": self.caption,
                 "mode": "playing", "after": {
                     "ready": session.waiting_for_keyboard, "neons": neons.lit(),
                     "error": session.error or "",
@@ -170,6 +174,7 @@ class MuseumTab(GameTab):
         self.transcript = Transcript(transcript) if transcript is not None else None
         self._scored = (0, 0, 0)
         self._live = False
+        self.caption = ""
         self.kiosk = Kiosk(program.words, program.program, settings, program.boot_tape())
         self.session = self.kiosk.session
         self.session.desk.paper.listeners.append(self._printed)
