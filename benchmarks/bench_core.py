@@ -61,7 +61,7 @@ def measure(machine: Machine, seconds: float, chunk: int = 200_000) -> tuple[flo
 
 
 def measure_program(seconds: float) -> tuple[float, float]:
-    from univac_ttt.program.shipped import load_tictactoe
+    from univac_ttt.packs.tictactoe import load_tictactoe
 
     image = load_tictactoe().image
     keyboard = QueueKeyboard()

@@ -17,7 +17,7 @@ import tracemalloc
 from pathlib import Path
 
 from univac_ttt.monitor.core import Monitor
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 
 def measure(name: str, monitor: Monitor, command: str, trace_memory: bool = True) -> None:

@@ -15,7 +15,7 @@ import time
 from univac_ttt.desk import Desk
 from univac_ttt.machine import Machine
 from univac_ttt.machine.timing import format_time
-from univac_ttt.program.boottape import fresh_tictactoe_tape, load_tictactoe_tape
+from univac_ttt.packs.tictactoe import fresh_tictactoe_tape, load_tictactoe_tape
 
 LOADER_STEPS = 20
 

@@ -80,7 +80,7 @@ def machine_runner(machine: Machine) -> Runner:
 
 def program_runner() -> Runner:
     """The tic-tac-toe program answering a fixed round of moves, again and again."""
-    from univac_ttt.program.shipped import load_tictactoe
+    from univac_ttt.packs.tictactoe import load_tictactoe
 
     keyboard = QueueKeyboard()
     printer = PaperPrinter()

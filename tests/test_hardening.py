@@ -28,13 +28,15 @@ from univac_ttt.monitor.core import Monitor
 from univac_ttt.museum.controller import Kiosk, KioskSettings
 from univac_ttt.museum.printouts import save_printout
 from univac_ttt.museum.stats import TallyFile
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 from univac_ttt.program.assembler import AssemblyError, assemble
-from univac_ttt.program.shipped import load_tictactoe
 from univac_ttt.safefile import atomic_write, create_new
 from univac_ttt.safetext import visible
 from univac_ttt.textfile import TextFileError, read_text_file
 
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 HUGE = "9" * 5000  # more digits than Python converts (4,300)
 GAME = ("2", "8", "0", "1", "4")  # one visitor game: a UNIVAC win with one bad code
 
@@ -328,7 +330,7 @@ def test_load_json_bounds_size_depth_and_numbers():
 
 @pytest.fixture
 def monitor():
-    return Monitor(SHIPPED.image.words, SHIPPED.program)
+    return Monitor.for_pack(TTT, tapes={})
 
 
 @pytest.mark.parametrize("command", [
@@ -557,7 +559,7 @@ def test_a_transcript_that_fills_the_disk_is_reported_and_exits_non_zero(tmp_pat
 
 def test_verify_reports_a_damaged_sheet_instead_of_crashing(tmp_path):
     lines = Path(SHIPPED.source_path if hasattr(SHIPPED, "source_path") else
-                 Path(__file__).parent.parent / "univac_ttt/program/tictactoe.ucs"
+                 Path(__file__).parent.parent / "univac_ttt/packs/tictactoe/tictactoe.ucs"
                  ).read_text(encoding="utf-8").split("\n")
     del lines[144]  # line 145 of the shipped sheet
     sheet = tmp_path / "damaged.ucs"
@@ -604,7 +606,7 @@ def test_the_referee_survives_deleting_any_line_of_the_sheet(long_run):
     import io
 
     from univac_ttt.machine import MachineOptions
-    from univac_ttt.program.shipped import sheet_text
+    from univac_ttt.packs.tictactoe import sheet_text
     from univac_ttt.verify.referee import RefereeError, run_verification
 
     lines = sheet_text().split("\n")

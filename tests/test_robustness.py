@@ -17,10 +17,9 @@ from univac_ttt.desk import Desk, Limits
 from univac_ttt.desk.session import GameSession
 from univac_ttt.machine import KeyboardEntryError, MachineOptions, StopKind, keys_to_word
 from univac_ttt.machine.word import from_int, to_int
+from univac_ttt.packs.tictactoe import DEMO_GAMES, load_tictactoe
 from univac_ttt.program.assembler import AssemblyError, assemble
 from univac_ttt.program.image import ImageError, parse_image
-from univac_ttt.program.shipped import load_tictactoe
-from univac_ttt.program.tictactoe import DEMO_GAMES
 
 SHIPPED = load_tictactoe()
 BRD = SHIPPED.program.address_of("BRD")

@@ -130,7 +130,7 @@ def test_every_subcommand_module_adds_its_parser_and_its_function():
 
     parser = build_parser()
     assert COMMANDS == ("play", "run", "monitor", "kiosk", "serve", "verify", "assemble",
-                        "tape")
+                        "tape", "programs")
     required = {"assemble": ["x.ucs"], "tape": ["list", "x.tape"]}
     for module in SUBCOMMANDS:
         args = parser.parse_args([module.NAME, *required.get(module.NAME, [])])

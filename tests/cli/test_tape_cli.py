@@ -103,8 +103,8 @@ def test_reading_past_the_end_is_an_error_stop(tmp_path):
 
 def test_the_shipped_tape_boots_and_plays(tmp_path):
     made = univac("tape", "make", "tictactoe.img", "-o", str(tmp_path / "t.tape"),
-                  cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2] / "univac_ttt" /
-                          "program"))
+                  cwd=str(__import__("pathlib").Path(__file__).resolve().parents[2] /
+                          "univac_ttt" / "packs" / "tictactoe"))
     assert made.returncode == 0, made.stderr
     result = univac("run", "--tape", f"1={tmp_path / 't.tape'}", "--plain", stdin="5\n")
     assert "NEW GAME" in result.stdout and "Traceback" not in result.stderr

@@ -10,13 +10,14 @@ from univac_ttt.console.app import ConsoleApp, ConsoleSettings
 from univac_ttt.console.panels import lamp_for, render_panel
 from univac_ttt.desk.pacing import TypewriterPacer
 from univac_ttt.desk.paper import PrintedChunk
-from univac_ttt.desk.score import results_in
 from univac_ttt.desk.session import GameSession
 from univac_ttt.machine.word import from_text, to_int
-from univac_ttt.program.board import printed_board
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe, results_in
+from univac_ttt.packs.tictactoe.board import printed_board
 
 WORDS = load_tictactoe().image.words
+TTT = shipped_pack("tictactoe")
 F1, F2, F3, F4 = "\x1bOP", "\x1bOQ", "\x1bOR", "\x1bOS"
 CTRL_Q, CTRL_D, CTRL_C = "\x11", "\x04", "\x03"
 
@@ -50,7 +51,7 @@ def test_session_refuses_missing_keys_without_touching_the_machine():
 
 
 def test_session_counts_the_score_from_the_paper():
-    session = GameSession(WORDS)
+    session = GameSession.from_pack(TTT)
     session.submit("2")
     session.submit("8")  # X on opposite edges: a blunder
     for square in "1234567":  # taken squares just get a warning
@@ -84,11 +85,24 @@ def test_results_are_read_from_the_program_text():
     assert results_in("THE UNIVAC WINS. ... THE GAME IS A DRAW.") == ["univac", "draw"]
     assert results_in("YOU WIN. CONGRATULATIONS") == ["opponent"]
     assert results_in("WINDOW") == []
+    for text in ("THE UNIVAC WINS. ... THE GAME IS A DRAW.", "YOU WIN. CONGRATULATIONS",
+                 "WINDOW", "YOU WINNER"):  # the pack's phrases read as the module's pattern
+        assert TTT.results_in(text) == results_in(text)
+
+
+def test_a_session_without_a_pack_scores_nothing():
+    session = GameSession(WORDS)  # an image: no pack
+    session.submit("2")
+    session.submit("8")
+    for square in "1234567":
+        session.submit(square)
+    assert "THE UNIVAC WINS" in session.paper and session.score.games == 0
 
 
 def test_panel_renders_the_lamp_and_the_score():
-    session = GameSession(WORDS)
-    text = re.sub(r"\x1b\[[0-9;]*m", "", render_panel(session, typing=False, authentic=False))
+    session = GameSession.from_pack(TTT)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", render_panel(session, typing=False, authentic=False,
+                                                      pack=TTT))
     assert "INPUT READY" in text and "UNIVAC 0  draws 0  you 0" in text and "1 │ 2 │ 3" in text
     assert max(len(line) for line in text.splitlines()) <= 30  # fits the panel column
 
@@ -295,7 +309,7 @@ def test_a_served_console_offers_no_f4_in_its_key_bar_or_help():
     from univac_ttt.console.served import build_application
 
     with create_pipe_input() as pipe:
-        console = build_application(pipe, DummyOutput()).console
+        console = build_application(pipe, DummyOutput(), pack=TTT).console
         bar = "".join(text for _style, text in console._bar_text())
         assert "F1" in bar and "F2" in bar and "F4" not in bar and "save" not in bar
         help_text = "\n".join(console.help_lines())

@@ -8,7 +8,8 @@ from pathlib import Path
 from univac_ttt.machine.timing import format_time
 from univac_ttt.wording import count
 
-SHIPPED_IMAGE = Path(__file__).resolve().parents[2] / "univac_ttt" / "program" / "tictactoe.img"
+SHIPPED_IMAGE = (Path(__file__).resolve().parents[2] / "univac_ttt" / "packs" / "tictactoe"
+                 / "tictactoe.img")
 
 
 def univac(*args, stdin="", together=False):
@@ -67,11 +68,12 @@ def test_a_one_word_program_says_1_instruction(tmp_path):
 
 
 def test_help_texts_wrap_at_words_to_any_width():
-    from univac_ttt.console.app import HELP_TEXT
+    from univac_ttt.console.app import KEYS_HELP
     from univac_ttt.kiosk.app import KIOSK_HELP
+    from univac_ttt.packs import shipped_pack
     from univac_ttt.tui.wrap import wrap_words
 
-    for text in (HELP_TEXT, KIOSK_HELP):
+    for text in (shipped_pack("tictactoe").help + "\n\n" + KEYS_HELP, KIOSK_HELP):
         for width in (40, 60, 80):
             lines = wrap_words(text, width)
             assert all(len(line) <= width for line in lines), width

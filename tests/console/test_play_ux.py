@@ -25,9 +25,11 @@ from univac_ttt.museum.controller import (
     KioskSettings,
     Mode,
 )
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 WORDS = SHIPPED.image.words
 CTRL_Q, CTRL_C, CTRL_Z = "\x11", "\x03", "\x1a"
 PAGE_UP, PAGE_DOWN = "\x1b[5~", "\x1b[6~"
@@ -127,9 +129,14 @@ def test_the_transcript_sink_gets_the_keyed_entries():
 # ---- the full-screen console ------------------------------------------------------------
 
 def run_console(keys, settings=None, words=WORDS, output=None):
-    settings = settings or ConsoleSettings()
+    settings = settings or ConsoleSettings(pack=TTT)
     with create_pipe_input() as pipe:
-        console = ConsoleApp(lambda on_print: GameSession(words, on_print=on_print), settings,
+        def session(on_print):
+            if settings.pack.folder:
+                return GameSession.from_pack(settings.pack, on_print=on_print)
+            return GameSession(words, on_print=on_print)
+
+        console = ConsoleApp(session, settings,
                              input=pipe, output=output or DummyOutput())
         pipe.send_text(keys)
         code = console.run()
@@ -153,7 +160,7 @@ def test_the_keyed_entry_shows_on_the_console_paper():
 def test_type_ahead_from_a_finished_game_is_not_played_in_the_next():
     # 2 8 1 loses at once to the UNIVAC; 3 7 arrive in the same burst, typed ahead
     console, _ = run_console("2\r8\r1\r3\r7\r" + CTRL_Q + CTRL_Q,
-                             ConsoleSettings(clock=Clock()))
+                             ConsoleSettings(clock=Clock(), pack=TTT))
     assert console.session.score.univac_wins == 1
     assert console.session.words_typed == 3
     new_game = console.session.paper.rsplit("NEW GAME", 1)[1]
@@ -165,8 +172,9 @@ def test_after_the_pause_the_next_game_takes_keys_again():
     clock = Clock()
     console = None
     with create_pipe_input() as pipe:
-        console = ConsoleApp(lambda on_print: GameSession(WORDS, on_print=on_print),
-                             ConsoleSettings(clock=clock), input=pipe, output=DummyOutput())
+        console = ConsoleApp(lambda on_print: GameSession.from_pack(TTT, on_print=on_print),
+                             ConsoleSettings(clock=clock, pack=TTT), input=pipe,
+                             output=DummyOutput())
         for move in "281":
             console.keyboard_buffer.text = move
             console.submit()
@@ -179,9 +187,9 @@ def test_after_the_pause_the_next_game_takes_keys_again():
 
 
 def test_another_program_shows_no_game_title_square_codes_or_score():
-    # what the console shows depends on the setting, not on reading the program
-    console, _ = run_console(CTRL_Q + CTRL_Q, ConsoleSettings(tictactoe=False))
-    panel = render_panel(console.session, False, False, tictactoe=False)
+    # what the console shows depends on the pack, not on reading the program
+    console, _ = run_console(CTRL_Q + CTRL_Q, ConsoleSettings())
+    panel = render_panel(console.session, False, False)
     assert "square codes" not in panel and "draws" not in panel and "INPUT READY" in panel
     assert "TIC-TAC-TOE" not in console._title_text()[0][1]
     assert "square code" not in console._panel_text().value
@@ -203,7 +211,7 @@ def test_figures_never_run_together():
 
 def test_f4_names_the_whole_path(tmp_path):
     console, _ = run_console("5\r\x1bOS" + CTRL_Q + CTRL_Q,
-                             ConsoleSettings(save_directory=tmp_path))
+                             ConsoleSettings(save_directory=tmp_path, pack=TTT))
     said = next(s for s in console.hint_log if "saved" in s)
     saved = next(tmp_path.glob("univac-paper-*.txt"))
     assert str(saved.resolve()) in said

@@ -15,12 +15,14 @@ from univac_ttt.desk import Desk, Limits
 from univac_ttt.desk.paper import Paper
 from univac_ttt.machine import StopKind
 from univac_ttt.machine.word import from_text
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip install '.[test]'"
 LOOP = {0: from_text("000000U00000")}  # a transfer to itself: a runaway program
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 
 
 def test_a_runaway_program_stops_at_the_cap_and_can_go_on():
@@ -131,10 +133,20 @@ def test_ctrl_c_stops_a_runaway_in_the_full_screen_monitor(tmp_path):
 
 # ---- the rules: who may run a Machine, and who may import whom ------------------------
 
-FRONT_ENDS = ("console", "monitor", "kiosk", "serve", "web")
+# The layers under and beside the front ends (docs/architecture.md); every other package of
+# univac_ttt is a front end, so a new one is held to the rules without being listed here.
+# museum/ is the exhibit's controller, driven by the kiosk and the browser page alike.
+LAYERS = ("machine", "program", "desk", "tui", "verify", "packs", "cli", "museum")
+FRONT_ENDS = tuple(sorted(
+    path.name for path in (ROOT / "univac_ttt").iterdir()
+    if (path / "__init__.py").is_file() and path.name not in LAYERS))
 # The browser's listener runs inside the class server and stands on its network layer
 # (admission, the class table, limits): web may import serve; serve never imports web.
 FRONT_END_BASES = {"web": {"serve"}}
+# Who may name a pack: the composer, the kiosk and its controller (museum/) and the referee
+# (tic-tac-toe's own front end and judge), and the packs themselves. desk/ and program/
+# never do; the browser page is handed its pack by the composer.
+PACK_USERS = ("cli", "kiosk", "museum", "verify", "packs")
 # The machine's own tests (tests/machine/: instructions, arithmetic, checking, tapes, timing),
 # the loader's, and the shared helpers that build small machines.
 MACHINE_TESTS = {"tests/conftest.py", "tests/program/test_boottape.py",
@@ -210,6 +222,50 @@ def test_the_museum_controller_is_no_front_end_and_draws_nothing():
         assert not imported & (set(FRONT_ENDS) | {"tui"}), (path, imported)
         text = path.read_text(encoding="utf-8")
         assert "prompt_toolkit" not in text and "aiohttp" not in text, path
+def test_the_front_ends_are_found_not_listed():
+    assert {"console", "monitor", "kiosk", "serve", "web"} <= set(FRONT_ENDS)
+    assert not set(FRONT_ENDS) & set(LAYERS)
+
+
+def _module_package(path: Path) -> str:
+    """The package of a module, or its own name for a top-level module (cli.py: cli)."""
+    parts = path.relative_to(ROOT).parts
+    return parts[1] if len(parts) > 2 else parts[1].removesuffix(".py")
+
+
+def test_only_the_composer_the_kiosk_and_the_referee_name_a_pack():
+    offenders = []
+    for path in (ROOT / "univac_ttt").rglob("*.py"):
+        package = _module_package(path)
+        if package in PACK_USERS:
+            continue
+        if "packs" in _imports(ast.parse(path.read_text(encoding="utf-8")), path):
+            offenders.append(str(path.relative_to(ROOT)))
+    assert not offenders, offenders
+    assert "desk" not in PACK_USERS and "program" not in PACK_USERS
+
+
+def test_desk_and_program_know_no_shipped_program():
+    """No code in desk/ or program/ spells tic-tac-toe's names (its label BRD, its files,
+    its phrases); comments and docstrings may mention it as an example."""
+    spelled = ("tictactoe", "BRD", "UNIVAC WINS", "SQUARE CODE", "DRAW")
+    offenders = []
+    for folder in ("desk", "program"):
+        for path in (ROOT / "univac_ttt" / folder).glob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                          if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+                          and node.body and isinstance(node.body[0], ast.Expr)}
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                        and id(node) not in docstrings:
+                    offenders += [f"{path.relative_to(ROOT)}:{node.lineno} {word}"
+                                  for word in spelled if word in node.value]
+                if isinstance(node, ast.Name | ast.Attribute):
+                    name = node.id if isinstance(node, ast.Name) else node.attr
+                    if "tictactoe" in name.lower():
+                        offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {name}")
+    assert not offenders, offenders
 
 
 def test_the_desk_draws_nothing():
@@ -246,7 +302,7 @@ def test_desk_controls_and_neons():
 def test_the_monitor_has_the_desk_controls():
     from univac_ttt.monitor.core import Monitor
 
-    m = Monitor(SHIPPED.image.words, SHIPPED.program)
+    m = Monitor.for_pack(TTT, tapes={})
     m.execute("go")
     assert m.execute("desk")[0] == "neons: INPUT READY"
     assert "Uniservo 1 has no reel" in m.execute("desk initial-read")[0]
@@ -286,7 +342,7 @@ def test_one_address_parser_for_the_assembler_and_the_monitor():
             assert exc.reason
         else:
             raise AssertionError(bad)
-    m = Monitor(SHIPPED.image.words, SHIPPED.program)
+    m = Monitor.for_pack(TTT, tapes={})
     assert m.address("BRD+3") == symbols["BRD"] + 3
     assert m.execute("examine NOWHERE") == ["?? label NOWHERE is not defined"]
 

@@ -14,8 +14,8 @@ from univac_ttt.desk.tapelamps import loaded_note, tape_lamp, tape_seconds
 from univac_ttt.machine import StopKind
 from univac_ttt.machine.tape import BLOCK_CYCLE_PULSES, BLOCK_WORDS, Reel
 from univac_ttt.machine.word import ZERO
-from univac_ttt.program.boottape import boot_reel, fresh_tictactoe_tape
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs.tictactoe import fresh_tictactoe_tape, load_tictactoe
+from univac_ttt.program.boottape import boot_reel
 from univac_ttt.verify.referee import Referee
 
 SHIPPED = load_tictactoe()

@@ -7,11 +7,13 @@ import shutil
 from support.terminal import quit_monitor, start_monitor
 
 from univac_ttt.monitor.core import COMMANDS, Monitor
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip install '.[test]'"
 PAGE_UP, PAGE_DOWN, F2, CTRL_Q = "\x1b[5~", "\x1b[6~", "\x1bOQ", "\x11"
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 
 
 
@@ -30,7 +32,7 @@ def paper_pane(screen: str) -> list[str]:
 
 def expected(*moves: str) -> tuple[list[str], str]:
     """The paper's lines after these moves, and the state line's count of instructions."""
-    monitor = Monitor(SHIPPED.image.words, SHIPPED.program)
+    monitor = Monitor.for_pack(TTT, tapes={})
     monitor.execute("go")
     for move in moves:
         monitor.execute(f"type {move}")

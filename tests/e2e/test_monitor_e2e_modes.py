@@ -51,7 +51,7 @@ def test_the_paper_pane_has_the_width_of_its_pane():
 
 
 def test_memory_labels_are_whole_and_narrow_is_narrower():
-    from univac_ttt.program.shipped import load_tictactoe
+    from univac_ttt.packs.tictactoe import load_tictactoe
 
     symbols = set(load_tictactoe().program.symbols)
     for columns, rows in ((80, 24), (100, 30)):

@@ -13,9 +13,8 @@ from univac_ttt.kiosk.bigboard import big_board
 from univac_ttt.kiosk.supervisor import supervise
 from univac_ttt.museum.controller import ATTRACT, WELCOME, Kiosk, KioskSettings, Mode
 from univac_ttt.museum.stats import TallyFile
-from univac_ttt.program.board import last_printed_board
-from univac_ttt.program.shipped import load_tictactoe
-from univac_ttt.program.tictactoe import DEMO_GAMES
+from univac_ttt.packs.tictactoe import DEMO_GAMES, load_tictactoe, results_in
+from univac_ttt.packs.tictactoe.board import last_printed_board
 
 SHIPPED = load_tictactoe()
 F12, F2 = "\x1b[24~", "\x1bOQ"
@@ -48,7 +47,7 @@ def make_kiosk(tmp_path, clock):
 
 def test_demonstration_scripts_end_as_promised():
     for moves, expected in DEMO_GAMES:
-        session = GameSession(SHIPPED.image.words)
+        session = GameSession(SHIPPED.image.words, results=results_in)
         for move in moves:
             session.submit(move)
         assert session.score.games == 1, moves

@@ -13,8 +13,7 @@ from univac_ttt.desk.pacing import SHOWN_LIMIT
 from univac_ttt.desk.paper import PAPER_LIMIT
 from univac_ttt.museum import controller, stats
 from univac_ttt.museum.controller import BOARD_TAIL, Kiosk, KioskSettings, Mode
-from univac_ttt.program.shipped import load_tictactoe
-from univac_ttt.program.tictactoe import DEMO_GAMES
+from univac_ttt.packs.tictactoe import DEMO_GAMES, load_tictactoe
 
 SHIPPED = load_tictactoe()
 MEMORY_GROWTH_BOUND = 200_000  # bytes kept by the last 15 % of the games

@@ -21,9 +21,7 @@ from univac_ttt.machine.ops import BY_CODE
 from univac_ttt.machine.tape import Reel
 from univac_ttt.machine.word import from_int, from_text, instruction
 from univac_ttt.monitor.core import Monitor
-from univac_ttt.program.boottape import fresh_tictactoe_tape
-from univac_ttt.program.shipped import load_tictactoe
-from univac_ttt.program.tictactoe import DEMO_GAMES
+from univac_ttt.packs.tictactoe import DEMO_GAMES, fresh_tictactoe_tape, load_tictactoe
 from univac_ttt.verify import referee as referee_module
 
 Runner = Callable[[Machine, int], object]
@@ -456,3 +454,181 @@ def test_the_monitor_sees_registers_holding_numbers_as_on_the_reference():
                     "registers", "history 5", "continue 500", "registers"):
         assert fast.execute(command) == ref.execute(command)
     assert fast.machine.snapshot() == ref.machine.snapshot()
+
+
+# ---- superblocks ---------------------------------------------------------------------------
+# A straight-line run of pairs is one compiled function (compiled.py): it must leave exactly
+# as the reference stands when an instruction in its middle bails (a stop, a keyboard with
+# nothing typed, a tape error, an overflow stop, a non-digit in a multiply), when a word of it
+# is changed by itself or from outside, and around breakpoints and faults set between runs.
+
+block_codes = st.sampled_from(
+    ["B", "L", "F", "H", "C", "G", "J", "K", "A", "S", "X", "M", "N", "P", "D", "E", "V",
+     "W", "Y", "Z", "Q", "T", "R", ".1", ";2", "-3", "02", "00", "00", "00", ",0", "50",
+     "90", "10", "11", "21", "31", "51", "61"])
+block_halves = st.builds(lambda code, address: instruction(code, address), block_codes,
+                         st.integers(0, 40))  # operands reach the code itself (000-017)
+block_words = st.builds(lambda a, b: a + b, block_halves, block_halves)
+block_events = st.one_of(
+    st.tuples(st.just("run"), st.integers(1, 300)),
+    st.tuples(st.just("deposit"), st.integers(0, 17), block_words),
+    st.tuples(st.just("fault"), st.integers(0, 17), st.integers(0, 11), st.integers(0, 6)),
+    st.tuples(st.just("break"), st.integers(0, 17)),
+    st.tuples(st.just("switch"), st.booleans()),
+    st.tuples(st.just("resume")),
+    st.tuples(st.just("type"),),
+)
+
+
+@settings(deadline=None)
+@given(st.lists(block_words, min_size=2, max_size=16),
+       st.dictionaries(st.integers(18, 40), st.one_of(numbers, numbers, raw_words),
+                       max_size=20),
+       st.sampled_from([MachineOptions(), MachineOptions(overflow="stop"),
+                        MachineOptions(breakpoint_switch=True)]),
+       st.booleans(), st.lists(block_events, min_size=1, max_size=12))
+def test_superblocks_match_the_reference(body, data, opts, mounted, script):
+    """Long straight-line blocks whose instructions bail part-way, store into the block
+    itself, and meet deposits, breakpoints, faults and typed words between runs."""
+    memory = {**data, **dict(enumerate(body))}
+    memory[len(body)] = instruction("00", 0) + instruction("U", 0)
+    fast, ref = twin(opts, memory, [])
+    for m in (fast[0], ref[0]):
+        if mounted:
+            m.tapes.attach(1, Reel(blocks=[tuple(from_int(i) for i in range(60))],
+                                   writable=True, name="r1"))
+    saved: list[MachineState] = []
+    for steps in (200, 1, 3):  # compile the blocks (second sight), then leave part-way
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    for event in script:
+        if event[0] == "run":
+            same(fast, ref, fast[0].run(event[1]), reference_run(ref[0], event[1]))
+            assert tape_state(fast[0]) == tape_state(ref[0])
+            saved.append(fast[0].snapshot())
+        elif event[0] == "type":
+            for m in (fast[0], ref[0]):
+                m.keyboard.words.append(from_int(7))  # type: ignore[union-attr]
+        else:
+            apply(fast[0], event, saved)
+            apply(ref[0], event, saved)
+    same(fast, ref, fast[0].run(2000), reference_run(ref[0], 2000))
+
+
+def test_a_block_that_rewrites_its_own_later_pair_matches_the_reference():
+    """Pair 001 stores into pair 003 of the same block every pass (alternating two
+    words), so the block must see the change at the boundary before 003 and be shortened."""
+    memory = {
+        0: instruction("B", 20) + instruction("L", 21),
+        1: instruction("H", 3) + instruction("J", 22),    # (003) = (020); (022) = (021)
+        2: instruction("B", 22) + instruction("H", 21),   # swap (020) and (021) through 022
+        3: instruction("00", 0) + instruction("00", 0),
+        4: instruction("L", 20) + instruction("J", 23),
+        5: instruction("B", 23) + instruction("H", 20),
+        6: instruction("00", 0) + instruction("U", 0),
+        20: instruction("50", 30) + instruction("00", 0),
+        21: instruction("50", 31) + instruction("00", 0),
+        30: from_int(30), 31: from_int(31),
+    }
+    fast, ref = twin(MachineOptions(), memory, [])
+    for steps in (14, 1, 2, 13, 29, 400, 5, 1000):
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    assert len(fast[1].log) > 50
+    block = compiled.TABLES[False].by_address[0].get(fast[0].mem[0])
+    assert block is not None and block is not compiled._generic
+
+
+def test_a_long_block_leaves_part_way_exactly():
+    """A 16-pair block with a multiply of text in its middle: the bail leaves the machine
+    just before that instruction, with the registers the block held in locals."""
+    words = [instruction("B", 40) + instruction("A", 41)] * 6 + [
+        instruction("L", 42) + instruction("M", 43)] + [
+        instruction("H", 44) + instruction("K", 0)] * 8 + [
+        instruction("00", 0) + instruction("U", 0)]
+    memory = {**dict(enumerate(words)), 40: from_int(5), 41: from_int(-3), 42: from_int(9),
+              43: from_int(11), 44: from_int(0)}
+    fast, ref = twin(MachineOptions(), memory, [])
+    same(fast, ref, fast[0].run(200), reference_run(ref[0], 200))
+    for m in (fast[0], ref[0]):
+        m.mem[43] = from_text("ABCDEFGHIJKL")  # the multiply in pair 006 now bails
+    for steps in (40, 1, 1, 40):
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    assert fast[0].last_stop.kind is StopKind.ERROR
+    assert fast[0].last_stop.address == 6 and fast[0].last_stop.half == "right"
+
+
+# ---- the arithmetic rules live in arithmetic.py ------------------------------------------------
+
+def _forget_every_result() -> None:
+    """Empty every memo and value table, and every compiled block, so that a rule changed
+    in arithmetic.py is used from now on."""
+    from univac_ttt.machine import arithmetic as ar
+    from univac_ttt.machine import fastarith
+
+    ar._SUMS.clear()
+    for function in (ar.multiply_rounded, ar.multiply_full, ar.divide, ar.triple):
+        function.cache.clear()  # type: ignore[attr-defined]
+    fastarith._VALUES.clear()
+    fastarith._WORDS.clear()
+    for table in fastarith.PRODUCTS.values():
+        table.clear()
+    for tables in compiled.TABLES.values():
+        tables.seen.clear()
+        for blocks in (*tables.by_address, *tables.singles):
+            blocks.clear()
+
+
+def test_a_zero_results_sign_is_taken_from_arithmetic_alone(monkeypatch):
+    """Were the rule for the sign of a zero product or quotient changed in arithmetic.py
+    (a negative zero kept), compiled blocks and fastarith give what the reference gives:
+    zero results are always formed there."""
+    from univac_ttt.machine import arithmetic as ar
+    from univac_ttt.machine.charset import MINUS
+
+    def keep_negative_zero(sign: int, magnitude: int) -> str:
+        word = from_int(magnitude)
+        return MINUS + word[1:] if sign < 0 else word
+
+    memory = {
+        0: instruction("L", 20) + instruction("M", 21),   # -3 x 4: rounds to zero
+        1: instruction("H", 30) + instruction("N", 22),   # 3 x ... negated, zero
+        2: instruction("H", 31) + instruction("P", 21),   # -3 x 4 in 22 digits: high zero
+        3: instruction("H", 32) + instruction("J", 33),
+        4: instruction("B", 24) + instruction("D", 23),   # 0 / -3 (rL): a zero quotient
+        5: instruction("H", 34) + instruction("U", 0),
+        20: from_int(-3), 21: from_int(4), 22: from_int(-2), 23: from_int(0), 24: from_int(-7),
+    }
+    with monkeypatch.context() as patch:
+        patch.setattr(ar, "_signed_word", keep_negative_zero)
+        _forget_every_result()
+        fast, ref = twin(MachineOptions(), memory, [])
+        for steps in (400, 1, 2, 37, 2000):
+            same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+        negative_zero = MINUS + from_int(0)[1:]
+        assert fast[0].mem[30] == negative_zero  # the changed rule was used
+        assert fast[0].mem[34] == negative_zero
+    _forget_every_result()
+
+
+def test_a_block_looping_in_place_leaves_exactly_on_a_later_pass():
+    """A block whose last pair transfers back to its start runs round in place; when its
+    first instruction stops on a later pass (an overflow stop, the keyboard running dry),
+    CR, CC and the clock must be the reference's. The block is entered from a prologue
+    (a restore puts the machine back there once the block is compiled), so the CR it was
+    entered with is not the one it must leave with."""
+    prologue = instruction("00", 0) + instruction("U", 1)
+    overflowing = {0: prologue, 1: instruction("A", 21) + instruction("H", 20),
+                   2: instruction("00", 0) + instruction("U", 1), 21: from_int(3 * 10**10)}
+    reading = {0: prologue, 1: instruction("10", 30) + instruction("B", 30),
+               2: instruction("A", 31) + instruction("H", 32),
+               3: instruction("00", 0) + instruction("U", 1), 31: from_int(1)}
+    typed = [from_int(n) for n in range(12)]
+    for memory, opts in ((overflowing, MachineOptions(overflow="stop")),
+                         (reading, MachineOptions())):
+        fast, ref = twin(opts, memory, typed)
+        start = fast[0].snapshot()
+        for _ in range(3):  # seen once, compiled, then entered from the prologue
+            for m in (fast[0], ref[0]):
+                m.restore(start)
+                m.keyboard.words[:] = typed  # type: ignore[union-attr]
+            same(fast, ref, fast[0].run(1000), reference_run(ref[0], 1000))
+            assert fast[0].last_stop.kind in (StopKind.ERROR, StopKind.KEYBOARD)

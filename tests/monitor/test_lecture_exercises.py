@@ -6,11 +6,12 @@ import re
 from pathlib import Path
 
 from univac_ttt.monitor.core import Monitor
-from univac_ttt.program.boottape import fresh_tictactoe_tape
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "lecture.md"
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 
 
 def exercise(number: int) -> str:
@@ -31,7 +32,7 @@ def as_written(number: int, commands: list[str]) -> list[str]:
 
 
 def run(number: int, commands: list[str]) -> tuple[Monitor, list[list[str]]]:
-    m = Monitor(SHIPPED.image.words, SHIPPED.program, tapes={1: fresh_tictactoe_tape()})
+    m = Monitor.for_pack(TTT)
     outputs = [m.execute(command) for command in as_written(number, commands)]
     for command, out in zip(commands, outputs, strict=True):
         assert not any(line.startswith("??") for line in out), (command, out)
@@ -50,7 +51,7 @@ def test_exercise_2_without_the_special_pattern_x_wins_with_a_fork():
                      "paper"])
     assert out[6] == ["   1   X   3", "   X   O   6", "   7   8   O"]  # 5 and 9, not 1
     assert "| YOU WIN. CONGRATULATIONS." in out[-1]
-    plain = Monitor(SHIPPED.image.words, SHIPPED.program)
+    plain = Monitor.for_pack(TTT, tapes={})
     for command in ["go", "type 2", "continue", "type 4", "continue"]:
         plain.execute(command)
     assert plain.execute("board")[0] == "   O   X   3"  # unpatched: the corner 1

@@ -14,10 +14,12 @@ from univac_ttt.machine.word import from_int, from_text, to_int
 from univac_ttt.monitor.app import MonitorApp
 from univac_ttt.monitor.core import COMMANDS, Monitor, find_command
 from univac_ttt.monitor.script import run_script
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 
 # Every central-computer instruction kind, in a loop (no keyboard: it never waits).
 ALL_KINDS = {i: from_text(t) for i, t in enumerate([

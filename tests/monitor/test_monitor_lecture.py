@@ -18,13 +18,15 @@ from univac_ttt.monitor import core
 from univac_ttt.monitor.core import Monitor
 from univac_ttt.monitor.panes import REGISTERS_WIDTH, SIDE_WIDTH, Panes, fit, plan
 from univac_ttt.monitor.sessionlog import SessionLog
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 
 
 def game_monitor(limits=None):
-    return Monitor(SHIPPED.image.words, SHIPPED.program, limits=limits)
+    return Monitor.for_pack(TTT, limits=limits, tapes={})
 
 
 def empty_monitor(limits=None):
@@ -355,7 +357,7 @@ def test_the_output_and_paper_wrap_at_spaces_and_keep_every_word():
 
 def test_every_command_that_touches_files_is_refused_where_files_are_off():
     from univac_ttt.monitor.core import COMMANDS, Monitor
-    from univac_ttt.program.shipped import load_tictactoe
+    from univac_ttt.packs.tictactoe import load_tictactoe
 
     class NoFiles(Monitor):
         files_allowed = False

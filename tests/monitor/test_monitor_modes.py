@@ -10,14 +10,15 @@ from univac_ttt.machine.word import from_text
 from univac_ttt.monitor.app import KEYBOARD_HINT, MonitorApp, memory_line
 from univac_ttt.monitor.core import Monitor
 from univac_ttt.monitor.panes import MEMORY_NARROW, PAPER_WIDTH, SIDE_WIDTH, Panes, plan
-from univac_ttt.program.boottape import fresh_tictactoe_tape
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 
 
 def at_keyboard() -> Monitor:
-    m = Monitor(SHIPPED.image.words, SHIPPED.program, tapes={1: fresh_tictactoe_tape()})
+    m = Monitor.for_pack(TTT)
     m.execute("go")
     assert m.waiting_for_keyboard
     return m

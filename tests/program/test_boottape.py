@@ -5,17 +5,11 @@ from conftest import n, w
 from univac_ttt.machine import Machine, PaperPrinter, QueueKeyboard, StopKind
 from univac_ttt.machine.tape import BLOCK_CYCLE_PULSES, Reel
 from univac_ttt.machine.word import ZERO
-from univac_ttt.program.boottape import (
-    LOAD_ORDER,
-    boot_reel,
-    build_tape_text,
-    fresh_tictactoe_tape,
-    load_loader,
-    load_tictactoe_tape,
-)
+from univac_ttt.packs.tictactoe import fresh_tictactoe_tape, load_tictactoe, load_tictactoe_tape
+from univac_ttt.packs.tictactoe.build import build_tape_text
+from univac_ttt.program.boottape import LOAD_ORDER, boot_reel, load_loader
 from univac_ttt.program.disassembler import instruction_text
 from univac_ttt.program.reel import parse_reel
-from univac_ttt.program.shipped import load_tictactoe
 
 LOADER_STEPS = 20  # 11, sixteen 31s, a skip, 30 and U
 

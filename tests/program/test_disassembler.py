@@ -1,8 +1,8 @@
 """The disassembler shows a word three ways, with the coding sheet's label and remark."""
 
 from univac_ttt.machine.word import from_int, from_text
+from univac_ttt.packs.tictactoe import load_tictactoe
 from univac_ttt.program.disassembler import instruction_text, symbol_for, view
-from univac_ttt.program.shipped import load_tictactoe
 
 PROGRAM = load_tictactoe().program
 

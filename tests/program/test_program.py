@@ -3,9 +3,9 @@
 from univac_ttt.desk import Desk
 from univac_ttt.machine import StopKind
 from univac_ttt.machine.word import from_int, from_text, to_int
-from univac_ttt.program.board import printed_board
-from univac_ttt.program.build import build_image_text
-from univac_ttt.program.shipped import IMAGE_NAME, load_tictactoe
+from univac_ttt.packs.tictactoe import IMAGE_NAME, load_tictactoe
+from univac_ttt.packs.tictactoe.board import printed_board
+from univac_ttt.packs.tictactoe.build import build_image_text
 from univac_ttt.verify.solver import Oracle
 
 X, O, B = 1, -1, 0
@@ -37,7 +37,8 @@ class Game:
 
 def test_committed_image_matches_the_coding_sheet():
     from importlib import resources
-    committed = resources.files("univac_ttt.program").joinpath(IMAGE_NAME).read_text("utf-8")
+    committed = resources.files("univac_ttt.packs.tictactoe").joinpath(IMAGE_NAME).read_text(
+        "utf-8")
     assert committed == build_image_text()
 
 

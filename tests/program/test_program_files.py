@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
+from univac_ttt.packs.tictactoe import load_tictactoe, sheet_text
 from univac_ttt.program.image import parse_image
-from univac_ttt.program.shipped import load_tictactoe, sheet_text
 from univac_ttt.program.sources import ProgramFileError, read_program
 
 SHIPPED = load_tictactoe()

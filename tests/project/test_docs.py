@@ -6,7 +6,10 @@ import sys
 from pathlib import Path
 
 from univac_ttt.monitor.core import Monitor
-from univac_ttt.program.shipped import load_tictactoe, sheet_text
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import sheet_text
+
+TTT = shipped_pack("tictactoe")
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,8 +51,7 @@ def test_lecture_exercise_reordered_element_is_caught(tmp_path):
 
 
 def test_lecture_exercises_two_and_three_in_the_monitor():
-    shipped = load_tictactoe()
-    m = Monitor(shipped.image.words, shipped.program)
+    m = Monitor.for_pack(TTT, tapes={})
     assert not m.execute("deposit OPEN1 B0 TWO H0 SQK")[0].startswith("??")
     m.execute("go")
     m.execute("type 5")

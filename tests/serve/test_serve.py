@@ -313,9 +313,11 @@ def test_the_served_monitor_caps_every_run_at_the_desks_limit(tmp_path: Path) ->
     from prompt_toolkit.output import DummyOutput
 
     from univac_ttt.monitor.served import SERVED_CAP, build_application
+    from univac_ttt.packs import shipped_pack
 
     with create_pipe_input() as pipe:
-        served = build_application(pipe, DummyOutput(), transcript=tmp_path / "t.txt")
+        served = build_application(pipe, DummyOutput(), transcript=tmp_path / "t.txt",
+                                   pack=shipped_pack("tictactoe"))
         monitor = served.monitor
         assert monitor.desk.limits.cap == SERVED_CAP
         out = monitor.execute(f"step {SERVED_CAP * 50}")  # stops at the keyboard
@@ -336,10 +338,12 @@ def test_the_served_monitor_keeps_score_and_a_transcript(tmp_path: Path) -> None
     from prompt_toolkit.output import DummyOutput
 
     from univac_ttt.monitor.served import build_application
+    from univac_ttt.packs import shipped_pack
 
     transcript = tmp_path / "t.txt"
     with create_pipe_input() as pipe:
-        served = build_application(pipe, DummyOutput(), transcript=transcript)
+        served = build_application(pipe, DummyOutput(), transcript=transcript,
+                                   pack=shipped_pack("tictactoe"))
         monitor = served.monitor
         monitor.execute("go")
         for move in ("1", "2", "7", "8"):  # X leaves 6 open: O wins on 4-5-6

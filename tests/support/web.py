@@ -17,11 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from univac_ttt.cli import served_apps
+from univac_ttt.cli.serve import served_apps
 from univac_ttt.museum.controller import KioskSettings
+from univac_ttt.packs import shipped_pack
 from univac_ttt.serve.options import Endpoint, ServeOptions
 from univac_ttt.serve.server import ClassServer
-from univac_ttt.web.program import shipped_program
+from univac_ttt.web.program import WebProgram
 from univac_ttt.web.server import WebListener, WebSettings
 
 CHROMIUM = "/usr/bin/chromium"
@@ -63,7 +64,8 @@ def web_server(*, authentic: bool = False, museum: KioskSettings | None = None,
                museum_tick: float = 0.05, **options: object) -> Iterator[Running]:
     """A class server with only the web listener, on a free port, until the block ends."""
     serve_options = ServeOptions(**options)  # type: ignore[arg-type]
-    listener = WebListener(WebSettings(Endpoint("127.0.0.1", 0), shipped_program(),
+    listener = WebListener(WebSettings(Endpoint("127.0.0.1", 0),
+                                       WebProgram(shipped_pack("tictactoe")),
                                        authentic, museum, museum_tick))
     out = io.StringIO()
     ready = threading.Event()

@@ -32,13 +32,15 @@ from univac_ttt.kiosk.supervisor import supervise
 from univac_ttt.monitor.app import MonitorApp
 from univac_ttt.monitor.core import Monitor
 from univac_ttt.museum.controller import Kiosk, KioskSettings
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs import shipped_pack
+from univac_ttt.packs.tictactoe import load_tictactoe
 from univac_ttt.tui import keyguard
 from univac_ttt.tui.ending import InputEnded, SignalEnded, TerminalLost
 from univac_ttt.tui.guard import run_guarded, run_guarded_async
 from univac_ttt.tui.keyguard import PASTE_LIMIT, GuardedParser, mouse_report_ok
 
 SHIPPED = load_tictactoe()
+TTT = shipped_pack("tictactoe")
 PIN = "7Q#z90"
 F12 = "\x1b[24~"
 # The attack run's malformed mouse-like sequences (8 ValueError, 1 KeyError), and a
@@ -224,7 +226,7 @@ def console(folder: Path) -> Driven:
 
 
 def monitor(folder: Path) -> Driven:
-    return Driven(lambda pipe: MonitorApp(Monitor(SHIPPED.image.words, SHIPPED.program),
+    return Driven(lambda pipe: MonitorApp(Monitor.for_pack(TTT, tapes={}),
                                           input=pipe, output=DummyOutput()), ["\x11\x11"])
 
 

@@ -2,8 +2,8 @@
 
 from univac_ttt.machine import MachineOptions
 from univac_ttt.machine.word import from_text
-from univac_ttt.program.board import printed_board
-from univac_ttt.program.shipped import load_tictactoe
+from univac_ttt.packs.tictactoe import load_tictactoe
+from univac_ttt.packs.tictactoe.board import printed_board
 from univac_ttt.verify.referee import Referee
 from univac_ttt.verify.solver import (
     CENTRE_CORNERS_EDGES,

@@ -46,8 +46,8 @@ def command(args: argparse.Namespace) -> int:
     from ..kiosk.app import KioskApp
     from ..kiosk.supervisor import lock_signals, log_kiosk_start, setup_logging, supervise
     from ..museum.controller import Kiosk, KioskSettings, pin_refusal
-    from ..program.boottape import fresh_tictactoe_tape
-    from ..program.shipped import ProgramError, load_tictactoe
+    from ..packs.tictactoe import fresh_tictactoe_tape, load_tictactoe, load_tictactoe_tape
+    from ..program.shipped import ProgramError
 
     pin = args.pin or os.environ.get("UNIVAC_TTT_STAFF_PIN", "")
     refusal = pin_refusal(pin)
@@ -65,7 +65,7 @@ def command(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         shipped = load_tictactoe()
-        fresh_tictactoe_tape()  # the tape each game boots from: checked before the screen
+        load_tictactoe_tape()  # the tape each game boots from: checked before the screen
     except ProgramError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE

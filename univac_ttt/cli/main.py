@@ -10,11 +10,11 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..tui.ending import SessionEnded
-from . import assemble, kiosk, monitor, play, run, serve, tape, verify
+from . import assemble, kiosk, monitor, play, programs, run, serve, tape, verify
 from .common import EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Parser
 
 # In the order --help lists them; each module adds its parser and set_defaults(func=...).
-SUBCOMMANDS = (play, run, monitor, kiosk, serve, verify, assemble, tape)
+SUBCOMMANDS = (play, run, monitor, kiosk, serve, verify, assemble, tape, programs)
 COMMANDS = tuple(module.NAME for module in SUBCOMMANDS)
 
 

@@ -35,35 +35,37 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                               "(also done with commands on stdin when it is not a terminal)")
     add_machine_options(monitor)
     # A script never reads stdin, so a closed stdin is no error under --script.
+    from ..packs.choose import add_program_option
+
+    add_program_option(monitor)
     monitor.set_defaults(func=command, reads_stdin=lambda args: args.script is None)
 
 
 def command(args: argparse.Namespace) -> int:
     from ..monitor.core import Monitor
     from ..monitor.script import run_script
-    from ..program.shipped import ProgramError, load_tictactoe
     from ..program.sources import ProgramFileError, read_program
+    from .programs import pack_from_args
 
-    tapes = {}
-    try:
-        if args.image is None:
-            from ..program.boottape import fresh_tictactoe_tape
-
-            shipped = load_tictactoe()
-            words, program = shipped.image.words, shipped.program
-            tapes = {1: fresh_tictactoe_tape()}  # on Uniservo 1, for boot
-        else:
-            loaded = read_program(args.image)
-            words, program = loaded.words, loaded.program
-    except (ProgramFileError, ProgramError) as exc:
-        sys.stderr.write(f"univac-ttt: {exc}\n")
+    pack = pack_from_args(args, args.image)
+    if pack is None:
         return EXIT_USAGE
+    tapes = pack.mounts()  # the pack's tape on Uniservo 1, for boot, and its reels
+    words, program = pack.words, pack.program
+    if args.image is not None:
+        try:
+            loaded = read_program(args.image)
+        except ProgramFileError as exc:
+            sys.stderr.write(f"univac-ttt: {exc}\n")
+            return EXIT_USAGE
+        words, program = loaded.words, loaded.program
     from ..desk import Limits
 
     full_screen = args.script is None and sys.stdin.isatty() and sys.stdout.isatty()
     # On the full screen Ctrl-C stops a run, so the cap is only a last resort.
     limits = Limits(cap=INTERACTIVE_CAP) if full_screen else Limits()
     monitor = Monitor(words, program, machine_options(args), limits, tapes)
+    monitor.board_reader = pack.board
     if args.log is not None:
         opened = monitor.execute(f"log {args.log}")
         if opened and opened[0].startswith("??"):

@@ -14,6 +14,7 @@ from .options import add_machine_options, machine_options, path
 if TYPE_CHECKING:
     from ..desk.transcript import Transcript
     from ..machine.tape import Reel
+    from ..program.pack import Pack
 
 NAME = "play"
 
@@ -31,14 +32,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     play.add_argument("--plain", action="store_true",
                       help="plain text on stdout, prompt '> ' at each keyboard wait (also "
                            "chosen when stdin or stdout is not a terminal)")
-    play.add_argument("--speed", choices=["fast", "authentic"], default="fast",
-                      help="how the typewriter types: at once (default) or at about 10 "
+    play.add_argument("--speed", choices=["fast", "authentic"], default=None,
+                      help="how the typewriter types: at once (default, unless the "
+                           "program's pack says otherwise) or at about 10 "
                            "characters a second, as the SC printer did (F3 toggles; with "
                            "--plain the output is paced too)")
     play.add_argument("--transcript", metavar="FILE", type=path,
                       help="append the printer paper of the whole session to FILE")
     play.add_argument("--image", metavar="FILE", type=path,
                       help="run this memory image instead of the tic-tac-toe program")
+    from ..packs.choose import add_program_option
+
+    add_program_option(play)
     add_machine_options(play)
     play.set_defaults(func=command, reads_stdin=True)
 
@@ -47,25 +52,31 @@ def command(args: argparse.Namespace) -> int:
     loaded = _program_words(args)
     if loaded is None:
         return EXIT_USAGE
-    words, tape = loaded
+    words, tape, pack = loaded
+    if args.speed is None:
+        args.speed = pack.speed or "fast"
     if args.plain or not _full_screen_possible():
-        return _play_plain(args, tape)
-    return _play_console(args, words, tape)
+        return _play_plain(args, tape, pack)
+    return _play_console(args, words, tape, pack)
 
 
-def _program_words(args: argparse.Namespace) -> tuple[dict[int, str], Reel] | None:
-    """The words play runs and the program tape that loads them (the shipped
-    tictactoe.tape, or a tape made from --image with the loader); None after a message."""
-    from ..program.boottape import boot_reel, fresh_tictactoe_tape
+def _program_words(args: argparse.Namespace) -> tuple[dict[int, str], Reel, Pack] | None:
+    """The words play runs, the program tape that loads them (the pack's, or a tape made
+    from --image with the loader) and the pack (NO_PACK for an image); None after a
+    message."""
+    from ..program.boottape import boot_reel
     from ..program.image import ImageError, read_image
-    from ..program.shipped import ProgramError, load_tictactoe
+    from .programs import pack_from_args
 
+    pack = pack_from_args(args, args.image)
+    if pack is None:
+        return None
     try:
         if args.image is not None:
             words = read_image(args.image).words
-            return words, boot_reel(words, Path(args.image).name)
-        return load_tictactoe().image.words, fresh_tictactoe_tape()
-    except (ImageError, ProgramError) as exc:
+            return words, boot_reel(words, Path(args.image).name), pack
+        return pack.words, pack.boot_tape(), pack
+    except ImageError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return None
 
@@ -78,10 +89,11 @@ def _full_screen_possible() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty() and term not in ("", "dumb")
 
 
-def _play_plain(args: argparse.Namespace, tape: Reel) -> int:
+def _play_plain(args: argparse.Namespace, tape: Reel, pack: Pack) -> int:
     from ..console.plain import PlainConsole
     from ..desk import Desk
     from ..desk.transcript import Transcript, TranscriptError
+    from .programs import score_keeper
 
     if args.transcript is not None and not writable("the transcript", args.transcript):
         return EXIT_USAGE
@@ -99,6 +111,9 @@ def _play_plain(args: argparse.Namespace, tape: Reel) -> int:
         if transcript is not None:
             transcript.close()
         return EXIT_ERROR_STOP
+    for unit, reel in pack.reels().items():
+        desk.attach(unit, reel)
+    keeper = score_keeper(desk, pack)
     console = PlainConsole(desk, sys.stdin, sys.stdout, sys.stderr,
                            authentic=args.speed == "authentic")
     if transcript is not None:
@@ -110,6 +125,8 @@ def _play_plain(args: argparse.Namespace, tape: Reel) -> int:
             transcript.close()
     if result.stop is not None:
         console.message(f"univac-ttt: the program stopped: {result.summary}")
+    if keeper is not None:
+        console.message(f"univac-ttt: {keeper.line()}")
     if transcript is not None and transcript.error:
         return EXIT_OUTPUT
     return result.exit_code
@@ -129,8 +146,10 @@ def _reporting(transcript: Transcript) -> Callable[[str], None]:
     return write
 
 
-def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel) -> int:
+def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel,
+                  pack: Pack) -> int:
     from ..console.app import ConsoleApp, ConsoleSettings
+    from ..desk.paper import PrintedChunk
     from ..desk.session import GameSession
     from ..desk.transcript import TranscriptError
 
@@ -139,10 +158,15 @@ def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel) -
     options = machine_options(args)
     settings = ConsoleSettings(authentic=args.speed == "authentic",
                                transcript=Path(args.transcript) if args.transcript else None,
-                               tictactoe=args.image is None)
+                               pack=pack)
+
+    def session(on_print: Callable[[PrintedChunk], None]) -> GameSession:
+        if pack.folder is None:  # an image: no pack, no score
+            return GameSession(words, options, on_print, tape=tape)
+        return GameSession.from_pack(pack, options, on_print)
+
     try:
-        console = ConsoleApp(lambda on_print: GameSession(words, options, on_print,
-                                                                   tape=tape), settings)
+        console = ConsoleApp(session, settings)
     except TranscriptError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return EXIT_USAGE

@@ -7,11 +7,12 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..limits import count_option
-from .common import EXIT_USAGE
+from .common import EXIT_ERROR_STOP, EXIT_USAGE
 from .options import add_machine_options, machine_options, path
 
 if TYPE_CHECKING:
     from ..desk import Desk
+    from ..program.pack import Pack
 
 NAME = "run"
 MAX_STEPS_LIMIT = 10**15  # --max-steps: more than a year of UNIVAC time
@@ -43,6 +44,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                      help="at a normal stop (90), or a ,0 stop with --breakpoint-switch, "
                           "press START at once: note the stop on stderr and go on with the "
                           "next instruction, as the operator did")
+    from ..packs.choose import add_program_option
+
+    add_program_option(run, default=None)
     add_machine_options(run)
     run.set_defaults(func=command, reads_stdin=True)
 
@@ -51,7 +55,13 @@ def command(args: argparse.Namespace) -> int:
     from ..console.plain import PlainConsole
     from ..desk import Desk, Limits
     from ..program.sources import ProgramFileError, read_program
+    from .programs import pack_from_args
 
+    pack = pack_from_args(args, args.image, default=None)
+    if pack is None:
+        return EXIT_USAGE
+    if pack.folder is not None:
+        return _run_pack(args, pack)
     desk_words = None
     if args.image:
         try:
@@ -77,6 +87,40 @@ def command(args: argparse.Namespace) -> int:
     finally:
         saved = _save_written_reels(mounts)
     console.message(f"univac-ttt: {result.summary}")
+    return result.exit_code if saved else EXIT_USAGE
+
+
+def _run_pack(args: argparse.Namespace, pack: Pack) -> int:
+    """run --program: the pack's tape booted on Uniservo 1, its reels mounted (a
+    write = true reel as a scratch copy), --tape reels on the other units."""
+    from ..console.plain import PlainConsole
+    from ..desk import Desk, Limits
+    from .programs import score_keeper
+
+    if any(text.partition("=")[0] == "1" for text in args.tape):
+        sys.stderr.write("univac-ttt: --tape: Uniservo 1 holds the program's tape with "
+                         "--program; mount reels on 2-9 or -\n")
+        return EXIT_USAGE
+    desk = Desk(options=machine_options(args), limits=Limits(cap=MAX_STEPS_LIMIT))
+    stop = desk.load_tape(pack.boot_tape())
+    if stop is not None:
+        sys.stderr.write(f"univac-ttt: the program tape did not load: {stop.describe()}\n")
+        return EXIT_ERROR_STOP
+    for unit, reel in pack.reels().items():
+        desk.attach(unit, reel)
+    mounts = _mount_tapes(desk, args.tape)
+    if mounts is None:
+        return EXIT_USAGE
+    console = PlainConsole(desk, sys.stdin, sys.stdout, sys.stderr, args.max_steps,
+                           start_after_stop=args.start_after_stop)
+    keeper = score_keeper(desk, pack)
+    try:
+        result = console.run()
+    finally:
+        saved = _save_written_reels(mounts)
+    console.message(f"univac-ttt: {result.summary}")
+    if keeper is not None:
+        console.message(f"univac-ttt: {keeper.line()}")
     return result.exit_code if saved else EXIT_USAGE
 
 

@@ -7,10 +7,11 @@ import argparse
 from typing import TYPE_CHECKING
 
 from ..limits import count_option
-from .common import IDLE_LIMIT
+from .common import EXIT_USAGE, IDLE_LIMIT
 from .options import data_folder, path
 
 if TYPE_CHECKING:
+    from ..program.pack import Pack
     from ..serve.apps import AppFactory
 
 NAME = "serve"
@@ -59,23 +60,41 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             "$UNIVAC_TTT_DATA or ~/.local/share/univac-ttt)")
     serve.add_argument("--transcripts", action="store_true",
                        help="keep each terminal's paper in DIR/transcripts/")
-    serve.add_argument("--speed", choices=["fast", "authentic"],
-                       help="typewriter speed on every terminal (default fast) and page "
-                            "(default authentic)")
+    serve.add_argument("--speed", choices=["fast", "authentic"], default=None,
+                       help="typewriter speed on every terminal (default fast, unless the "
+                            "program's pack says otherwise) and page (default authentic)")
+    from ..packs.choose import add_program_option
+
+    add_program_option(serve)
     serve.set_defaults(func=command, reads_stdin=False)
 
 
-def served_apps() -> dict[str, AppFactory]:
-    """The front ends serve may hand a terminal, by --app name."""
+def served_apps(pack: Pack | None = None) -> dict[str, AppFactory]:
+    """The front ends serve may hand a terminal, by --app name, each running ``pack``
+    (default tic-tac-toe). serve never imports a front end or a pack: it is handed the
+    front ends' public factories with the pack bound in."""
+    from functools import partial
+
     from ..console.served import build_application as console_application
     from ..monitor.served import build_application as monitor_application
+    from ..packs import DEFAULT, shipped_pack
 
-    return {"play": console_application, "monitor": monitor_application}
+    chosen = pack if pack is not None else shipped_pack(DEFAULT)
+    return {"play": partial(console_application, pack=chosen),
+            "monitor": partial(monitor_application, pack=chosen)}
 
 
 def command(args: argparse.Namespace) -> int:
     from ..serve.main import serve_from_args
     from ..web.command import web_listeners
+    from .programs import pack_from_args
 
+    pack = pack_from_args(args, None)
+    if pack is None:
+        return EXIT_USAGE
+    page_speed = args.speed  # None: the page types at the typewriter's pace
+    if args.speed is None:
+        args.speed = pack.speed or "fast"
     data = data_folder(args)
-    return serve_from_args(args, data, served_apps(), web_listeners(args, data))
+    return serve_from_args(args, data, served_apps(pack),
+                           web_listeners(args, data, pack, page_speed or pack.speed))

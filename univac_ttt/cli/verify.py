@@ -29,13 +29,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    from ..program.sources import ProgramFileError, program_for_referee, read_program
+    from ..packs.tictactoe import program_for_referee
+    from ..program.sources import ProgramFileError, read_program
     from ..verify.referee import RefereeError, run_verification
 
     program = None
     if args.sheet is not None:
         try:
-            program = program_for_referee(read_program(args.sheet))
+            loaded = read_program(args.sheet)
+            program = program_for_referee(loaded.words, loaded.program)
         except ProgramFileError as exc:
             sys.stderr.write(f"univac-ttt: {exc}\n")
             return EXIT_USAGE

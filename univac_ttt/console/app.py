@@ -45,7 +45,7 @@ from ..desk.session import GameSession
 from ..desk.tapelamps import loaded_note, tape_lamp
 from ..desk.transcript import Transcript
 from ..machine.charset import KEYBOARD_KEYS
-from ..program.tictactoe import GAME_HELP
+from ..program.pack import NO_PACK, Pack
 from ..safefile import create_new
 from ..tui.guard import run_guarded, run_guarded_async
 from ..tui.paper import PaperView
@@ -57,7 +57,6 @@ KEYS_HELP = """Keys: F1 this help   F2 new game   F3 typing speed   F4 save the 
       PageUp/PageDown or the mouse wheel scroll the paper; Up/Down earlier entries
       Ctrl-Q or Ctrl-D quit (press twice)          Esc or Enter close this help"""
 SERVED_KEYS_HELP = KEYS_HELP.replace("   F4 save the paper", "")  # a served terminal saves none
-HELP_TEXT = GAME_HELP + "\n\n" + KEYS_HELP
 IMAGE_HELP_INTRO = """A PROGRAM ON THE UNIVAC I
 
 The UNIVAC runs the memory image you named. When the INPUT READY lamp is lit, type
@@ -91,7 +90,7 @@ class ConsoleSettings:
     authentic: bool = False
     transcript: Path | None = None
     save_directory: Path | None = field(default_factory=Path.cwd)  # None: F4 saves nothing
-    tictactoe: bool = True  # False for another program (--image): no game title or card
+    pack: Pack = NO_PACK  # the program's pack: title, help, card, key hint (none: --image)
     clock: Callable[[], float] = time.monotonic
 
 
@@ -241,7 +240,8 @@ class ConsoleApp:
 
     def refuse(self, key: str) -> None:
         """A key the UNIVAC keyboard lacks: refused on the spot, nothing typed."""
-        then = " Type a square code, 1 to 9." if self.settings.tictactoe else ""
+        hint = self.settings.pack.key_hint
+        then = f" {hint[:1].upper()}{hint[1:]}." if hint else ""
         self.say(f"The UNIVAC keyboard has no {key} key.{then}", True)
 
     def paste(self, data: str) -> None:
@@ -269,7 +269,7 @@ class ConsoleApp:
         self.session.new_game()
         self._hold_until = None
         self.paper.to_end()
-        self.say("A new game has started." if self.settings.tictactoe
+        self.say("A new game has started." if self.settings.pack.scores
                  else "The program was loaded again and started.")
         self._sync_paper()
 
@@ -315,7 +315,8 @@ class ConsoleApp:
     def help_lines(self) -> list[str]:
         """The help for this console (a served one has no F4), wrapped at words."""
         keys = KEYS_HELP if self.settings.save_directory is not None else SERVED_KEYS_HELP
-        text = (GAME_HELP + "\n\n" if self.settings.tictactoe else IMAGE_HELP_INTRO) + keys
+        pack = self.settings.pack
+        text = (pack.help + "\n\n" if pack.help else IMAGE_HELP_INTRO) + keys
         return wrap_words(text, min(HELP_WIDTH, self._columns() or HELP_WIDTH))
 
     def _bar_text(self) -> FormattedText:
@@ -333,16 +334,17 @@ class ConsoleApp:
 
     def _title_text(self) -> FormattedText:
         wide = self._columns() >= 52
-        if self.settings.tictactoe:
-            title = (" UNIVAC I  ·  SUPERVISORY CONTROL  ·  TIC-TAC-TOE" if wide
-                     else " UNIVAC I · TIC-TAC-TOE")
+        banner = self.settings.pack.banner
+        if banner:
+            title = (f" UNIVAC I  ·  SUPERVISORY CONTROL  ·  {banner}" if wide
+                     else f" UNIVAC I · {banner}")
         else:
             title = " UNIVAC I  ·  SUPERVISORY CONTROL" if wide else " UNIVAC I"
         return FormattedText([("class:title", title)])
 
     def _panel_text(self) -> ANSI:
         return ANSI(render_panel(self.session, self.typing, self.pacer.authentic,
-                                 tictactoe=self.settings.tictactoe))
+                                 pack=self.settings.pack))
 
     def _prompt_text(self) -> FormattedText:
         lamp = "INPUT READY ▸ " if (self.session.waiting_for_keyboard and not self.typing

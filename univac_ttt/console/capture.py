@@ -1,6 +1,6 @@
 """The README's picture of the console, taken from the console itself so it cannot drift.
 
-    python3 -m univac_ttt.console.capture docs/console.svg [moves...]
+    python3 -m univac_ttt.packs.tictactoe.picture docs/console.svg [moves...]
 
 The full-screen console runs headless at a fixed size; the moves are keyed into it as a
 player would; what it draws is read back by a terminal emulator (pyte) and saved as SVG by
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import sys
 from pathlib import Path
 
 from prompt_toolkit.data_structures import Size
@@ -24,24 +23,25 @@ from rich.style import Style
 from rich.text import Text
 
 from ..desk.session import GameSession
-from ..program.shipped import load_tictactoe
+from ..program.pack import Pack
 from .app import ConsoleApp, ConsoleSettings
 
 DEFAULT_MOVES = ("2", "8", "0", "5", "1", "3", "4")
 COLUMNS, ROWS = 100, 40
 
 
-def screen_bytes(moves: tuple[str, ...], columns: int = COLUMNS, rows: int = ROWS) -> str:
-    """What the console writes to a terminal of this size while the moves are keyed."""
-    words = load_tictactoe().image.words
+def screen_bytes(pack: Pack, moves: tuple[str, ...], columns: int = COLUMNS,
+                 rows: int = ROWS) -> str:
+    """What the console running the pack writes to a terminal of this size while the
+    moves are keyed."""
     written = io.StringIO()
     output = Vt100_Output(written, lambda: Size(rows=rows, columns=columns),
                           term="xterm-256color", default_color_depth=ColorDepth.TRUE_COLOR)
 
     async def play() -> None:
         with create_pipe_input() as keys:
-            console = ConsoleApp(lambda on_print: GameSession(words, on_print=on_print),
-                                 ConsoleSettings(), input=keys, output=output)
+            console = ConsoleApp(lambda on_print: GameSession.from_pack(pack, on_print=on_print),
+                                 ConsoleSettings(pack=pack), input=keys, output=output)
             running = asyncio.ensure_future(console.app.run_async())
             for move in moves:
                 while console.holding():  # a game just ended: keys wait for the next
@@ -101,12 +101,6 @@ def picture(text: Text, html: bool = False) -> str:
     return console.export_html() if html else console.export_svg(title="univac-ttt")
 
 
-def capture(path: Path, moves: tuple[str, ...] = DEFAULT_MOVES) -> None:
-    text = screen_text(screen_bytes(moves))
+def capture(pack: Pack, path: Path, moves: tuple[str, ...] = DEFAULT_MOVES) -> None:
+    text = screen_text(screen_bytes(pack, moves))
     path.write_text(picture(text, html=path.suffix == ".html"), encoding="utf-8")
-
-
-if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("console.svg")
-    capture(target, tuple(sys.argv[2:]) or DEFAULT_MOVES)
-    print(f"wrote {target}")

@@ -1,4 +1,4 @@
-"""The console's side panel (square-code card, lamps, figures, score), rendered with rich.
+"""The console's side panel (the pack's card, lamps, figures, score), rendered with rich.
 
 rich lays out the little tables; the result is ANSI text that prompt_toolkit shows as is.
 """
@@ -15,6 +15,7 @@ from rich.text import Text
 
 from ..desk.session import GameSession
 from ..machine.timing import format_time
+from ..program.pack import NO_PACK, Pack
 
 PANEL_WIDTH = 30
 
@@ -26,7 +27,7 @@ class Lamp:
     detail: str = ""
 
 
-def lamp_for(session: GameSession, typing: bool, tictactoe: bool = True) -> Lamp:
+def lamp_for(session: GameSession, typing: bool, key_hint: str = "") -> Lamp:
     """Which console lamp is lit."""
     error = session.error
     if error:
@@ -40,16 +41,13 @@ def lamp_for(session: GameSession, typing: bool, tictactoe: bool = True) -> Lamp
         return Lamp("RUNNING", "bold black on green3", "the typewriter is typing")
     if session.waiting_for_keyboard:
         return Lamp("INPUT READY", "bold black on orange1",
-                    "type a square code, then Enter" if tictactoe
-                    else "type a word, then Enter")
+                    key_hint or "type a word, then Enter")
     return Lamp("RUNNING", "bold black on green3")
 
 
-def square_card() -> Align:
-    rule = "───┼───┼───"
-    rows = [" │ ".join(row) for row in ("123", "456", "789")]
-    card = Text(f" {rows[0]}\n{rule}\n {rows[1]}\n{rule}\n {rows[2]}", style="bold")
-    return Align.center(card)
+def card(text: str) -> Align:
+    """The pack's reference card (tic-tac-toe's square codes), centred."""
+    return Align.center(Text(text, style="bold"))
 
 
 def figures_text(session: GameSession, width: int = PANEL_WIDTH) -> Text:
@@ -70,10 +68,11 @@ def figures_text(session: GameSession, width: int = PANEL_WIDTH) -> Text:
 
 
 def render_panel(session: GameSession, typing: bool, authentic: bool,
-                 width: int = PANEL_WIDTH, tictactoe: bool = True) -> str:
-    """About fifteen lines: the square codes, the lamp, the UNIVAC time, the score. For
-    another program (``tictactoe`` False) only the lamp, the figures and the speed."""
-    lamp = lamp_for(session, typing, tictactoe)
+                 width: int = PANEL_WIDTH, pack: Pack = NO_PACK) -> str:
+    """About fifteen lines: the pack's card, the lamp, the UNIVAC time, the score. A
+    program without a card or results (any --image) has only the lamp, the figures and
+    the speed."""
+    lamp = lamp_for(session, typing, pack.key_hint)
     lamp_text = Text()
     lamp_text.append(f" {lamp.label} ", style=lamp.style)
     if lamp.detail:
@@ -81,15 +80,14 @@ def render_panel(session: GameSession, typing: bool, authentic: bool,
     figures = figures_text(session, width)
     score = session.score
     tally = Text()
-    for label, value in (("UNIVAC ", score.univac_wins), ("  draws ", score.draws),
-                         ("  you ", score.opponent_wins)):
-        tally.append(label, style="bold")
-        tally.append(str(value))
+    for index, name in enumerate(pack.result_names):
+        tally.append(("  " if index else "") + pack.result_label(name) + " ", style="bold")
+        tally.append(str(score.count(name)))
     speed = "authentic (10 char/s)" if authentic else "fast"
-    parts = [Panel(square_card(), title="square codes", border_style="cyan")] if tictactoe \
-        else []
+    parts = [Panel(card(pack.card), title=pack.card_title or None, border_style="cyan")] \
+        if pack.card else []
     parts += [lamp_text, Text(""), figures]
-    if tictactoe:
+    if pack.scores:
         parts.append(tally)
     parts.append(Text(f"typing: {speed}", style="dim"))
     group = Group(*parts)

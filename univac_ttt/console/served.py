@@ -6,7 +6,6 @@ line (the composer) hands it to the server, which never imports the console itse
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 from prompt_toolkit.application import Application
@@ -15,26 +14,20 @@ from prompt_toolkit.output import Output
 
 from ..desk.session import GameSession
 from ..machine import MachineOptions
-from ..program.boottape import fresh_tictactoe_tape
-from ..program.shipped import ShippedProgram, load_tictactoe
+from ..program.pack import NO_PACK, Pack
 from .app import ConsoleApp, ConsoleSettings
-
-
-@cache
-def _shipped() -> ShippedProgram:
-    return load_tictactoe()
 
 
 class ServedConsole:
     """One terminal's console: the application, how to run it, and its score so far."""
 
     def __init__(self, input: Input, output: Output, authentic: bool,
-                 transcript: Path | None, options: MachineOptions) -> None:
-        words = _shipped().image.words
+                 transcript: Path | None, options: MachineOptions, pack: Pack) -> None:
         self.console = ConsoleApp(
-            # Each game boots the shipped tape, as at `univac-ttt play`.
-            lambda on_print: GameSession(words, options, on_print, tape=fresh_tictactoe_tape()),
-            ConsoleSettings(authentic=authentic, transcript=transcript, save_directory=None),
+            # Each game boots the pack's tape, as at `univac-ttt play`.
+            lambda on_print: GameSession.from_pack(pack, options, on_print),
+            ConsoleSettings(authentic=authentic, transcript=transcript, save_directory=None,
+                            pack=pack),
             input, output)
         self.application: Application[int] = self.console.app
 
@@ -43,12 +36,14 @@ class ServedConsole:
 
     def results(self) -> tuple[int, int, int]:
         """UNIVAC wins, draws, opponent's wins so far on this terminal."""
-        score = self.console.session.score
-        return score.univac_wins, score.draws, score.opponent_wins
+        return self.console.session.score.game_results()
 
 
 def build_application(input: Input, output: Output, *, authentic: bool = False,
                       transcript: Path | None = None,
-                      options: MachineOptions | None = None) -> ServedConsole:
-    """A fresh console, with its own machine, for one served terminal."""
-    return ServedConsole(input, output, authentic, transcript, options or MachineOptions())
+                      options: MachineOptions | None = None,
+                      pack: Pack = NO_PACK) -> ServedConsole:
+    """A fresh console, with its own machine, for one served terminal, running the pack
+    the composer names (``serve --program``)."""
+    return ServedConsole(input, output, authentic, transcript, options or MachineOptions(),
+                         pack)

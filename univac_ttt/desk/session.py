@@ -14,11 +14,12 @@ from ..machine import KeyboardEntryError, Machine, MachineOptions, Stop, StopKin
 from ..machine.tape import Reel, TapeMove
 from ..machine.timing import pulses_to_us
 from ..program.boottape import boot_reel
+from ..program.pack import Pack
 from ..wording import count
 from .desk import Desk
 from .limits import Limits
 from .paper import PrintedChunk
-from .score import Score, results_in
+from .score import ResultReader, Score, no_results
 
 
 @dataclass
@@ -40,13 +41,18 @@ class Submission:
 class GameSession:
     """One player's session: a desk running a program booted from tape, and what it has
     typed. ``tape`` is the program tape (default: one made from ``words`` with the loader;
-    the front ends pass the shipped tictactoe.tape)."""
+    the front ends pass their pack's), ``mounts`` the other reels mounted at each boot,
+    ``results`` reads the results off the paper (a pack's ``results_in``; none by default:
+    a program without a pack scores nothing)."""
 
     def __init__(self, words: dict[int, str], options: MachineOptions | None = None,
                  on_print: Callable[[PrintedChunk], None] | None = None,
                  observe: dict[int, str] | None = None, limits: Limits | None = None,
-                 tape: Reel | None = None) -> None:
+                 tape: Reel | None = None, results: ResultReader = no_results,
+                 mounts: Callable[[], dict[int, Reel]] | None = None) -> None:
         self.words = words
+        self.results = results
+        self.mounts = mounts
         self.tape = tape if tape is not None else boot_reel(words, "program tape")
         self.boot_moves: list[TapeMove] = []  # the tape's blocks as the last boot read them
         self.desk = Desk(options=options or MachineOptions(), limits=limits)
@@ -60,6 +66,16 @@ class GameSession:
         self.words_typed = 0
         self.refusals = 0  # entries the keyboard refused (characters it lacks)
         self._start()
+
+    @classmethod
+    def from_pack(cls, pack: Pack, options: MachineOptions | None = None,
+                  on_print: Callable[[PrintedChunk], None] | None = None,
+                  observe: dict[int, str] | None = None,
+                  limits: Limits | None = None) -> GameSession:
+        """A session running a pack's program: booted from its tape, its reels mounted
+        fresh at each boot, scored by its result phrases."""
+        return cls(pack.words, options, on_print, observe, limits, tape=pack.boot_tape(),
+                   results=pack.results_in, mounts=pack.reels if pack.tapes else None)
 
     @property
     def machine(self) -> Machine:
@@ -111,6 +127,8 @@ class GameSession:
         """Mount the program tape, CLEAR C, INITIAL READ; the loader loads the program and
         starts it, and the program runs to its first keyboard wait."""
         stop = self.desk.load_tape(self.tape)
+        for unit, reel in (self.mounts() if self.mounts is not None else {}).items():
+            self.desk.attach(unit, reel)  # fresh reels each game, as an operator mounts
         self.boot_moves = self.desk.tape_moves
         self.game = MoveFigures()
         self._begin()
@@ -170,6 +188,6 @@ class GameSession:
                                      machine.pulses - pulses)
         self.game.instructions += self.last_move.instructions
         self.game.pulses += self.last_move.pulses
-        for result in results_in(self.desk.paper.typed_since(mark)):
+        for result in self.results(self.desk.paper.typed_since(mark)):
             self.score.record(result)
             self.game = MoveFigures()  # the next game has begun

@@ -32,7 +32,7 @@ from prompt_toolkit.output import Output
 
 from ..machine.charset import KEYBOARD_KEYS
 from ..museum.controller import Kiosk, Mode
-from ..program.tictactoe import GAME_HELP
+from ..packs.tictactoe import tictactoe_pack
 from ..tui.guard import run_guarded
 from ..tui.paper import PaperView
 from ..tui.theme import style
@@ -41,7 +41,7 @@ from .bigboard import big_board_cells, board_size
 
 STAFF_EXIT = 0
 LOCKED_KEYS = ("c-c", "c-z", "c-\\", "c-q", "c-d", "f3", "f4", "c-x", "c-l")
-KIOSK_HELP = GAME_HELP + "\n\nPress Enter or Esc to close this help."
+KIOSK_HELP = tictactoe_pack().help + "\n\nPress Enter or Esc to close this help."
 BIG_SCREEN = (100, 41)  # columns and rows from which the board is drawn twice as large
 STYLE = style({
     "board": "#f0e6c8 bold",

@@ -3,7 +3,7 @@ one of two sizes so that a large museum screen is filled and an 80x24 one still 
 
 from __future__ import annotations
 
-from ..program.board import BLANK, O, X
+from ..packs.tictactoe.board import BLANK, O, X
 
 _X = ("█▄   ▄█", " ▀█▄█▀ ", "  ███  ", " ▄█▀█▄ ", "█▀   ▀█")
 _O = (" ▄███▄ ", "██   ██", "██   ██", "██   ██", " ▀███▀ ")

@@ -1,26 +1,34 @@
-"""Compiled pairs: the fast path of Machine.run for the ordinary case.
+"""Compiled superblocks: the fast path of Machine.run for the ordinary case.
 
-A word fetched as a pair is compiled (on its second fetch) into one Python function that
-runs both of its instructions and their timing. After the pair fetch the delay lines have a
-known phase (the fetch ends as word cc passes the heads), so every later operand wait of the
-pair is a constant worked out here; only the fetch wait depends on the clock. The functions
-are looked up by the word memory holds at the moment of the fetch (and the last digit of its
-address), so a store into memory from anywhere (an instruction, the monitor, a restore, a
-tape, a fault) makes the address hold a word whose function is looked up afresh: nothing
-can run stale code, and there is nothing to invalidate.
+A straight-line run of pairs (up to an unconditional transfer, a word that cannot be
+compiled, or 16 pairs) is compiled, the second time its first word is fetched at its
+address, into one Python function that runs every instruction of it and its timing, with
+memory, the clock and the registers in locals. After a pair fetch the delay lines have a
+known phase (the fetch ends as word cc passes the heads), so every later wait of the block
+(operands, and the fetches of the pairs after it) is a constant worked out here; the clock
+is read once when the block starts and only a multiply's digits or a device make it vary.
+
+Blocks are looked up by their address and the word memory holds there at the moment of the
+fetch, and before each later pair a block compares the word memory holds now with the word
+it was compiled from: a store from anywhere (an instruction, even one of the block itself,
+the monitor, a restore, a tape, a fault) is seen at the next pair boundary, where the block
+leaves exactly as the machine stands there. A block left that way is shortened to the pairs
+before the changed word (code that writes its own instructions keeps its blocks short).
 
 Arithmetic on numbers whose values are known (A, S, X, M, N, P, D) leaves its results in
-the registers (``m._a``, ``m._x``, ``m._l``, ``m._f``) as ints and makes no word; a word is
-made only when something reads the register as one (a store, a compare with a word, a
-shift, the interpreter, the monitor: Machine.a and its kin materialise on read).
+the registers as ints and makes no word; a word is made only when something reads the
+register as one (a store, a compare with a word, a shift, the interpreter, the monitor:
+Machine.a and its kin materialise on read).
 
 Anything unusual (a stop, a keyboard with nothing typed, a tape error, an adder fault, an
 overflow stop, a non-digit in a multiply or divide) leaves through ``Bail`` before that
-instruction has changed anything, and the interpreter in cpu.py runs it as always.
+instruction has changed anything, with the machine settled just before it (CC, CR, the
+half, the clock, the registers), and the interpreter in cpu.py runs it as always.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -30,26 +38,56 @@ from .charset import MINUS, ZERO_DIGIT
 from .ops import BY_CODE, decode
 from .stops import Stop, StopKind
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
-from .word import MODULUS, ZERO, instruction
+from .word import MODULUS, RETURN_LINKS, ZERO
 
 if TYPE_CHECKING:
     from .cpu import Machine
 
-Pair = Callable[["Machine", int], int]  # runs the pair at an address; returns the next
-_PER_PHASE = 400  # compiled words per last address digit (about 3 KB each) before emptying
+# A block runs with room for so many instructions (at most _ROOM); it returns the next CC
+# plus the instructions it ran times _DONE, plus _CHANGED times the pairs before the word
+# it found changed when it left for that reason.
+Block = Callable[["Machine", int], int]
+_DONE = 1024
+_CHANGED = 1 << 40
+_ROOM = 1 << 24
+_MAX_PAIRS = 16  # pairs in one block
+_REGISTER_NAMES = re.compile(r"\br([axlf])\b")
+_PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
-_LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(1000))  # R's return links
 
 
 class Bail(Exception):
-    """The pair cannot go on compiled: ``half`` 0, nothing of it has run; ``half`` 1, the
-    left instruction has run, the clock stood at ``pulses`` and CC at ``cc``."""
+    """The block cannot go on compiled; ``done`` instructions of it have run, and the
+    machine is settled just before the next one (CC, CR, the half, the clock, registers)."""
 
-    def __init__(self, half: int, pulses: int = 0, cc: int = 0) -> None:
-        super().__init__(half)
-        self.half = half
-        self.pulses = pulses
-        self.cc = cc
+    def __init__(self, done: int) -> None:
+        super().__init__(done)
+        self.done = done
+
+
+def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, half: int,
+            done: int, **registers: str | int) -> Bail:
+    """Put the machine where a block leaves it before an instruction it cannot run: the
+    clock, CC, CR (None: as it was, the block's first pair not yet fetched), the half and
+    the registers the block holds in locals."""
+    m.pulses = pulses
+    m.cc = cc
+    if cr is not None:
+        m.cr, m.cr_address = cr, cr_address
+    m.half = half
+    for name, value in registers.items():
+        setattr(m, "_" + name, value)
+    return Bail(done)
+
+
+def _leave(m: Machine, pulses: int, cr: str, cr_address: int, result: int,
+           **registers: str | int) -> int:
+    """A block's exit written as a call: the clock, CR and registers back in the machine."""
+    m.pulses = pulses
+    m.cr, m.cr_address = cr, cr_address
+    for name, value in registers.items():
+        setattr(m, "_" + name, value)
+    return result
 
 
 def eligible(m: Machine) -> bool:
@@ -62,15 +100,15 @@ def eligible(m: Machine) -> bool:
 
 
 class Tables:
-    """Compiled pairs for one overflow rule, shared by every machine. A pair's code depends
-    only on its word and the last digit of its address (the delay-line phase), so there is
-    one table per digit; ``by_address`` names each address's table. A word is compiled the
-    second time it is fetched: words made afresh on every pass run in the interpreter."""
+    """Compiled blocks for one overflow rule, shared by every machine: ``by_address[cc]``
+    maps the word at cc to the block that starts there. A block is compiled the second time
+    its first word is fetched at its address: words made afresh on every pass run in the
+    interpreter."""
 
     def __init__(self, overflow_stop: bool) -> None:
         self.overflow_stop = overflow_stop
-        self.phases: list[dict[str, Pair]] = [{} for _ in range(10)]
-        self.by_address = [self.phases[address % 10] for address in range(1000)]
+        self.by_address: list[dict[str, Block]] = [{} for _ in range(1000)]
+        self.singles: list[dict[str, Block]] = [{} for _ in range(1000)]  # one pair each
         self.seen: set[tuple[int, str]] = set()
 
 
@@ -79,13 +117,14 @@ TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the ma
 
 # ---- code generation ---------------------------------------------------------------------
 
-def _mixed_equal(m: Machine) -> bool:
+def _mixed_equal(a: str | int, l: str | int) -> bool:  # noqa: E741 - rL
     """Q's test when one of rA, rL holds an int and the other a word: as words."""
-    return m.a == m.l  # the properties make the words
+    return (a if a.__class__ is str else fastarith.register_word(a)) == (  # type: ignore[arg-type]
+        l if l.__class__ is str else fastarith.register_word(l))  # type: ignore[arg-type]
 
 
 _NAMESPACE = {
-    "MIXED_EQUAL": _mixed_equal,
+    "MIXED_EQUAL": _mixed_equal, "SETTLE": _settle, "LEAVE": _leave,
     "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
     "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
     "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word,
@@ -95,7 +134,7 @@ _NAMESPACE = {
     "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
     "PRODUCTS_P": fastarith.PRODUCTS[False, True],
     "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
-    "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": _LINKS,
+    "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": RETURN_LINKS,
     "SR": ar.shift_right, "SL": ar.shift_left, "SRK": ar.shift_right_keep_sign,
     "SLK": ar.shift_left_keep_sign, "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
 }
@@ -121,7 +160,7 @@ _PLAIN = {
     "V": ["m.v = [mem[{a}], mem[{a1}]]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
     "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
     # Two ints are equal exactly when their words are; a word and an int are compared as words.
-    "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(m):",
+    "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(e, v):",
           " n = {a}"],
     # Two ints compare as numbers, which is what T does with two numeric words (U4).
     "T": ["e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
@@ -142,21 +181,27 @@ _COMPILABLE = set(_PLAIN) | set(_SHIFTS) | {"A", "S", "X", "M", "N", "P", "D", "
 
 
 class _Writer:
-    """Source of one pair; the clock is ``t`` plus the constant ``off``, and ``phase`` is
-    the minor cycle (mod 10) at that time, or None once a multiply has made it vary."""
+    """Source of one block; the clock is ``t`` plus the constant ``off``, and ``phase`` is
+    the minor cycle (mod 10) at that time, or None once a multiply or a device has made it
+    vary. Registers are the locals ra, rx, rl, rf (written m._a ... while generating)."""
 
-    def __init__(self, digit: int, word: str, overflow_stop: bool) -> None:
-        self.word = word
+    def __init__(self, start: int, overflow_stop: bool) -> None:
+        self.start = start
         self.overflow_stop = overflow_stop
-        self.lines = ["def pair(m, cc):", " mem = m.mem", " t = m.pulses",
-                      " t += ((cc - t // 91) % 10 + 1) * 91",
-                      " n = cc + 1" if digit != 9 else " n = cc + 1 if cc != 999 else 0"]
+        self.lines: list[str] = []
         self.off = 0
-        self.phase = (digit + 1) % 10
+        self.phase: int | None = None  # unknown until the first fetch
+        self.pair = 0  # pairs begun
         self.half = 0
+        self.address = start
+        self.word = ""
+        self.previous: tuple[str, int] | None = None  # the pair before this one
+        self.boundary = "t0"  # the clock before this pair's fetch
         self.right_code: str | None = None  # the right half's operation, for the left
         self.words: set[str] = set()  # registers ("a", "l") known to hold words here
         self.namespace: dict[str, object] = dict(_NAMESPACE)
+        self.loops = False  # the last pair may transfer back to the start: loop in place
+        self.first_word = ""
 
     def emit(self, *lines: str) -> None:
         self.lines += [" " + line for line in lines]
@@ -164,21 +209,80 @@ class _Writer:
     def now(self) -> str:
         return f"t + {self.off}" if self.off else "t"
 
-    def bail(self) -> str:
+    def _exit(self, cc: str, done: int, cr: tuple[str, int] | None, *, changed: bool = False
+              ) -> str:
+        """One line leaving the block normally: registers, clock and CR written back (a
+        call for the rare exit at a changed word: less source to compile)."""
+        if changed and cr is not None:
+            code = done * _DONE + _CHANGED * (done // 2)
+            return (f"return LEAVE(m, {self.now()}, {cr[0]!r}, {cr[1]}, {cc} + {code}@D@"
+                    "@REGS@)")
+        parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
+        if cr is not None:
+            parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
+        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0)
+        parts.append(f"return {cc} + {code}@D@")
+        return "; ".join(parts)
+
+    def bail(self, pulses: str | None = None) -> str:
+        """Leave before the instruction about to be written: the machine as it stands."""
+        done = 2 * self.pair + self.half
         if self.half == 0:
-            return "raise Bail(0)"
-        return f"raise Bail(1, {self.now()}, n)"
+            if self.previous is not None:
+                cr, address = repr(self.previous[0]), str(self.previous[1])
+            else:  # the pair before the block, or the last of it after a pass round
+                cr, address = ("crw", "cra") if self.loops else ("None", "0")
+            return (f"raise SETTLE(m, {self.boundary}, {self.address}, {cr}, {address}, "
+                    f"0, {done}@DI@@REGS@)")
+        return (f"raise SETTLE(m, {pulses or self.now()}, n, {self.word!r}, {self.address}, "
+                f"1, {done}@DI@@REGS@)")
+
+    def begin_pair(self, address: int, word: str) -> None:
+        """The fetch of the pair at ``address``: after the first, a check that memory still
+        holds the word compiled."""
+        self.address, self.word = address, word
+        if self.pair:
+            done = 2 * self.pair
+            self.emit(f"if mem[{address}] != {word!r}:",
+                      " " + self._exit(str(address), done, self.previous, changed=True))
+        if self.phase is None:
+            if self.pair:
+                self.emit(f"t += {self.off}" if self.off else "pass", "tb = t")
+                self.boundary = "tb"
+            self.off = 0
+            self.emit(f"t += (({address} - t // 91) % 10 + 1) * 91")
+        else:
+            self.boundary = self.now()
+            self.off += ((address - self.phase) % 10 + 1) * MINOR_CYCLE_PULSES
+        self.phase = (address + 1) % 10
+        self.emit(f"n = {(address + 1) % 1000}")
+        self.half = 0
+
+    def end_pair(self, may_transfer: bool, last: bool) -> None:
+        self.previous = (self.word, self.address)
+        done = 2 * (self.pair + 1)
+        if last:
+            if self.loops:  # round again, everything kept in locals, while room allows
+                self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
+                          f"mem[{self.start}] == {self.first_word!r}:",
+                          f" passed += {done}", f" t += {self.off}" if self.off else " pass",
+                          f" crw = {self.word!r}; cra = {self.address}", " continue")
+            self.emit(self._exit("n", done, self.previous))
+        elif may_transfer:
+            self.emit(f"if n != {(self.address + 1) % 1000}:",
+                      " " + self._exit("n", done, self.previous))
+        self.pair += 1
 
     def instruction(self, code: str, operand: int, op: ops.Operation) -> None:
         bail = self.bail()  # the clock before this instruction's wait
         pulses, position = instruction_cost(op, operand, False)
         cycles = 0  # minor cycles this instruction moves the clock on, when known
         if position >= 0:
-            if self.phase is None:  # after a multiply: wait by the clock
-                self.emit(f"t += {self.off}", "t0 = t",
+            if self.phase is None:  # after a multiply or a device: wait by the clock
+                self.emit(f"t += {self.off}", "t1 = t",
                           f"t += (({position} - t // 91) % 10) * 91")
                 self.off = 0
-                bail = "raise Bail(0)" if self.half == 0 else "raise Bail(1, t0, n)"
+                bail = self.bail("t1")
             else:
                 cycles = (position - self.phase) % 10
                 self.off += cycles * MINOR_CYCLE_PULSES
@@ -215,19 +319,21 @@ class _Writer:
         elif code == ",0":
             self.emit("if m.breakpoint_switch:", f" {bail}")
         elif code == "device":
-            if self.half == 0 and " start = t" not in self.lines:
-                self.lines.insert(3, " start = t")
-            self.namespace[f"EX{self.half}"] = op.execute
-            self.emit(f"m.pulses = {self.now()}", "m.cc = n", f"m.cr = {self.word!r}",
-                      "m.cr_address = cc", f"r = EX{self.half}(m, {a})", "if r is not None:",
-                      " m.pulses = start" if self.half == 0 else " pass", f" {bail}",
+            name = f"EX{self.pair}_{self.half}"
+            self.namespace[name] = op.execute
+            if self.pair == 0 and self.half == 0 and not self.loops:  # CR is set for the
+                self.emit("crw = m.cr", "cra = m.cr_address")  # device: keep the old
+                bail = f"raise SETTLE(m, t0, {self.address}, crw, cra, 0, 0@REGS@)"
+            self.emit("@FLUSH@", f"m.pulses = {self.now()}", "m.cc = n",
+                      f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
+                      f"r = {name}(m, {a})", "if r is not None:", f" {bail}",
                       "t = m.pulses")
             self.off = 0
             self.phase = None
         elif code == "50":
-            word = repr(self.word)
-            self.emit(f"m.pulses = {self.now()}", "m.cc = n", f"m.cr = {word}",
-                      "m.cr_address = cc", "printer = m.printer",
+            self.emit("@FLUSH@", f"m.pulses = {self.now()}", "m.cc = n",
+                      f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
+                      "printer = m.printer",
                       "if printer is not None:", f" printer.print_word(mem[{a}])",
                       "m.printed_words += 1")
         self._simplify(first)
@@ -263,7 +369,8 @@ class _Writer:
 
     def adder(self, code: str, a: int, bail: str) -> None:
         """A, S, X: numbers with known values add here and rA keeps the sum as an int;
-        the rest (text, overflow) go through fastarith and arithmetic as words."""
+        the rest (text, overflow, a zero sum, whose sign is arithmetic.py's rule) go
+        through fastarith and arithmetic as words."""
         sign = "-" if code == "S" else "+"
         second = "VALUE(w, False)" if code != "X" else \
             "v if (v := m._x).__class__ is int else VALUE(v, False)"
@@ -272,7 +379,7 @@ class _Writer:
                   "va = v if (v := m._a).__class__ is int else VALUE(v, False)",
                   f"vb = {second}",
                   "if va.__class__ is int and vb.__class__ is int and "
-                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS}:", rx,
+                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS} and s:", rx,
                   " m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
                   _READS_A_AS_WORD else " m._a = s", "else:")
         work = {"A": [" x = w", f" s, o = ADD({_A}, x)"],
@@ -292,11 +399,12 @@ class _Writer:
         code remembers its last operands and results (one tuple, replaced whole, so that
         machines in other threads sharing the code read a consistent one): programs without
         index registers multiply the same numbers pass after pass."""
-        last = f"LAST{self.half}"
+        last = f"LAST{self.pair}_{self.half}"
         self.namespace[last] = [(None,)]
         self.emit(f"x = mem[{a}]", "vx = VALUE(x, False)",
                   "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
-                  "if vx.__class__ is int and vl.__class__ is int:",
+                  "ok = vx.__class__ is int and vl.__class__ is int",
+                  "if ok:",
                   f" c = {last}[0]", " if c[0] == vl and c[1] == vx:",
                   "  m._a = c[2]", "  m._x = c[3] if c[3] is not None else x",
                   "  m._f = c[4]", "  p = c[5]", " else:",
@@ -308,11 +416,15 @@ class _Writer:
             test = "r < 0" if code == "M" else "r >= 0"
             self.emit(f"  s = (s + {ar.HALF_UNIT}) // {MODULUS}",
                       f"  hi = -s if {test} else s", "  lo = None")
-        self.emit("  f = 3 * (vl if vl >= 0 else -vl)",
-                  "  p = PASSES_OF(vx)", "  if p is None:", "   p = PASSES(vx)",
-                  f"  {last}[0] = (vl, vx, hi, lo, f, p)",
-                  "  m._a = hi", "  m._x = lo if lo is not None else x", "  m._f = f",
-                  "else:",
+        # A zero product (or half of one) takes its sign from arithmetic.py, the one
+        # place the rule is written: it goes the word way below.
+        self.emit("  ok = hi and lo != 0",
+                  "  if ok:",
+                  "   f = 3 * (vl if vl >= 0 else -vl)",
+                  "   p = PASSES_OF(vx)", "   if p is None:", "    p = PASSES(vx)",
+                  f"   {last}[0] = (vl, vx, hi, lo, f, p)",
+                  "   m._a = hi", "   m._x = lo if lo is not None else x", "   m._f = f",
+                  "if not ok:",
                   f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
                   f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
                   " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",
@@ -329,81 +441,213 @@ class _Writer:
                   "if va.__class__ is int and vl.__class__ is int:",
                   " ma = va if va >= 0 else -va", " ml = vl if vl >= 0 else -vl",
                   " if ma < ml:", f"  q, r = divmod(ma * {MODULUS}, ml)",
-                  "  r = q + (2 * r >= ml)", f"  if r >= {MODULUS}:", "   r = None",
+                  "  r = q + (2 * r >= ml)", f"  if r >= {MODULUS} or not q:",
+                  "   r = None",  # a zero quotient's sign is arithmetic.py's rule
                   "  elif (va < 0) != (vl < 0):", "   m._a = -r", "   m._x = -q", "  else:",
                   "   m._a = r", "   m._x = q",
                   "if r is None:", f" r = DIV(d, {_L})", " if r.__class__ is str:", f"  {bail}",
                   " m._a, m._x = r")
 
     def source(self) -> str:
-        self.emit(f"m.pulses = {self.now()}", "return n")
-        return "\n".join(self.lines)
+        body = "\n".join(self.lines)
+        for register in "axlf":
+            body = body.replace(f"m._{register}", f"r{register}")
+        found = set(_REGISTER_NAMES.findall(body))
+        used = [r for r in "axlf" if r in found]
+        flush = "; ".join(f"m._{r} = r{r}" for r in used) or "pass"
+        body = body.replace("@FLUSH@", flush)
+        body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in used))
+        body = body.replace("@D@", f" + passed * {_DONE}" if self.loops else "")
+        body = body.replace("@DI@", " + passed" if self.loops else "")
+        head = ["def block(m, room):", " mem = m.mem",
+                " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
+                *(f" r{r} = m._{r}" for r in used)]
+        if self.loops:
+            head += [" passed = 0", " crw = m.cr", " cra = m.cr_address", " while True:"]
+            body = "\n".join(" " + line for line in body.split("\n"))
+            if "t0" in body:
+                head.append("  t0 = t")
+        return "\n".join(head) + "\n" + body
 
 
-def _generic(m: Machine, cc: int) -> int:
+def _generic(m: Machine, room: int) -> int:
     raise Bail(0)
 
 
-def compile_pair(tables: Tables, address: int, word: str) -> Pair:
-    """The function for ``word`` fetched from ``address``: remembered, once seen twice."""
-    key = (address % 10, word)
-    if key not in tables.seen:
-        if len(tables.seen) >= _SEEN_LIMIT:
-            tables.seen.clear()
-        tables.seen.add(key)
-        return _generic  # the first sight runs in the interpreter
+def _codes(word: str) -> tuple[list[tuple[ops.Operation, int]], list[str | None]]:
     halves = [decode(word[:6]), decode(word[6:])]
-    codes = [_CODE_OF.get(op.execute) if op.execute in _CODE_OF else None for op, _ in halves]
-    function: Pair = _generic
-    if all(code in _COMPILABLE for code in codes):
-        writer = _Writer(address % 10, word, tables.overflow_stop)
+    return halves, [_CODE_OF.get(op.execute) for op, _ in halves]
+
+
+def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS
+                 ) -> tuple[str, dict[str, object]] | None:
+    """The source of the block starting at ``address`` as memory holds it now (at most
+    ``pairs`` pairs), and its namespace; None if its first pair cannot be compiled."""
+    writer = _Writer(address, tables.overflow_stop)
+    plan = []
+    at = address
+    for _ in range(pairs):
+        word = mem[at]
+        halves, codes = _codes(word)
+        if not all(code in _COMPILABLE for code in codes):
+            break
+        plan.append((at, word, halves, codes))
+        if "U" in codes:  # straight line ends at an unconditional transfer
+            break
+        at = (at + 1) % 1000
+        if at == address:
+            break
+    if not plan:
+        return None
+    last_at, _, last_halves, last_codes = plan[-1]
+    writer.loops = any(code in ("U", "Q", "T") and operand == address or
+                       code in ("A", "S", "X") and address == 0  # overflow: to 000
+                       for code, (_, operand) in zip(last_codes, last_halves, strict=True))
+    writer.first_word = plan[0][1]
+    for index, (at, word, halves, codes) in enumerate(plan):
+        writer.begin_pair(at, word)
         writer.right_code = codes[1]
         for code, (op, operand) in zip(codes, halves, strict=True):
             writer.instruction(code, operand, op)  # type: ignore[arg-type]
-        namespace = writer.namespace
-        exec(writer.source(), namespace)  # noqa: S102 - our own generated source
-        function = namespace["pair"]  # type: ignore[assignment]
-    table = tables.by_address[address]
-    if len(table) >= _PER_PHASE:
+        may_transfer = any(code in ("Q", "T", "U", "A", "S", "X") for code in codes)
+        writer.end_pair(may_transfer, index == len(plan) - 1)
+    return writer.source(), writer.namespace
+
+
+def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
+                  *, single: bool = False) -> Block:
+    """The block for the word at ``address`` (remembered, once seen twice). ``single``:
+    one pair, for the table used at the end of a budget; fewer ``pairs``: a block shortened
+    after a word of it changed, replacing the long one at once."""
+    word = mem[address]
+    key = (address, word)
+    if key not in tables.seen and (single or pairs == _MAX_PAIRS):
+        if len(tables.seen) >= _SEEN_LIMIT:
+            tables.seen.clear()
+        tables.seen.add(key)
+        return _generic  # the first sight runs pair by pair through the executors
+    function: Block = _generic
+    made = block_source(tables, address, mem, 1 if single else pairs)
+    if made is not None:
+        source, namespace = made
+        exec(source, namespace)  # noqa: S102 - our own generated source
+        function = namespace["block"]  # type: ignore[assignment]
+    table = (tables.singles if single else tables.by_address)[address]
+    if len(table) >= _PER_ADDRESS:
         table.clear()
     table[word] = function
     return function
 
 
+# ---- a pair seen for the first time --------------------------------------------------------
+# Executors that never change anything before returning a stop request: a pair of these
+# seen for the first time runs here, through the operation table's executors, instead of
+# leaving the compiled path (the adder and the multiplier change rX first; they go to the
+# interpreter).
+_SAFE = frozenset(op.execute for op in ops.OPERATIONS
+                  if op.code not in ("A", "S", "X", "M", "N", "P"))
+_HALVES: dict[str, tuple[Callable[..., object], int, int, int] | None] = {}
+_HALVES_LIMIT = 8192
+
+
+def _half(instruction: str) -> tuple[Callable[..., object], int, int, int] | None:
+    """(executor, operand, execution pulses, operand word position or -1) of a half, or
+    None when it is not one of the safe executors; remembered."""
+    op, operand = decode(instruction)
+    pulses, position = instruction_cost(op, operand, False)
+    known = (op.execute, operand, pulses, position) if op.execute in _SAFE else None
+    if len(_HALVES) >= _HALVES_LIMIT:
+        _HALVES.clear()
+    _HALVES[instruction] = known
+    return known
+
+
+def _first_sight(m: Machine, cc: int) -> int:
+    """Run the pair at ``cc`` (not compiled: seen for the first time) with its timing, as
+    the interpreter does; return the next CC. Bail, settled, before a half that is not
+    safe here or that asks to stop."""
+    word = m.mem[cc]
+    left = _HALVES.get(word[:6], False)
+    if left is False:
+        left = _half(word[:6])
+    right = _HALVES.get(word[6:], False)
+    if right is False:
+        right = _half(word[6:])
+    if left is None or right is None:
+        m.cc = cc  # the machine stands at the pair boundary: the interpreter runs it
+        raise Bail(0)
+    t0 = t = m.pulses
+    previous = m.cr, m.cr_address
+    m.cr, m.cr_address = word, cc
+    t += ((cc - t // 91) % 10 + 1) * 91
+    n = m.cc = cc + 1 if cc != 999 else 0
+    ex, operand, pulses, position = left
+    if position >= 0:
+        t += ((position - t // 91) % 10) * 91
+    m.pulses = t + pulses
+    outcome = ex(m, operand)
+    if outcome is not None:
+        if outcome.__class__ is not int:  # a stop request: nothing has changed
+            m.pulses, m.cc = t0, cc
+            m.cr, m.cr_address = previous
+            raise Bail(0)
+        n = m.cc = outcome  # type: ignore[assignment]
+    t = t1 = m.pulses
+    ex, operand, pulses, position = right
+    if position >= 0:
+        t += ((position - t // 91) % 10) * 91
+    m.pulses = t + pulses
+    outcome = ex(m, operand)
+    if outcome is not None:
+        if outcome.__class__ is not int:
+            m.pulses = t1
+            m.half = 1
+            raise Bail(1)
+        n = m.cc = outcome  # type: ignore[assignment]
+    return n
+
+
 # ---- the loop ----------------------------------------------------------------------------
 
-def _pairs(m: Machine, budget: int, tables: Tables) -> int:
-    """Run whole compiled pairs while two more instructions fit in ``budget``; return how
-    many instructions ran. Leaves the machine settled (CC, CR, clock, count) either at a
-    pair boundary or, after a bail in a right half, just before that right half."""
+def _blocks(m: Machine, budget: int, tables: Tables) -> int:
+    """Run whole compiled blocks while two more instructions fit in ``budget``; return how
+    many instructions ran. Leaves the machine settled (CC, CR, clock, count, registers)
+    either at a pair boundary or, after a bail in a right half, just before that right
+    half. Each block sets CR when it leaves."""
     mem = m.mem
     by_address = tables.by_address
+    singles = tables.singles
     cc = m.cc
     done = 0
     limit = budget - 1
-    word = m.cr
-    address = m.cr_address
+    whole = budget - 2 * _MAX_PAIRS  # below this, room for any block
+    first_sight = _first_sight if not tables.overflow_stop else None
     try:
         while done < limit:
-            fetched = mem[cc]
-            function = by_address[cc].get(fetched)
-            if function is None:
-                function = compile_pair(tables, cc, fetched)
+            if done <= whole:
+                function = by_address[cc].get(mem[cc])
+                if function is None:
+                    function = compile_block(tables, cc, mem)
+            else:  # the last few instructions of the budget: one pair at a time
+                function = singles[cc].get(mem[cc])
+                if function is None:
+                    function = compile_block(tables, cc, mem, single=True)
             if function is _generic:
-                break
-            previous, previous_address = word, address
-            word, address = fetched, cc
-            cc = function(m, cc)
-            done += 2
+                if first_sight is None:
+                    break
+                cc = first_sight(m, cc)
+                done += 2
+                continue
+            r = function(m, room if (room := budget - done) < _ROOM else _ROOM)
+            if r >= _CHANGED:  # a word of the block had changed: shorten the block
+                pairs, r = divmod(r, _CHANGED)
+                compile_block(tables, cc, mem, pairs)
+            done += r // _DONE
+            cc = r % _DONE
     except Bail as bail:
-        if bail.half == 0:
-            word, address = previous, previous_address  # CC still names the pair
-        else:
-            m.pulses = bail.pulses
-            m.cc, m.cr, m.cr_address, m.half = bail.cc, word, address, 1
-            m.instructions += done + 1
-            return done + 1
-    m.cc, m.cr, m.cr_address = cc, word, address
+        m.instructions += done + bail.done
+        return done + bail.done
+    m.cc = cc
     m.instructions += done
     return done
 
@@ -415,7 +659,7 @@ def run(m: Machine, max_steps: int) -> Stop:
     tables = TABLES[m.options.overflow == "stop"]
     while total < max_steps:
         if not m.half and max_steps - total >= 2:
-            total += _pairs(m, max_steps - total, tables)
+            total += _blocks(m, max_steps - total, tables)
             if total >= max_steps:
                 break
         steps = 1 if m.half or max_steps - total < 2 else 2
@@ -429,4 +673,5 @@ def run(m: Machine, max_steps: int) -> Stop:
     return stop
 
 
-__all__ = ["BY_CODE", "TABLES", "Bail", "Tables", "compile_pair", "eligible", "run"]
+__all__ = ["BY_CODE", "TABLES", "Bail", "Tables", "block_source", "compile_block", "eligible",
+           "run"]

@@ -16,10 +16,9 @@ from .ops import decode
 from .options import MachineOptions
 from .stops import Stop, StopKind, StopRequest
 from .tape import TapesState, TapeUnits, initial_read
-from .word import LAST_ADDRESS, MEMORY_WORDS, TAPE_BLOCK_WORDS, ZERO, instruction
+from .word import LAST_ADDRESS, MEMORY_WORDS, RETURN_LINKS, TAPE_BLOCK_WORDS, ZERO
 
 __all__ = ["MEMORY_WORDS", "TAPE_BLOCK_WORDS", "Machine", "MachineState"]
-_RETURN_LINKS = tuple("\x03" * 6 + instruction("U", cc) for cc in range(MEMORY_WORDS))
 _CACHE_LIMIT = 200_000  # decoded pairs kept before the cache is emptied
 
 # A decoded pair: executor, operand, execution pulses and operand word position (-1: none)
@@ -172,7 +171,7 @@ class Machine:
 
     def return_link(self) -> str:
         """What R stores: a skip, then U back to the address in CC."""
-        return _RETURN_LINKS[self.cc]
+        return RETURN_LINKS[self.cc]
 
     def _decode_uncached(self, word: str) -> DecodedPair:
         if len(self._cache) >= _CACHE_LIMIT:

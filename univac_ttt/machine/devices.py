@@ -91,6 +91,28 @@ class QueueKeyboard:
 
 
 _TYPED = [c.typed for c in CHARACTERS]
+_TYPED_LIMIT = 4096  # words remembered with their text before the table is emptied
+_TYPED_WORDS: dict[tuple[str, bool], tuple[str, bool]] = {}
+
+
+def _typed_text(word: str, upper: bool) -> tuple[str, bool]:
+    """What the typewriter types for ``word`` starting in capitals (``upper``) or not, and
+    whether it is in capitals after it."""
+    out = []
+    for ch in word:
+        if ch == IGNORE:
+            continue
+        if ch == UPPER_SHIFT:
+            upper = True
+        elif ch == LOWER_SHIFT:
+            upper = False
+        typed = _TYPED[ord(ch)]
+        if not typed:
+            continue
+        if ch != CARRIAGE_RETURN and not upper:
+            typed = typed.lower()
+        out.append(typed)
+    return "".join(out), upper
 
 
 class Typewriter:
@@ -106,21 +128,16 @@ class Typewriter:
         self.upper = True
 
     def text_of(self, word: str) -> str:
-        out = []
-        for ch in word:
-            if ch == IGNORE:
-                continue
-            if ch == UPPER_SHIFT:
-                self.upper = True
-            elif ch == LOWER_SHIFT:
-                self.upper = False
-            typed = _TYPED[ord(ch)]
-            if not typed:
-                continue
-            if ch != CARRIAGE_RETURN and not self.upper:
-                typed = typed.lower()
-            out.append(typed)
-        return "".join(out)
+        """The text ``word`` types; the typewriter keeps the case the word leaves it in.
+        Remembered by word and case: a program types the same few words again and again."""
+        known = _TYPED_WORDS.get((word, self.upper))
+        if known is None:
+            known = _typed_text(word, self.upper)
+            if len(_TYPED_WORDS) >= _TYPED_LIMIT:
+                _TYPED_WORDS.clear()
+            _TYPED_WORDS[word, self.upper] = known
+        text, self.upper = known
+        return text
 
     def print_word(self, word: str) -> None:
         text = self.text_of(word)

@@ -21,7 +21,9 @@ _WORDS: dict[int, str] = {}  # value -> canonical word (from_int)
 _TO_EXCESS_THREE = bytes.maketrans(b"0123456789", bytes(range(3, 13)))
 _TO_WORD = bytes.maketrans(b"-0123456789", bytes([ord(MINUS), *range(3, 13)]))
 _HALF_UNIT = ar.HALF_UNIT
-_PASSES = [sum(d // 3 + d % 3 for d in map(int, str(n))) for n in range(10_000)]  # by 4 digits
+_DIGIT_PASSES = [d // 3 + d % 3 for d in range(10)]  # BN-158: 7 = F, F, L
+_PASSES = [a + b + c + d for a in _DIGIT_PASSES for b in _DIGIT_PASSES  # by 4 digits
+           for c in _DIGIT_PASSES for d in _DIGIT_PASSES]
 
 
 def value(word: str) -> int | None:
@@ -93,7 +95,7 @@ def subtract(a: str, m: str) -> tuple[str, str, bool]:
 
 
 def _sum(total: int, a: str, b: str) -> tuple[str, bool]:
-    if -MODULUS < total < MODULUS:
+    if total and -MODULUS < total < MODULUS:  # a zero's sign is arithmetic.py's rule
         return word_of(total), False
     wrapped = total % MODULUS if total > 0 else -(-total % MODULUS)
     if wrapped:
@@ -162,10 +164,17 @@ def _multiply(l_word: str, x_word: str, negative: bool, full: bool
     sign = (l_word[0] == MINUS) != (x_word[0] == MINUS)
     if full:
         high, low = divmod(product, MODULUS)
-        a, x = word_of(-high if sign else high), word_of(-low if sign else low)
+        if high and low:
+            a, x = word_of(-high if sign else high), word_of(-low if sign else low)
+        else:  # a zero half: its sign is arithmetic.py's rule
+            a, x = ar.multiply_full(l_word, x_word)  # type: ignore[misc]
     else:
         rounded = (product + _HALF_UNIT) // MODULUS
-        a, x = word_of(-rounded if sign != negative else rounded), x_word
+        if rounded:
+            a = word_of(-rounded if sign != negative else rounded)
+        else:  # a zero product: its sign is arithmetic.py's rule
+            a = ar.multiply_rounded(l_word, x_word, negative)  # type: ignore[assignment]
+        x = x_word
     f = (b"%012d" % (3 * ml)).translate(_TO_EXCESS_THREE).decode()  # triple()
     high, low = divmod(mx, 10_000)
     return a, x, f, _PASSES[high // 10_000] + _PASSES[high % 10_000] + _PASSES[low]  # passes()
@@ -187,7 +196,7 @@ def divide(a_word: str, l_word: str) -> tuple[str, str] | str:
         return ar.divide(a_word, l_word)
     quotient, remainder = divmod(ma * MODULUS, ml)
     rounded = quotient + (2 * remainder >= ml)  # (10 * scaled // ml + 5) // 10
-    if rounded >= MODULUS:
+    if rounded >= MODULUS or not quotient:  # a zero quotient's sign: arithmetic.py's rule
         return ar.divide(a_word, l_word)
     if (a_word[0] == MINUS) != (l_word[0] == MINUS):
         return word_of(-rounded), word_of(-quotient)

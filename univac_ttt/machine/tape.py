@@ -13,6 +13,7 @@ tenth written ``-``), so the CPU and its decode cache need nothing new.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -114,6 +115,30 @@ class TapeMove(NamedTuple):
     end: int
 
 
+class MoveLog:
+    """The last tape moves, newest last, kept as plain tuples and read as TapeMoves (the
+    log is written at every tape instruction and read only when a lamp or a note is shown)."""
+
+    def __init__(self, kept: int = MOVES_KEPT) -> None:
+        self._raw: deque[tuple[int, str, int, int, int, int]] = deque(maxlen=kept)
+        self.append_raw = self._raw.append
+
+    def append(self, move: TapeMove) -> None:
+        self.append_raw(tuple(move))  # type: ignore[arg-type]
+
+    def clear(self) -> None:
+        self._raw.clear()
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __iter__(self) -> Iterator[TapeMove]:
+        return map(TapeMove._make, self._raw)
+
+    def __getitem__(self, index: int) -> TapeMove:
+        return TapeMove._make(self._raw[index])
+
+
 @dataclass(frozen=True)
 class UnitState:
     """A unit at one moment, for snapshots: the reel mounted, and its blocks then."""
@@ -150,12 +175,14 @@ class TapeUnits:
         self.blocks_read = 0
         self.blocks_written = 0
         # The last tape moves, newest last (the desk's lamps, the console's boot display).
-        self.moves: deque[TapeMove] = deque(maxlen=MOVES_KEPT)
+        self.moves = MoveLog()
 
     def note(self, servo: Uniservo, block: int, start: int) -> None:
         """Remember a movement that began at ``start`` and ends at ``servo.busy_until``."""
-        self.moves.append(TapeMove(servo.number, servo.motion, block, servo.block_count,
-                                   start, servo.busy_until))
+        reel = servo.reel
+        self.moves.append_raw((servo.number, servo.motion, block,
+                               len(reel.blocks) if reel is not None else 0, start,
+                               servo.busy_until))
 
     def state(self) -> TapesState:
         """The units as they stand (reels are kept by identity, their blocks by value)."""
@@ -343,10 +370,11 @@ def write_low_density(m: Machine, operand: int) -> StopRequest | None:
 
 
 def _rewind(m: Machine, operand: int, interlock: bool) -> StopRequest | None:
-    servo = _usable(m, operand // 1000)
-    if isinstance(servo, StopRequest):
-        return servo
-    _wait(m, servo.busy_until)
+    servo = m.tapes.units[operand // 1000]
+    if servo.reel is None or servo.interlocked:
+        return _usable(m, operand // 1000)  # type: ignore[return-value] - the stop
+    if m.pulses < servo.busy_until:  # the interlock (_wait)
+        m.pulses = servo.busy_until
     servo.busy_until = m.pulses + servo.position * REWIND_BLOCK_PULSES
     servo.position = 0
     servo.interlocked = interlock

@@ -76,3 +76,13 @@ def instruction(op: str, address: int) -> str:
         op += "0"
     return from_text(f"{op}0{address:03d}{op}0{address:03d}")[:6]
 
+
+def _return_links() -> tuple[str, ...]:
+    """What R stores for each CC: a skip, then U back to CC (000000U00ccc)."""
+    head = ZERO_DIGIT * 6 + instruction("U", 0)[:3]
+    digits = [chr(3 + d) for d in range(10)]
+    return tuple(head + digits[cc // 100] + digits[cc // 10 % 10] + digits[cc % 10]
+                 for cc in range(MEMORY_WORDS))
+
+
+RETURN_LINKS = _return_links()  # by CC

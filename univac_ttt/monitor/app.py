@@ -290,8 +290,8 @@ class MonitorApp:
 
     def _board(self) -> list[str]:
         monitor = self.monitor
-        if monitor.program is None or "BRD" not in monitor.program.symbols:
-            return ["(this program has no board: no label BRD)"]
+        if monitor.board_reader is None:
+            return ["(this program has no board)"]
         return find_command("board").step(monitor, "")
 
     def _board_text(self) -> FormattedText:

@@ -22,6 +22,7 @@ from ..program.address import AddressError, evaluate
 from ..program.assembler import AssemblyError, Program, encode_instruction
 from ..program.boottape import load_loader
 from ..program.disassembler import instruction_text, view
+from ..program.pack import BoardReader, Pack
 from ..program.reel import TapeSpec
 from .commands import COMMANDS, Command, MonitorError, find_command
 from .commands.breaks import MAX_WATCHES
@@ -47,6 +48,20 @@ class Monitor:
     # How the operator answers a keyboard wait here: a script types with the type command;
     # the full screen sets its own (a line typed there goes to the UNIVAC).
     keyboard_hint = "use 'type TEXT'"
+    # The program's board, drawn from memory: its pack's reader (the composer sets it);
+    # None for a program without a board (any image or sheet without a pack).
+    board_reader: BoardReader | None = None
+
+    @classmethod
+    def for_pack(cls, pack: Pack, options: MachineOptions | None = None,
+                 limits: Limits | None = None,
+                 tapes: dict[int, Reel] | None = None) -> Monitor:
+        """A monitor on a pack's program: its sheet's labels, its board, and (unless
+        ``tapes`` says otherwise) its tape on Uniservo 1 for boot and its own reels."""
+        monitor = cls(pack.words, pack.program, options, limits,
+                      pack.mounts() if tapes is None else tapes)
+        monitor.board_reader = pack.board
+        return monitor
 
     def __init__(self, words: dict[int, str], program: Program | None = None,
                  options: MachineOptions | None = None, limits: Limits | None = None,

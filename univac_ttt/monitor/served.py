@@ -7,7 +7,6 @@ line (the composer) hands it to the server, which never imports the monitor itse
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 
 from prompt_toolkit.application import Application
@@ -15,21 +14,14 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from ..desk import Limits
-from ..desk.score import Score, results_in
+from ..desk.score import Score
 from ..desk.transcript import Transcript
 from ..machine import MachineOptions
-from ..program.assembler import Program
-from ..program.boottape import fresh_tictactoe_tape
-from ..program.shipped import ShippedProgram, load_tictactoe
+from ..program.pack import NO_PACK, Pack
 from .app import MonitorApp
 from .core import Monitor
 
 SERVED_CAP = 200_000  # instructions one served command may run (~0.1 s of this machine)
-
-
-@cache
-def _shipped() -> ShippedProgram:
-    return load_tictactoe()
 
 
 class ServedMonitor(Monitor):
@@ -38,17 +30,18 @@ class ServedMonitor(Monitor):
 
     files_allowed = False  # save, restore, do, attach, detach, log: the host's files
 
-    def __init__(self, words: dict[int, str], program: Program | None,
-                 options: MachineOptions, limits: Limits) -> None:
-        # As `univac-ttt monitor`: the shipped tape on Uniservo 1, for `boot`.
-        super().__init__(words, program, options, limits, {1: fresh_tictactoe_tape()})
+    def __init__(self, pack: Pack, options: MachineOptions, limits: Limits) -> None:
+        # As `univac-ttt monitor --program`: the pack's tape on Uniservo 1, for `boot`.
+        super().__init__(pack.words, pack.program, options, limits, pack.mounts())
+        self.board_reader = pack.board
+        self.results = pack.results_in
         self.score = Score()
         self._scored = self.desk.paper.end
 
     def execute(self, line: str) -> list[str]:
         out = super().execute(line)
         if self.desk.waiting_for_keyboard:  # a reply has been typed whole: score it
-            for result in results_in(self.desk.paper.since(self._scored)):
+            for result in self.results(self.desk.paper.typed_since(self._scored)):
                 self.score.record(result)
             self._scored = self.desk.paper.end
         return out
@@ -69,10 +62,8 @@ class ServedMonitorApp:
     """One terminal's monitor: the application, how to run it, and its results so far."""
 
     def __init__(self, input: Input, output: Output, options: MachineOptions,
-                 transcript: Path | None) -> None:
-        shipped = _shipped()
-        self.monitor = ServedMonitor(shipped.image.words, shipped.program, options,
-                                     Limits(cap=SERVED_CAP))
+                 transcript: Path | None, pack: Pack) -> None:
+        self.monitor = ServedMonitor(pack, options, Limits(cap=SERVED_CAP))
         self.transcript = Transcript(transcript) if transcript is not None else None
         if self.transcript is not None:
             write = self.transcript.write
@@ -89,13 +80,14 @@ class ServedMonitorApp:
 
     def results(self) -> tuple[int, int, int]:
         """UNIVAC wins, draws, opponent's wins so far on this terminal."""
-        score = self.monitor.score
-        return score.univac_wins, score.draws, score.opponent_wins
+        return self.monitor.score.game_results()
 
 
 def build_application(input: Input, output: Output, *, authentic: bool = False,
                       transcript: Path | None = None,
-                      options: MachineOptions | None = None) -> ServedMonitorApp:
-    """A fresh monitor, with its own machine, for one served terminal (``authentic`` has
-    no meaning here: the monitor shows the paper as it is typed)."""
-    return ServedMonitorApp(input, output, options or MachineOptions(), transcript)
+                      options: MachineOptions | None = None,
+                      pack: Pack = NO_PACK) -> ServedMonitorApp:
+    """A fresh monitor, with its own machine, for one served terminal, on the pack the
+    composer names (``authentic`` has no meaning here: the monitor shows the paper as it
+    is typed)."""
+    return ServedMonitorApp(input, output, options or MachineOptions(), transcript, pack)

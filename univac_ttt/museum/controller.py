@@ -21,15 +21,15 @@ from ..desk.score import RESULT_COUNTERS
 from ..desk.session import GameSession
 from ..machine import MachineOptions
 from ..machine.tape import Reel
-from ..program.assembler import Program
-from ..program.board import last_printed_board
-from ..program.tictactoe import (
+from ..packs.tictactoe import (
     BAD_CODE_PHRASE,
     DEMO_GAMES,
     RESULT_PATTERN,
-    caption_addresses,
     results_in,
+    tictactoe_pack,
 )
+from ..packs.tictactoe.board import last_printed_board
+from ..program.assembler import Program
 from ..wording import count
 from .printouts import save_printout
 from .stats import TallyFile
@@ -84,6 +84,14 @@ class KioskSettings:
     options: MachineOptions = field(default_factory=MachineOptions)
 
 
+def _captions(program: Program | None) -> dict[int, str]:
+    """The pack's captions by address, for the labels this program has."""
+    if program is None:
+        return {}
+    return {program.symbols[label]: text for label, text in tictactoe_pack().captions.items()
+            if label in program.symbols}
+
+
 class Kiosk:
     def __init__(self, words: dict[int, str], program: Program | None,
                  settings: KioskSettings, tape: Reel | None = None) -> None:
@@ -92,7 +100,7 @@ class Kiosk:
         self.pacer = TypewriterPacer(settings.authentic, settings.clock)
         # Each game boots ``tape`` (the shipped tictactoe.tape) by INITIAL READ.
         self.session = GameSession(words, settings.options, self._printed,
-                                   caption_addresses(program), tape=tape)
+                                   _captions(program), tape=tape, results=results_in)
         self.tally = TallyFile(settings.stats)
         self.mode = Mode.PLAYING
         self._mode_before_staff = Mode.PLAYING

@@ -1,9 +1,8 @@
 """Program tapes: the loader (loader.ucs) in block 1, then the whole memory in 17 blocks.
 
 INITIAL READ puts block 1 at 000-059 and starts it; the loader stores blocks 2-18 at the
-addresses in LOAD_ORDER, the last over itself, and transfers to 000. The shipped
-tictactoe.tape is built from the coding sheet by program/build.py; load_tictactoe_tape()
-refuses a tape that no longer matches the sheet, as load_tictactoe() does for the image.
+addresses in LOAD_ORDER, the last over itself, and transfers to 000. Every pack's program
+is booted from such a tape (``Pack.boot_tape``); tic-tac-toe also ships its tape as a file.
 """
 
 from __future__ import annotations
@@ -13,16 +12,14 @@ from functools import lru_cache
 from ..machine.tape import BLOCK_WORDS, Reel
 from ..machine.word import MEMORY_WORDS, ZERO
 from .assembler import AssemblyError, Program, assemble
-from .reel import ReelError, format_reel, parse_reel
-from .shipped import ProgramError, load_tictactoe, read_shipped
+from .reel import format_reel
+from .shipped import ProgramError, read_shipped
 
 LOADER_NAME = "loader.ucs"
-TAPE_NAME = "tictactoe.tape"
 # Where the loader puts blocks 2, 3, ... 18 (must agree with loader.ucs; a test checks).
 LOAD_ORDER: tuple[int, ...] = tuple(range(60, 901, 60)) + (940, 0)
 TAPE_HEADER = (
-    "TIC-TAC-TOE FOR THE UNIVAC I: program tape for Uniservo 1, generated from\n"
-    "tictactoe.ucs and loader.ucs by `python -m univac_ttt.program.build`; do not edit.\n"
+    "A program tape for Uniservo 1, generated with its loader (loader.ucs); do not edit.\n"
     "Mount on Uniservo 1, press CLEAR C and INITIAL READ. One word a line, 60 a block."
 )
 
@@ -72,29 +69,3 @@ def boot_tape_text(words: dict[int, str], remarks: dict[int, str] | None = None,
     for index, start in enumerate(LOAD_ORDER, start=1):
         where[index] = f"memory {start:03d}-{start + BLOCK_WORDS - 1:03d}"
     return format_reel(reel, header, notes, where)
-
-
-def build_tape_text() -> str:
-    """tictactoe.tape as the build writes it, from the coding sheet."""
-    program = load_tictactoe().program
-    return boot_tape_text(program.image.words, program.image.remarks)
-
-
-@lru_cache(maxsize=1)
-def load_tictactoe_tape() -> Reel:
-    """The shipped program tape, checked against the coding sheet and the loader."""
-    try:
-        reel = parse_reel(read_shipped(TAPE_NAME), TAPE_NAME)
-    except ReelError as exc:
-        raise ProgramError(f"the shipped tape is broken: {exc}") from None
-    expected = boot_reel(load_tictactoe().image.words)
-    if reel.blocks != expected.blocks:
-        raise ProgramError(f"{TAPE_NAME} does not match the coding sheet; rebuild it with "
-                           "`python -m univac_ttt.program.build`")
-    return reel
-
-
-def fresh_tictactoe_tape() -> Reel:
-    """A copy of the shipped tape to mount (a run must not change the cached one)."""
-    reel = load_tictactoe_tape()
-    return Reel(list(reel.blocks), writable=False, name=TAPE_NAME)

@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .assembler import AssemblyError, Program, assemble_file
-from .image import ImageError, MemoryImage, read_image
-from .tictactoe import BOARD_LABEL
+from .image import ImageError, read_image
 
 SHEET_SUFFIX = ".ucs"
 IMAGE_SUFFIX = ".img"
@@ -54,15 +53,3 @@ def read_sheet(path: str | Path) -> ProgramFile:
         where = f"{path}: {exc.reason}" if exc.line == 0 else str(exc)  # 0: not a line's fault
         raise ProgramFileError(where) from None
     return ProgramFile(program.image.words, program, "coding sheet")
-
-
-def program_for_referee(loaded: ProgramFile) -> Program:
-    """What the referee judges: a sheet as it is; a bare image with the one label the
-    referee reads, BRD, taken from the shipped program (an image has no labels)."""
-    if loaded.program is not None:
-        return loaded.program
-    from .shipped import load_tictactoe
-
-    board = load_tictactoe().program.symbols[BOARD_LABEL]
-    return Program(MemoryImage(dict(loaded.words)), symbols={BOARD_LABEL: board},
-                   labels={board: BOARD_LABEL})

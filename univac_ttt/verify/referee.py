@@ -19,19 +19,20 @@ from typing import TextIO
 from ..desk import Desk, Limits
 from ..machine import MachineOptions, MachineState, StopKind
 from ..machine.timing import format_time, pulses_to_us
-from ..program.assembler import Program
-from ..program.board import printed_board
-from ..program.boottape import boot_reel, fresh_tictactoe_tape
-from ..program.shipped import load_tictactoe
-from ..program.tictactoe import (
+from ..packs.tictactoe import (
     BAD_CODE_PHRASE,
     BOARD_LABEL,
     CONGRATULATIONS_PHRASE,
     NEW_GAME_PHRASE,
     TAKEN_PHRASE,
     board_in_memory,
+    fresh_tictactoe_tape,
+    load_tictactoe,
     results_in,
 )
+from ..packs.tictactoe.board import printed_board
+from ..program.assembler import Program
+from ..program.boottape import boot_reel
 from .solver import BLANK, O, Oracle, X, winner
 
 REPLY_STEP_LIMIT = 200_000  # instructions one reply may take before it counts as a hang

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..museum.controller import KioskSettings, pin_refusal
-from ..program.shipped import ProgramError
+from ..program.pack import Pack
 from ..serve.options import ServeOptionError, ServeOptions, parse_endpoint
-from .program import shipped_program
+from .program import WebProgram
 from .server import WebListener, WebSettings
 
 MUSEUM_IDLE = 60  # seconds without a key before the exhibit plays its demonstrations
@@ -24,9 +24,10 @@ def staff_pin(args: argparse.Namespace) -> str:
     return pin
 
 
-def web_listeners(args: argparse.Namespace,
-                  data: Path) -> Callable[[ServeOptions], list[WebListener]]:
-    """What serve_from_args calls, once the common options are checked."""
+def web_listeners(args: argparse.Namespace, data: Path, pack: Pack,
+                  speed: str | None) -> Callable[[ServeOptions], list[WebListener]]:
+    """What serve_from_args calls, once the common options are checked: the page for
+    ``pack`` at ``speed`` (None: the typewriter's pace)."""
 
     def make(options: ServeOptions) -> list[WebListener]:
         if not args.web:
@@ -34,12 +35,12 @@ def web_listeners(args: argparse.Namespace,
                 raise ServeOptionError("--kiosk is the browser's museum mode: give --web too")
             return []
         endpoint = parse_endpoint(args.web)
-        try:
-            program = shipped_program()
-        except ProgramError as exc:
-            raise ServeOptionError(str(exc)) from None
-        authentic = args.speed != "fast"  # the page types at the typewriter's pace
+        program = WebProgram(pack)
+        authentic = speed != "fast"  # the page types at the typewriter's pace
         museum = None
+        if args.kiosk and pack.name != "tictactoe":
+            raise ServeOptionError("museum mode (--kiosk) plays tic-tac-toe, the exhibit's "
+                                   f"program, not {pack.name or 'an image'}")
         if args.kiosk:
             museum = KioskSettings(
                 pin=staff_pin(args), printouts=data / "printouts", stats=data / "tally.json",

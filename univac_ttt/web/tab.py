@@ -61,8 +61,8 @@ class GameTab:
         self._scored = (0, 0, 0)  # the score the page was last sent
         self._live = False
         self.caption = ""  # what the UNIVAC's last decision was, from the captions' addresses
-        self.session = GameSession(program.words, options, self._printed,
-                                   program.caption_addresses(), tape=program.boot_tape())
+        self.session = GameSession.from_pack(program.pack, options, self._printed,
+                                             program.caption_addresses())
 
     def _printed(self, chunk: PrintedChunk) -> None:
         if self.transcript is not None:
@@ -84,8 +84,7 @@ class GameTab:
                 self.state()]
 
     def results(self) -> tuple[int, int, int]:
-        score = self.session.score
-        return score.univac_wins, score.draws, score.opponent_wins
+        return self.session.score.game_results()
 
     # ---- keys ------------------------------------------------------------------------
 

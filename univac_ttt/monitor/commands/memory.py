@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from ...machine.word import MEMORY_WORDS, to_int
 from ...program.disassembler import view
-from ...program.tictactoe import board_lines, has_board
 from .registry import MonitorError, command
 
 if TYPE_CHECKING:
@@ -88,8 +87,8 @@ def registers(mon: Monitor, rest: str) -> list[str]:
     return mon.register_lines()
 
 
-@command("board", "bo", usage="board", summary="the tic-tac-toe board decoded from memory")
+@command("board", "bo", usage="board", summary="the program's board decoded from memory")
 def board(mon: Monitor, rest: str) -> list[str]:
-    if mon.sheet is None or not has_board(mon.sheet):
-        raise MonitorError("this program has no board (no label BRD)")
-    return board_lines(mon.machine.mem, mon.sheet)
+    if mon.board_reader is None:
+        raise MonitorError("this program has no board (its pack reads none)")
+    return mon.board_reader(mon.machine.mem)

@@ -185,6 +185,7 @@
     $("error").textContent = after.error || "";
     const cells = document.querySelectorAll("#board .cell");
     const board = after.board;
+    document.querySelector(".board-area").hidden = board === null; // a program with no board
     cells.forEach((cell, i) => {
       const mark = board ? board[i] : "";
       cell.textContent = mark || String(i + 1);

@@ -1,0 +1,53 @@
+"""The shipped program packs, one folder each (docs/programs.md), and finding a pack by
+name or folder. Only the composer (the command line), the kiosk and the referee come here;
+desk/ and program/ never import a pack, the front ends are handed one.
+
+A shipped pack is a folder here with a pack.toml; its ``__init__.py`` may define
+``extend(pack) -> Pack`` to add what TOML cannot say. A folder named by path is read as
+TOML only: no Python in it is run.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from pathlib import Path
+
+from ..program.pack import NAME_PATTERN, PACK_FILE, Pack, PackError, read_pack
+
+HERE = Path(__file__).parent
+DEFAULT = "tictactoe"  # what `univac-ttt play` plays with neither --program nor --image
+
+
+def shipped_names() -> list[str]:
+    """Every folder here with a pack.toml, by name."""
+    return sorted(entry.name for entry in HERE.iterdir()
+                  if entry.is_dir() and (entry / PACK_FILE).is_file())
+
+
+@lru_cache(maxsize=16)
+def shipped_pack(name: str) -> Pack:
+    """A shipped pack, with its Python extras; PackError if there is none by that name."""
+    if name not in shipped_names():
+        known = ", ".join(shipped_names())
+        raise PackError(f"no program {name!r}: the shipped programs are {known} "
+                        "(univac-ttt programs lists them; or name a pack folder)")
+    pack = read_pack(HERE / name)
+    if pack.name != name:
+        raise PackError(f"{HERE / name / PACK_FILE}: name: {pack.name!r} is not the "
+                        f"folder's name {name!r}")
+    module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
+    extend = getattr(module, "extend", None)
+    return extend(pack) if callable(extend) else pack
+
+
+def open_pack(spec: str) -> Pack:
+    """``--program NAME|DIR``: a shipped pack by name, else a pack folder by its path."""
+    if NAME_PATTERN.match(spec) and spec in shipped_names():
+        return shipped_pack(spec)
+    path = Path(spec)
+    if path.is_dir():
+        return read_pack(path)
+    if "/" in spec or path.exists():
+        return read_pack(path)  # says what is wrong with it
+    return shipped_pack(spec)  # names the shipped programs
