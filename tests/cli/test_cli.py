@@ -22,7 +22,7 @@ ADDER_IMAGE = """\
 007 000000U00000  again
 009 900000000000  stop
 103 000000000000  zero
-104 SUMΔιιιιιιιι  label
+104 ⇑SUMΔιιιιιιι  label (the shift: the typewriter types small letters unshifted)
 105 ⏎ιιιιιιιιιιι  carriage return
 """
 

@@ -1,7 +1,8 @@
 """Hand-written reels booting through ``univac-ttt run --tape``, and the ``tape`` command.
 
 Every reel here is written as text in the test, as a person would type it, not by the
-project's own writer.
+project's own writer. Their programs type no upper-case shift, so the typewriter, at rest in
+small letters (S-PV; docs/fidelity.md, "The typewriter's case"), types them in small letters.
 """
 
 import subprocess
@@ -65,7 +66,7 @@ def test_a_one_block_reel_boots_and_types_the_sum(tmp_path):
     reel = write(tmp_path, "add.tape", ADD_ONCE)
     result = univac("run", "--tape", f"1={reel}", "--plain", stdin="12\n30\n")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == "> 12\n> 30\nSUM 000000000042\n"  # keyed lines echoed
+    assert result.stdout == "> 12\n> 30\nsum 000000000042\n"  # keyed lines echoed
     assert "normal stop" in result.stderr
 
 
@@ -73,7 +74,7 @@ def test_a_hand_written_loader_reads_the_next_block(tmp_path):
     reel = write(tmp_path, "hello.tape", LOADER_AND_MESSAGE)
     result = univac("run", "--tape", f"1={reel}", "--plain")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == "HELLO FROM TAPE\n"
+    assert result.stdout == "hello from tape\n"
 
 
 def test_a_writable_reel_is_written_and_saved_back(tmp_path):
@@ -81,7 +82,7 @@ def test_a_writable_reel_is_written_and_saved_back(tmp_path):
     out = tmp_path / "out.tape"
     result = univac("run", "--tape", f"1={writer}", "--tape", f"2={out}:rw", "--plain")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == "COPIED\n"
+    assert result.stdout == "copied\n"
     same = univac("tape", "compare", str(writer), str(out))
     assert same.returncode == 0 and "the reels are the same: 1 blocks" in same.stdout
 
@@ -148,7 +149,7 @@ def test_tape_make_from_a_coding_sheet(tmp_path):
     made = univac("tape", "make", str(sheet), "-o", str(tmp_path / "p.tape"))
     assert made.returncode == 0, made.stderr
     result = univac("run", "--tape", f"1={tmp_path / 'p.tape'}", "--plain")
-    assert result.stdout == "HI FROM UCS " and result.returncode == 0
+    assert result.stdout == "hi from ucs " and result.returncode == 0
 
 
 def test_an_image_reads_its_data_from_a_mounted_reel(tmp_path):
@@ -157,7 +158,7 @@ def test_an_image_reads_its_data_from_a_mounted_reel(tmp_path):
                                           "002 900000000000\n")
     data = write(tmp_path, "data.tape", "DATAΔFROMΔTA\nPEΔUNIT⏎ιιιι\n")
     result = univac("run", str(image), "--tape", f"2={data}", "--plain")
-    assert result.returncode == 0 and result.stdout == "DATA FROM TAPE UNIT\n"
+    assert result.returncode == 0 and result.stdout == "data from tape unit\n"
 
 
 def test_a_written_reel_is_saved_even_when_the_program_stops_on_an_error(tmp_path):
@@ -166,3 +167,14 @@ def test_a_written_reel_is_saved_even_when_the_program_stops_on_an_error(tmp_pat
     result = univac("run", "--tape", f"1={program}", "--tape", f"3={out}:rw")
     assert result.returncode == 1 and "read past the last written block" in result.stderr
     assert out.read_text(encoding="utf-8").count("530000110000") == 1
+
+
+@pytest.mark.parametrize("spelling", [["--tape", "-={data}"], ["--tape=-={data}"]])
+def test_the_tenth_uniservo_mounts_in_both_spellings(tmp_path, spelling):
+    """``--tape -=FILE`` (the documented spelling) works as ``--tape=-=FILE`` does."""
+    image = write(tmp_path, "reader.img", "000 1-0000300100  read tape 10 to 100\n"
+                                          "001 500100900000  type it\n")
+    data = write(tmp_path, "ten.tape", "TENTHΔUNITιι\n")
+    args = [word.format(data=data) for word in spelling]
+    result = univac("run", str(image), *args, "--plain")
+    assert result.returncode == 0 and result.stdout == "tenth unit", result.stderr

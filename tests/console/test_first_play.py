@@ -21,14 +21,15 @@ def univac(*args, stdin="", together=False):
 
 
 def test_a_message_starts_on_its_own_line_when_both_streams_go_to_one_place():
-    result = univac("run", "--max-steps", "100", str(SHIPPED_IMAGE), together=True)
+    # 116: the greeting begins with the typewriter's upper-case shift word (16 instructions)
+    result = univac("run", "--max-steps", "116", str(SHIPPED_IMAGE), together=True)
     assert result.returncode == 1
-    assert "TYPE\nunivac-ttt: step limit reached at 167 (left): the program ran the 100 " \
+    assert "TYPE\nunivac-ttt: step limit reached at 167 (left): the program ran the 116 " \
            "instructions that --max-steps allows" in result.stdout, result.stdout
 
 
 def test_the_paper_alone_is_byte_stable_when_the_message_goes_elsewhere():
-    result = univac("run", "--max-steps", "100", str(SHIPPED_IMAGE))
+    result = univac("run", "--max-steps", "116", str(SHIPPED_IMAGE))
     assert result.stdout.endswith("YOU MOVE FIRST. TYPE")  # no line end added to the paper
     assert result.stderr.startswith("univac-ttt: step limit reached")
 

@@ -156,3 +156,15 @@ def test_shifts_with_the_sign_move_all_twelve_characters(v, n):
     zero = from_int(0)[0]
     assert ar.shift_right(word, n) == zero * n + word[:12 - n]
     assert ar.shift_left(word, n) == word[n:] + zero * n
+
+
+def test_a_zero_product_takes_its_sign_from_the_operands():
+    """BN-158: the comparator fixes a product's sign from the operands' signs, so a zero
+    product of unlike signs is -0; a zero sum stays +0 (U3), and so does a zero quotient."""
+    minus_five, zero = from_text("-00000000005"), from_text("000000000000")
+    assert ar.multiply_rounded(minus_five, zero) == from_text("-00000000000")
+    assert ar.multiply_rounded(minus_five, zero, True) == zero
+    assert ar.multiply_full(minus_five, from_text("000000000001")) == (
+        from_text("-00000000000"), from_text("-00000000005"))
+    assert ar.add(minus_five, from_text("000000000005"))[0] == zero
+    assert ar.divide(zero, minus_five)[0] == zero

@@ -68,20 +68,48 @@ def test_keyboard_keys_exclude_controls():
     assert "!" not in charset.KEYBOARD_KEYS and ":" not in charset.KEYBOARD_KEYS
 
 
-def test_the_table_in_the_fidelity_page_is_this_table():
-    """docs/fidelity.md lists all 64 codes; each row must say what charset.py says."""
+def _doc_rows(part: str) -> list[list[str]]:
     from pathlib import Path
 
     text = (Path(__file__).resolve().parents[2] / "docs" / "fidelity.md").read_text()
     section = text.split("## Character code", 1)[1].split("\n## ", 1)[0]
-    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+    section = section.split("### The other reading", 1)[0 if part == "main" else 1]
+    return [[cell.strip() for cell in line.strip().strip("|").split("|")]
             for line in section.splitlines()
             if line.startswith("| ") and line[2:4].isdigit()]
-    assert len(rows) == 64
+
+
+def _check_row(row: list[str], c: charset.Character) -> None:
     typed_names = {"": "nothing", "\n": "a new line", "\t": "a tab", " ": "a space"}
+    octal, glyph, name, kind, typed, basis = row
+    assert octal == c.octal and glyph == f"`{c.glyph}`", row
+    assert name == c.name and kind == c.kind.value, row
+    assert typed == typed_names.get(c.typed, f"`{c.typed}`"), row
+    # A row is "assumed" in the code exactly when the page tags it inference or our choice.
+    assert basis.startswith(("[I]", "[C]")) == c.assumed, row
+
+
+def test_the_table_in_the_fidelity_page_is_this_table():
+    """docs/fidelity.md lists all 64 codes; each row must say what charset.py says."""
+    rows = _doc_rows("main")
+    assert len(rows) == 64
     for row, c in zip(rows, CHARACTERS, strict=True):
-        octal, glyph, name, kind, typed, basis = row
-        assert octal == c.octal and glyph == f"`{c.glyph}`", row
-        assert name == c.name and kind == c.kind.value, row
-        assert typed == typed_names.get(c.typed, f"`{c.typed}`"), row
-        assert basis.startswith("[A]") == c.assumed, row
+        _check_row(row, c)
+
+
+def test_the_other_reading_in_the_fidelity_page_is_the_label_reading():
+    """The disputed codes under --code-reading label, as the page's second table has them;
+    the switch refills every table in place, and switching back restores the default."""
+    rows = _doc_rows("other")
+    assert [int(row[0], 8) for row in rows] == [0o37, 0o62, 0o76]
+    try:
+        charset.use_reading("label")
+        for row in rows:
+            _check_row(row, charset.CHARACTERS[int(row[0], 8)])
+        assert charset.from_glyphs("=") == chr(0o76) and charset.glyphs(chr(0o62)) == "@"
+        assert charset.TYPED[0o76] == "=" and charset.TYPED[0o62] == ""
+        assert "=" in charset.KEYBOARD_KEYS and "@" not in charset.KEYBOARD_KEYS
+    finally:
+        charset.use_reading("stand-in")
+    assert charset.from_glyphs("=") == chr(0o62) and charset.TYPED[0o76] == ""
+    assert charset.KEYBOARD_KEYS["="] == chr(0o62) and len(charset.BY_GLYPH) == 64

@@ -124,7 +124,7 @@ def test_the_monitor_fault_command_and_saved_states(tmp_path):
     assert mon.execute("fault 5 1")[0].startswith("??")
     assert mon.execute("fault rA 13 0")[0].startswith("??")
     out = mon.execute("fault 0 1 6")
-    assert "odd-even neon" in out[0]
+    assert "ODD-EVEN CHECK neon" in out[0]
     out = mon.execute("go")
     assert "error stop" in out[-1] and "odd-even" in out[-1]
     path = tmp_path / "state.json"
@@ -148,7 +148,7 @@ def test_the_lecture_exercise_runs_as_written():
     mon.execute("fault ELT 1 6")
     mon.execute("type 5")
     out = mon.execute("continue")
-    assert out[-1].startswith("next: 460 left") and "odd-even neon" in out[-1]
+    assert out[-1].startswith("next: 460 left") and "ODD-EVEN CHECK neon" in out[-1]
     mon.execute("fault clear")
     assert "KEY" in mon.execute("continue")[-1]
     mon.execute("type 9")

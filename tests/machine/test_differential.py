@@ -456,6 +456,31 @@ def test_the_monitor_sees_registers_holding_numbers_as_on_the_reference():
     assert fast.machine.snapshot() == ref.machine.snapshot()
 
 
+ZERO_PRODUCTS = [("-00000000005", "000000000000", "000000000001"),
+                 ("-00000000005", "000000000003", "-00000000001"),
+                 ("000000000000", "-00000000007", "-00000000000"),
+                 ("-00000000000", "-00000000000", "000000000009"),
+                 ("-10000000000", "050000000000", "-00000000001")]
+
+
+def test_zero_products_of_unlike_signs_are_minus_zero_on_both_paths():
+    """The product's sign comes from the operands' signs (BN-158), zero or not: the
+    compiled pairs (run again and again, so that they are compiled) and the reference
+    make the same -0 words (docs/fidelity.md, "The multiplier")."""
+    program = {0: "L00100M00101", 1: "H00110P00102", 2: "H00111J00112",
+               3: "N00101H00113", 4: "900000U00000"}
+    for data in ZERO_PRODUCTS:
+        memory = {a: from_text(t) for a, t in program.items()}
+        memory.update({100 + i: from_text(t) for i, t in enumerate(data)})
+        fast, ref = twin(MachineOptions(), memory, [])
+        for _ in range(4):
+            same(fast, ref, fast_run(fast[0], 1000), reference_run(ref[0], 1000))
+        words = [fast[0].mem[a] for a in (110, 111, 112, 113)]
+        signs = [(data[0][0] == "-") != (d[0] == "-") for d in (data[1], data[2], data[2])]
+        signs.append(not signs[0])  # N: the other sign
+        assert [w[0] == "\x02" for w in words] == signs, (data, words)
+
+
 # ---- superblocks ---------------------------------------------------------------------------
 # A straight-line run of pairs is one compiled function (compiled.py): it must leave exactly
 # as the reference stands when an instruction in its middle bails (a stop, a keyboard with

@@ -188,7 +188,13 @@ def test_keyboard_input_waits_then_stores_the_word():
 def test_printer_output_types_the_word():
     m, _ = run({0: w("500100500101"), 1: w("900000000000"),
                 100: w("HELLOΔWORLD⏎"), 101: w("ιιιιιιιιιι42")})
-    assert m.printer.paper == "HELLO WORLD\n42"
+    assert m.printer.paper == "hello world\n42"  # at rest the typewriter is in small letters
+
+
+def test_the_shift_codes_switch_the_typewriters_case():
+    m, _ = run({0: w("500100500101"), 1: w("900000000000"),
+                100: w("⇑HELLOΔιιιιι"), 101: w("⇓WORLDιιιιιι")})
+    assert m.printer.paper == "HELLO world"
 
 
 def test_tape_instruction_without_a_reel_is_a_clear_stop():
@@ -244,3 +250,18 @@ def test_a_superscript_glyph_is_not_a_shift_count():
     m, stop = run({0: w("000000-⁴ιιιι")})  # a skip, then "-" with variant "⁴"
     assert stop.kind is StopKind.ERROR and "invalid instruction" in stop.reason
     assert (stop.address, stop.half) == (0, "right")
+
+
+def test_Y_and_Z_move_the_channel_of_m_unless_unaligned():
+    """U7: the last digit of m is ignored, as for the 60-word rI transfers (S-PROG53);
+    --ten-word-unaligned keeps m ... m+9 as written."""
+    from univac_ttt.machine import Machine, MachineOptions
+
+    words = {100 + i: n(i + 1) for i in range(20)}
+    program = {0: w("Y00105Z00203"), 1: w("900000000000"), **words}
+    m, _ = run(program)
+    assert m.mem[200:210] == [n(i + 1) for i in range(10)] and m.mem[210] == n(0)
+    loose = Machine(MachineOptions(ten_word_aligned=False))
+    loose.load(program)
+    loose.run()
+    assert loose.mem[203:213] == [n(i + 6) for i in range(10)]

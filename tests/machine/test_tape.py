@@ -192,7 +192,7 @@ def test_the_computer_goes_on_while_the_tape_moves():
 
 
 def test_initial_read_loads_000_to_059_and_starts_at_000():
-    program = (w("B00010500010"), STOP) + (ZERO,) * 8 + (w("HELLOΔWORLDΔ"),) + \
+    program = (w("B00010500010"), STOP) + (ZERO,) * 8 + (w("⇑HELLOΔWORLD"),) + \
         (ZERO,) * 49
     m = machine_with({})
     m.tapes.attach(1, Reel([program]))
@@ -200,7 +200,7 @@ def test_initial_read_loads_000_to_059_and_starts_at_000():
     assert m.initial_read() is None
     assert m.cc == 0 and m.mem[:60] == list(program) and m.tapes[1].position == 1
     assert m.run().kind is StopKind.HALT
-    assert m.printer.paper == "HELLO WORLD "
+    assert m.printer.paper == "HELLO WORLD"  # after the upper-case shift
 
 
 def test_initial_read_without_a_reel_is_a_clear_stop():

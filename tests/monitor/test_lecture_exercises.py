@@ -90,3 +90,27 @@ def test_exercise_6_the_odd_even_check_catches_the_broken_bits():
     assert "A0 405 BRD+5" in out[9][-1] and "odd-even" in out[9][-1]
     assert "waiting for the keyboard" in out[11][-1]
 
+
+
+def test_exercise_7_a_bad_tape_block_is_reread_and_the_game_starts():
+    m, out = run(7, ["fault tape 1 5", "boot", "continue", "desk", "continue",
+                     "desk reread 1", "continue", "type 5"])
+    assert "TAPE CHECK neon is lit" in out[2][-1] and "block 5" in out[2][-1]
+    assert out[3][0] == "neons: TAPE CHECK"
+    assert "rI holds block 5" in out[4][-1]  # START without the reread stops again
+    assert out[5][0].startswith("REREAD") and "neon is out" in out[5][0]
+    assert m.waiting_for_keyboard or "keyboard" in out[6][-1]
+    m.execute("continue")
+    assert m.execute("board")[1] == "   4   X   6"  # the game goes on as if nothing failed
+    assert m.machine.tapes.blocks_read >= 18
+
+
+def test_exercise_7_a_block_that_fails_three_reads_needs_three_rereads():
+    assert "`fault tape 1 5 3`" in exercise(7)
+    m = Monitor.for_pack(TTT)
+    out = [m.execute(command) for command in ("fault tape 1 5 3", "boot", "continue")]
+    assert "TAPE CHECK" in out[-1][-1]
+    assert "did not read correctly" in m.execute("desk reread 1")[0]
+    assert "did not read correctly" in m.execute("desk reread 1")[0]
+    assert m.execute("desk reread 1")[0].startswith("REREAD")
+    assert "keyboard" in m.execute("continue")[-1]

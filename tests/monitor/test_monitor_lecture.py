@@ -202,7 +202,7 @@ def test_history_refuses_more_than_its_bound_and_changes_nothing():
     out = m.execute("history 999999999")
     assert out == ["?? history lists at most 10,000 instructions (use back to go further)"]
     assert m.machine.snapshot() == before
-    assert len(m.execute("history 10000")) == 154  # all there is
+    assert len(m.execute("history 10000")) == 170  # all there is
 
 
 def test_watches_are_bounded():

@@ -28,7 +28,7 @@ GREETING_SHEET = """\
 ASK:        10 KEY       00 000       wait for a word on the keyboard
             50 SAID      50 KEY       type it back
             50 DONE      U0 ASK       and ask again
-100 HELLO:  MSG "⏎HELLO⏎"
+100 HELLO:  MSG "⏎⇑HELLO⏎"
 ASKW:       MSG "TYPE A WORD⏎"
 SAID:       MSG "⏎YOU SAID "
 DONE:       MSG "⏎WELL DONE⏎"
@@ -249,7 +249,8 @@ def test_a_folder_without_a_pack_and_an_unknown_name_are_refused(tmp_path):
                  ["monitor", "--program", "nosuch"]):
         result = univac(*args)
         assert result.returncode == 2 and "Traceback" not in result.stderr, args
-    assert "the shipped programs are tictactoe" in univac("run", "--program", "nosuch").stderr
+    assert "the shipped programs are merge, tictactoe" in univac(
+        "run", "--program", "nosuch").stderr
 
 
 def test_program_and_image_together_are_refused(greet, tmp_path):

@@ -34,13 +34,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _tape_values_joined(words: list[str]) -> list[str]:
+    """``--tape -=FILE`` as ``--tape=-=FILE``: argparse takes a value starting with ``-``
+    for an option, and the tenth Uniservo is written ``-`` (docs/tape-format.md)."""
+    joined: list[str] = []
+    for word in words:
+        if joined and joined[-1] == "--tape" and word.startswith("-="):
+            joined[-1] = f"--tape={word}"
+        else:
+            joined.append(word)
+    return joined
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
     if not words or (words[0] not in COMMANDS and words[0] not in ("-h", "--help", "--version")):
         words.insert(0, "play")  # no command: start a game
     _prepare_streams()
-    args = parser.parse_args(words)
+    args = parser.parse_args(_tape_values_joined(words))
     command = args.command
     closed = _closed_stream(args)
     if closed:

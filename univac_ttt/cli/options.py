@@ -37,10 +37,26 @@ def add_machine_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--tape-overwrite", choices=["truncate", "keep"], default="truncate",
                        help="a write ends the tape there (default) or keeps the blocks "
                             "after it readable")
+    group.add_argument("--code-reading", choices=["stand-in", "label"], default="stand-in",
+                       help="the reading of the disputed codes 37, 62, 76 in the printer "
+                            "code table (default stand-in: 76 fast feed IV, 62 prints =; "
+                            "label: 37 fast feed IV, 76 prints =)")
+    group.add_argument("--typewriter", choices=["capitals", "lower"], default="lower",
+                       dest="typewriter_case",
+                       help="the typewriter's case when a program starts: lower (default: "
+                            "small letters until the program types the upper-case shift, as "
+                            "the one source describes it) or capitals (shifted up)")
+    group.add_argument("--ten-word-unaligned", action="store_true",
+                       help="Y and Z move m ... m+9 as written (default: the last digit of m "
+                            "is ignored and the whole channel moves, U7)")
 
 
 def machine_options(args: argparse.Namespace) -> MachineOptions:
-    """The MachineOptions that the options of ``add_machine_options`` chose."""
+    """The MachineOptions that the options of ``add_machine_options`` chose; the whole
+    process reads the disputed codes as ``--code-reading`` says."""
+    from ..machine import charset
+
+    charset.use_reading(args.code_reading)
     return MachineOptions(
         right_half_after_transfer=not args.transfer_skips_right,
         overflow=args.overflow,
@@ -48,6 +64,8 @@ def machine_options(args: argparse.Namespace) -> MachineOptions:
         breakpoint_switch=args.breakpoint_switch,
         tape_write_aligned=not args.tape_write_unaligned,
         tape_overwrite=args.tape_overwrite,
+        ten_word_aligned=not args.ten_word_unaligned,
+        typewriter_case=args.typewriter_case,
     )
 
 

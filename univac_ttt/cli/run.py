@@ -43,7 +43,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--start-after-stop", action="store_true",
                      help="at a normal stop (90), or a ,0 stop with --breakpoint-switch, "
                           "press START at once: note the stop on stderr and go on with the "
-                          "next instruction, as the operator did")
+                          "next instruction, as the operator did; not at the program's final "
+                          "stop (only cleared memory after it)")
     from ..packs.choose import add_program_option
 
     add_program_option(run, default=None)

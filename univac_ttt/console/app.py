@@ -42,9 +42,10 @@ from prompt_toolkit.output import Output
 from ..desk.pacing import TypewriterPacer
 from ..desk.paper import PrintedChunk
 from ..desk.session import GameSession
-from ..desk.tapelamps import loaded_note, tape_lamp
+from ..desk.tapelamps import loaded_note, tape_lamp, tape_seconds, unit_lines, work_note
 from ..desk.transcript import Transcript
 from ..machine.charset import KEYBOARD_KEYS
+from ..machine.timing import pulses_to_us, us_to_pulses
 from ..program.pack import NO_PACK, Pack
 from ..safefile import create_new
 from ..tui.guard import run_guarded, run_guarded_async
@@ -344,7 +345,7 @@ class ConsoleApp:
 
     def _panel_text(self) -> ANSI:
         return ANSI(render_panel(self.session, self.typing, self.pacer.authentic,
-                                 pack=self.settings.pack))
+                                 pack=self.settings.pack, uniservos=self.uniservo_lines()))
 
     def _prompt_text(self) -> FormattedText:
         lamp = "INPUT READY ▸ " if (self.session.waiting_for_keyboard and not self.typing
@@ -478,21 +479,44 @@ class ConsoleApp:
         return kb
 
     def show_tape_lamp(self) -> bool:
-        """In authentic speed, while the program tape is being read (as the machine's clock
-        timed it), the hint line shows the Uniservo's lamp block by block, then a note of
-        the load. True when the hint changed. In fast speed the load is instant, unshown."""
+        """In authentic speed, while a tape moves (as the machine's clock timed it: the
+        program tape at the boot, then any reel the program reads or writes), the hint line
+        shows the Uniservos' lamps block by block, then a note of the load, or of the
+        program's tape work. True when the hint changed. In fast speed it is all instant."""
         if not self.pacer.authentic or not self.session.boot_moves:
             return False
-        moves = self.session.boot_moves
-        lamp = tape_lamp(moves, self.settings.clock() - self._boot_started)
+        moves = self.session.desk.tape_moves
+        lamp = tape_lamp(moves, self._replay_seconds())
         if lamp == self._lamp:
             return False
         if lamp:
             self.say(lamp)
-        elif self.hint == self._lamp:  # the load is over and nothing else was said since
-            self.say(loaded_note(moves, self.session.tape.name))
+        elif self.hint == self._lamp:  # the tapes are at rest and nothing else was said since
+            boot_end = self.session.boot_pulses
+            work = work_note([m for m in moves if m.start >= boot_end])
+            self.say(work or loaded_note(self.session.boot_moves, self.session.tape.name))
         self._lamp = lamp
         return True
+
+    def _replay_seconds(self) -> float:
+        """The UNIVAC time the screen shows now: in authentic speed the run since the boot
+        is replayed at its own pace (tapes go on moving after the machine stops: a rewind
+        runs beside the computer); in fast speed the present, with every tape that is
+        still moving already at rest, as everything is instant there."""
+        if not self.pacer.authentic:
+            present = pulses_to_us(self.session.machine.pulses) / 1_000_000
+            return max(present, tape_seconds(self.session.desk.tape_moves) + 1e-6)
+        return self.settings.clock() - self._boot_started
+
+    def uniservo_lines(self) -> list[str]:
+        """The panel's Uniservo lines for a program with reels of its own (not just the
+        program tape on Uniservo 1), as the lamps stand at the time shown."""
+        views = [v for v in self.session.desk.tape_units() if v.unit != 1]
+        if not views:
+            return []
+        pulses = us_to_pulses(self._replay_seconds() * 1_000_000)
+        return unit_lines([(v.unit, v.reel, v.blocks) for v in views],
+                          self.session.desk.tape_moves, pulses, PANEL_WIDTH)
 
     async def _ticker(self) -> None:
         """Type paced text as it falls due; sleep longer when nothing is typing. Paper

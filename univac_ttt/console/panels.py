@@ -6,6 +6,7 @@ rich lays out the little tables; the result is ANSI text that prompt_toolkit sho
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rich.align import Align
@@ -31,7 +32,7 @@ def lamp_for(session: GameSession, typing: bool, key_hint: str = "") -> Lamp:
     """Which console lamp is lit."""
     error = session.error
     if error:
-        neons = [n for n in session.desk.neons.lit() if n != "INPUT READY"]
+        neons = session.desk.neons.error
         return Lamp("ERROR STOP", "bold white on red",
                     f"neon: {', '.join(neons)}; {error}" if neons else error)
     if session.halted:
@@ -68,10 +69,12 @@ def figures_text(session: GameSession, width: int = PANEL_WIDTH) -> Text:
 
 
 def render_panel(session: GameSession, typing: bool, authentic: bool,
-                 width: int = PANEL_WIDTH, pack: Pack = NO_PACK) -> str:
+                 width: int = PANEL_WIDTH, pack: Pack = NO_PACK,
+                 uniservos: Sequence[str] = ()) -> str:
     """About fifteen lines: the pack's card, the lamp, the UNIVAC time, the score. A
     program without a card or results (any --image) has only the lamp, the figures and
-    the speed."""
+    the speed; ``uniservos``, the lines for a program's own reels (tapelamps.unit_lines),
+    go under the figures."""
     lamp = lamp_for(session, typing, pack.key_hint)
     lamp_text = Text()
     lamp_text.append(f" {lamp.label} ", style=lamp.style)
@@ -87,6 +90,9 @@ def render_panel(session: GameSession, typing: bool, authentic: bool,
     parts = [Panel(card(pack.card), title=pack.card_title or None, border_style="cyan")] \
         if pack.card else []
     parts += [lamp_text, Text(""), figures]
+    if uniservos:
+        parts.append(Text("UNISERVOS", style="cyan"))
+        parts.append(Text("\n".join(uniservos)))
     if pack.scores:
         parts.append(tally)
     parts.append(Text(f"typing: {speed}", style="dim"))

@@ -204,7 +204,7 @@ class PlainConsole:
                     return self._finish(0, None)
                 continue
             normal = stop.kind in (StopKind.HALT, StopKind.BREAKPOINT)
-            if self.start_after_stop and normal:
+            if self.start_after_stop and normal and not self.desk.at_final_stop():
                 self.message(f"univac-ttt: {stop.describe()}; START pressed")
                 continue
             return self._finish(0 if normal else 1, stop)

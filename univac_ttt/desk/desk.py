@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind
+from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind, tape
 from ..machine.tape import UNITS, Reel, TapeMove, unit_name
 from ..machine.word import MEMORY_WORDS, ZERO
 from ..wording import count
@@ -84,6 +84,7 @@ class Desk:
         self.paper = Paper(paper_limit)
         self.typewriter = StampedTypewriter(self.paper, self._clock)
         self.machine = Machine(options, self.keyboard, self.typewriter)
+        self.typewriter.upper = self.machine.options.typewriter_case == "capitals"
         # Addresses whose instruction a run notices without stopping (the kiosk's
         # captions): address -> note. Kept apart from the monitor's breakpoints.
         self.observe: dict[int, str] = {}
@@ -92,6 +93,7 @@ class Desk:
         # Show each released entry on the paper as the operator's (the console, the plain
         # console and the kiosk do; the monitor's exact back-stepping keeps its own paper).
         self.echo_keys = False
+        self._neons_cleared: Stop | None = None  # the stop whose neons a CLEAR put out
         if words is not None:
             self.machine.load(words)
 
@@ -105,7 +107,7 @@ class Desk:
         self.general_clear()
         self.machine.mem[:] = [words.get(address, ZERO) for address in range(MEMORY_WORDS)]
         self.keyboard.clear()
-        self.typewriter.upper = True
+        self.typewriter.upper = self.machine.options.typewriter_case == "capitals"
 
     def general_clear(self) -> None:
         """GENERAL CLEAR: every register to zero and CC to 000; memory is kept."""
@@ -123,9 +125,11 @@ class Desk:
         return word
 
     def clear_c(self) -> None:
-        """CLEAR C: the control register (and the pair in it) to zero; go on from CC."""
+        """CLEAR C: the control register (and the pair in it) to zero; go on from CC.
+        The error neons go out (the stop's record stays, for the monitor to show)."""
         self.machine.cr = ZERO
         self.machine.half = 0
+        self._neons_cleared = self.machine.last_stop
 
     def initial_read(self) -> Stop | None:
         """INITIAL READ: the next block of the reel on Uniservo 1 into 000-059, CC to 000.
@@ -158,7 +162,7 @@ class Desk:
         (no block to read, the loader stopped or never handed over)."""
         self.general_clear()
         self.keyboard.clear()
-        self.typewriter.upper = True
+        self.typewriter.upper = self.machine.options.typewriter_case == "capitals"
         self.attach(BOOT_UNIT, reel)
         self.machine.tapes.moves.clear()
         stop = self.boot()
@@ -189,6 +193,29 @@ class Desk:
         """Take the reel off a Uniservo; the reel, or None if there was none."""
         self._unit(unit)
         return self.machine.tapes.detach(unit)
+
+    def inject_tape_fault(self, unit: int, block: int, reads: int = 1) -> None:
+        """A bad block for teaching: block ``block`` (1 = the first) of the reel on
+        ``unit`` fails its tape check on its next ``reads`` reads. ValueError (nothing
+        changed) for a unit without a reel or a block it does not have."""
+        self._unit(unit)
+        self.machine.tapes.inject(unit, block, reads)
+
+    def reread(self, unit: int) -> Stop | None:
+        """The operator's recovery from a tape check stop (BN-168): the tape backs over
+        the block and reads it again into rI. None when it read correctly: the TAPE CHECK
+        neon goes out and START goes on with the routine. Otherwise the stop (the block
+        failed again, or there is nothing to reread) and the neon stays lit."""
+        self._unit(unit)
+        request = tape.reread(self.machine, unit)
+        if request is None:
+            self._neons_cleared = self.machine.last_stop
+            return None
+        address, half = self.machine.next_instruction_address()
+        stop = Stop(request.kind, address, half, request.reason)
+        if request.reason.startswith("tape check"):
+            self.machine.last_stop = stop  # failed again: the neon is lit by this stop
+        return stop
 
     def _unit(self, unit: int) -> None:
         if unit not in UNITS:
@@ -227,8 +254,14 @@ class Desk:
 
     @property
     def neons(self) -> Neons:
-        """The error neons and the input-ready lamp, from why the machine last stopped."""
-        return neons_for(self.machine.last_stop)
+        """The error neons and the input-ready lamp, from why the machine last stopped.
+
+        An error neon stays lit until START runs the machine again or the operator presses
+        CLEAR C or GENERAL CLEAR (our choice: docs/fidelity.md, "The desk")."""
+        stop = self.machine.last_stop
+        if stop is not None and stop is self._neons_cleared:
+            stop = None
+        return neons_for(stop, self.waiting_for_keyboard)
 
     def start(self) -> Stop:
         """START: run as the operation switch says (continuous, one instruction, one pair)."""
@@ -237,6 +270,19 @@ class Desk:
         if self.operation == ONE_PAIR:
             return self.step_pair()
         return self.run()
+
+    def at_final_stop(self) -> bool:
+        """The machine is at a normal stop with nothing after it: START would run only
+        skips to the end of the pair and then a cleared word (twelve zeros, two skips), so
+        the program has ended (our choice, docs/fidelity.md "Stops": no source defines a
+        program's last stop). ``run --start-after-stop`` does not press START there."""
+        machine = self.machine
+        stop = machine.last_stop
+        if stop is None or stop.kind not in (StopKind.HALT, StopKind.BREAKPOINT):
+            return False
+        if machine.half == 1 and machine.cr[6:8] != ZERO[:2]:
+            return False  # a real instruction follows in the right half
+        return machine.mem[machine.cc] == ZERO
 
     def stop_key(self) -> None:
         """STOP: end the run in progress at the desk's next look (safe from any thread)."""

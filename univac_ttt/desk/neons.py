@@ -1,8 +1,11 @@
 """The desk's error neons and its input-ready lamp, as state a front end can show.
 
-The UNIVAC's console lit a neon for each kind of fault (REFERENCE 6, U13). Here each neon
-is read from why the machine last stopped: the CPU's error stops name their fault first
-("adder fault: ...", "overflow: ...", ...), and the neon is that name.
+The UNIVAC's checking circuits stopped the computer "the instant an error occurs" and lit a
+neon on the control panel "indicating the nature of the error" (S-ELEM-chk; docs/fidelity.md,
+"The desk"). Here each neon is read from why the machine last stopped: the CPU's error stops
+name their fault first ("odd-even check failed: ...", "adder fault: ...", ...), and the neon
+is that kind. The odd-even and tape checks name their neon in the stop's reason as well, so
+the message and the lamp cannot disagree (a test holds every neon to its reason).
 """
 
 from __future__ import annotations
@@ -11,8 +14,10 @@ from dataclasses import dataclass, fields
 
 from ..machine import Stop, StopKind
 
-# Neon name -> the beginning of the error stop's reason that lights it.
-_FAULTS = {
+# Neon field -> the beginning of the error stop's reason that lights it.
+FAULTS = {
+    "odd_even_check": "odd-even check",
+    "tape_check": "tape check",
     "adder_fault": "adder fault",
     "overflow": "overflow",
     "divide_overflow": "divide overflow",
@@ -23,6 +28,8 @@ _FAULTS = {
 
 @dataclass(frozen=True)
 class Neons:
+    odd_even_check: bool = False
+    tape_check: bool = False
     adder_fault: bool = False
     overflow: bool = False
     divide_overflow: bool = False
@@ -32,15 +39,32 @@ class Neons:
 
     def lit(self) -> list[str]:
         """The names of the lit neons, as the desk labels them."""
-        return [f.name.replace("_", " ").upper() for f in fields(self) if getattr(self, f.name)]
+        return [label(f.name) for f in fields(self) if getattr(self, f.name)]
+
+    @property
+    def error(self) -> list[str]:
+        """The lit error neons (every neon but INPUT READY)."""
+        return [name for name in self.lit() if name != "INPUT READY"]
 
 
-def neons_for(stop: Stop | None) -> Neons:
-    if stop is None:
-        return Neons()
-    if stop.kind is StopKind.KEYBOARD:
-        return Neons(input_ready=True)
-    if stop.kind is not StopKind.ERROR:
-        return Neons()
-    lit = {name: stop.reason.startswith(prefix) for name, prefix in _FAULTS.items()}
-    return Neons(**lit)
+def label(name: str) -> str:
+    """A neon's label on the desk: ``odd_even_check`` is ODD-EVEN CHECK."""
+    return name.replace("odd_even", "odd-even").replace("_", " ").upper()
+
+
+def neon_of(reason: str) -> str | None:
+    """The field of the neon an error stop with this reason lights (None: no neon)."""
+    # Longest prefix first: "divide overflow" is not "overflow".
+    for name, prefix in sorted(FAULTS.items(), key=lambda item: -len(item[1])):
+        if reason.startswith(prefix):
+            return name
+    return None
+
+
+def neons_for(stop: Stop | None, input_ready: bool = False) -> Neons:
+    """The neons an operator sees after ``stop``; ``input_ready``: the machine is still
+    waiting at its keyboard instruction (Desk.waiting_for_keyboard)."""
+    if stop is None or stop.kind is not StopKind.ERROR:
+        return Neons(input_ready=input_ready)
+    name = neon_of(stop.reason)
+    return Neons(**({name: True} if name else {}))

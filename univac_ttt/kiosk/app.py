@@ -110,7 +110,10 @@ class KioskApp:
         return FormattedText([("class:caption", "\n".join(self.caption_lines()))])
 
     def _hint(self) -> FormattedText:
-        """A hint about the last key; else, once INPUT READY is lit, "Your move: ..."."""
+        """A lit error neon; a hint about the last key; else, once INPUT READY is lit,
+        "Your move: ..."."""
+        if self.kiosk.error_stop:
+            return FormattedText([("class:hint", f" {self.kiosk.error_stop}")])
         if not self.kiosk.hint and self.kiosk.your_move:
             return FormattedText([("class:caption", f" {self.kiosk.your_move}")])
         return FormattedText([("class:hint", f" {self.kiosk.hint}")])

@@ -161,7 +161,7 @@ def multiply_rounded(l_word: str, x_word: str, negative: bool = False) -> str | 
     if negative:
         sign = -sign
     rounded = (magnitude + HALF_UNIT) // MODULUS
-    return _signed_word(sign, rounded)
+    return product_word(sign, rounded)
 
 
 @memoised
@@ -171,7 +171,7 @@ def multiply_full(l_word: str, x_word: str) -> tuple[str, str] | None:
     if result is None:
         return None
     sign, magnitude = result
-    return _signed_word(sign, magnitude // MODULUS), _signed_word(sign, magnitude % MODULUS)
+    return product_word(sign, magnitude // MODULUS), product_word(sign, magnitude % MODULUS)
 
 
 @memoised
@@ -215,6 +215,13 @@ def divide(a_word: str, l_word: str) -> tuple[str, str] | str:
     if rounded >= MODULUS:
         return "divide overflow: the rounded quotient needs twelve digits"
     return _signed_word(sign, rounded), _signed_word(sign, unrounded)
+
+
+def product_word(sign: int, magnitude: int) -> str:
+    """A product's word: its sign is the comparator's, from the operands' signs (BN-158),
+    so a zero product of unlike signs is -0 (``-00000000000``), as the rule gives."""
+    word = from_int(magnitude)
+    return MINUS + word[1:] if sign < 0 else word
 
 
 def _signed_word(sign: int, magnitude: int) -> str:

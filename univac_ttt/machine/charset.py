@@ -14,6 +14,7 @@ equal to this one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -60,7 +61,22 @@ def _c(octal: str, glyph: str, name: str, kind: Kind, typed: str | None = None,
 
 _D, _L, _S = Kind.DIGIT, Kind.LETTER, Kind.SYMBOL
 
-CHARACTERS: tuple[Character, ...] = tuple(sorted((
+# The two readings of S-HSPTAB's merged OCR line for rows 36/37 and 76/77 (docs/fidelity.md,
+# "Character code"). "stand-in" (the default): the line's stand-in T is the toggle of 76, so
+# 76 is fast feed IV, and 62 (no stand-in) prints "="; fast feed I "@" goes to 37. "label":
+# the label (FFIV) belongs to 37, 76 prints "=", and 62 is the non-printing fast feed I.
+READINGS = ("stand-in", "label")
+_DISPUTED = {
+    "stand-in": (_c("37", "@", "fast feed I", Kind.PRINTER, "", assumed=True),
+                 _c("62", "=", "equals", _S, assumed=True),
+                 _c("76", "⁴", "fast feed IV", Kind.PRINTER, "", assumed=True)),
+    "label": (_c("37", "⁴", "fast feed IV", Kind.PRINTER, "", assumed=True),
+              _c("62", "@", "fast feed I", Kind.PRINTER, "", assumed=True),
+              _c("76", "=", "equals", _S, assumed=True)),
+}
+DISPUTED_CODES = (0o36, 0o37, 0o62, 0o76)  # 36: non-printing on the HSP, typed as ¢ by us
+
+_COMMON: tuple[Character, ...] = tuple(sorted((
     # zone 00
     _c("00", "ι", "ignore", Kind.IGNORE, ""),
     _c("01", "Δ", "space", Kind.SPACE, " "),
@@ -77,7 +93,6 @@ CHARACTERS: tuple[Character, ...] = tuple(sorted((
     *(_c(f"{0o24 + i:02o}", ch, f"letter {ch}", _L) for i, ch in enumerate("ABCDEFGHI")),
     _c("35", "#", "number sign", _S),
     _c("36", "¢", "cent sign", _S, assumed=True),
-    _c("37", "@", "fast feed I", Kind.PRINTER, "", assumed=True),
     # zone 10
     _c("40", "⇥", "tabulate", Kind.CONTROL, "\t", assumed=True),
     _c("41", "⇑", "upper case shift", Kind.CONTROL, "", assumed=True),
@@ -90,19 +105,24 @@ CHARACTERS: tuple[Character, ...] = tuple(sorted((
     # zone 11
     _c("60", "■", "printer stop", Kind.PRINTER, ""),
     _c("61", "◆", "printer breakpoint", Kind.PRINTER, ""),
-    _c("62", "=", "equals", _S, assumed=True),
     _c("63", "+", "plus", _S),
     _c("64", "/", "slash", _S),
     *(_c(f"{0o65 + i:02o}", ch, f"letter {ch}", _L) for i, ch in enumerate("STUVWXYZ")),
     _c("75", "%", "percent", _S),
-    _c("76", "⁴", "fast feed IV", Kind.PRINTER, ""),
     _c("77", "□", "unused code", Kind.UNUSED, ""),
 ), key=lambda c: c.code))
 
-assert [c.code for c in CHARACTERS] == list(range(64)), "the code table must have all 64 codes"
 
+def _table(reading: str) -> tuple[Character, ...]:
+    table = tuple(sorted(_COMMON + _DISPUTED[reading], key=lambda c: c.code))
+    assert [c.code for c in table] == list(range(64)), "the code table must have all 64 codes"
+    assert len({c.glyph for c in table}) == 64, "glyphs must be unique"
+    return table
+
+
+reading = READINGS[0]  # the reading in use (use_reading changes it)
+CHARACTERS: tuple[Character, ...] = _table(reading)
 BY_GLYPH: dict[str, Character] = {c.glyph: c for c in CHARACTERS}
-assert len(BY_GLYPH) == 64, "glyphs must be unique"
 
 # Internal characters of the most used codes.
 IGNORE = "\x00"
@@ -113,9 +133,12 @@ CARRIAGE_RETURN = chr(0o20)
 UPPER_SHIFT = chr(0o41)
 LOWER_SHIFT = chr(0o42)
 
-# str.translate tables between internal characters and glyphs.
+# str.translate tables between internal characters and glyphs, and by code the glyph and
+# what the typewriter types (devices.py, ops.py).
 TO_GLYPHS = {c.code: c.glyph for c in CHARACTERS}
 FROM_GLYPHS = {ord(c.glyph): chr(c.code) for c in CHARACTERS}
+GLYPHS = [c.glyph for c in CHARACTERS]
+TYPED = [c.typed for c in CHARACTERS]
 
 
 def glyphs(internal: str) -> str:
@@ -143,3 +166,32 @@ KEYBOARD_KEYS: dict[str, str] = {
 KEYBOARD_KEYS[" "] = SPACE
 for _ch in "abcdefghijklmnopqrstuvwxyz":
     KEYBOARD_KEYS[_ch] = KEYBOARD_KEYS[_ch.upper()]
+
+
+# What else must forget on a change of reading (devices.py's memo of typed words).
+ON_READING: list[Callable[[], None]] = []
+
+
+def use_reading(name: str) -> None:
+    """Switch the whole process to one reading of the disputed codes (READINGS): every
+    table above is refilled in place, so modules that imported them see the change. For a
+    command's start (``--code-reading``), before any program is read: one machine's
+    words mean the same under both readings, only their glyphs and printing differ."""
+    global CHARACTERS, reading
+    if name not in READINGS:
+        raise ValueError(f"{name!r} is not a reading: {', '.join(READINGS)}")
+    reading = name
+    CHARACTERS = _table(name)
+    BY_GLYPH.clear()
+    BY_GLYPH.update({c.glyph: c for c in CHARACTERS})
+    TO_GLYPHS.clear()
+    TO_GLYPHS.update({c.code: c.glyph for c in CHARACTERS})
+    FROM_GLYPHS.clear()
+    FROM_GLYPHS.update({ord(c.glyph): chr(c.code) for c in CHARACTERS})
+    GLYPHS[:] = [c.glyph for c in CHARACTERS]
+    TYPED[:] = [c.typed for c in CHARACTERS]
+    for glyph in [g for g in KEYBOARD_KEYS if g not in " abcdefghijklmnopqrstuvwxyz"]:
+        del KEYBOARD_KEYS[glyph]
+    KEYBOARD_KEYS.update({c.glyph: chr(c.code) for c in CHARACTERS if c.on_keyboard})
+    for forget in ON_READING:
+        forget()

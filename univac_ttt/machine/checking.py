@@ -105,6 +105,8 @@ def failing_use(machine: Machine, executor: object, operand: int) -> str | None:
         if current_word(machine, location) != fault.word:
             del faults[location]  # rewritten from the console since: sound again
     reads, writes, words = USES.get(executor, ((), (), 0))
+    if words == 10 and machine.options.ten_word_aligned:
+        operand -= operand % 10  # Y and Z move the channel of m (U7)
     span = [(operand + i) % 1000 for i in range(words)]
     for name in reads:
         for location in (span if name == "m" else (name,)):
@@ -117,4 +119,4 @@ def failing_use(machine: Machine, executor: object, operand: int) -> str | None:
 
 
 def odd_even_reason(fault: Fault) -> str:
-    return f"odd-even check failed ({fault.describe()}): the odd-even neon is lit"
+    return f"odd-even check failed ({fault.describe()}): the ODD-EVEN CHECK neon is lit"

@@ -92,11 +92,13 @@ def _leave(m: Machine, pulses: int, cr: str, cr_address: int, result: int,
 
 def eligible(m: Machine) -> bool:
     """The compiled path serves the default timing and transfer rules with no monitor
-    breakpoint and no injected fault (a pending resume matters only to breakpoints);
-    anything else runs plain."""
+    breakpoint and no injected fault, in memory or on a tape (a pending resume matters
+    only to breakpoints); anything else runs plain."""
     options = m.options
     return (options.timing == "latency" and options.right_half_after_transfer
-            and not (m.break_addresses or m.break_executors or m.faults))
+            and options.ten_word_aligned  # compiled Y and Z move whole channels
+            and not (m.break_addresses or m.break_executors or m.faults)
+            and not m.tapes.faulty)  # a tape fault stops after its read has moved the tape
 
 
 class Tables:
@@ -296,11 +298,11 @@ class _Writer:
         if code in ("Q", "T") and known >= {"a", "l"}:  # two words: as the interpreter does
             self.emit("if m._a == m._l:" if code == "Q" else "if GREATER(m._a, m._l):",
                       f" n = {a}")
-        elif code == "Y" and a <= 990:
-            self.emit(f"m.y = mem[{a}:{a + 10}]")
-        elif code == "Z" and a <= 990:
-            self.emit("y = m.y", "if len(y) == 10:", f" mem[{a}:{a + 10}] = y", "else:",
-                      f" FROM_Y(m, {a})")
+        elif code == "Y":  # the channel of m: the last digit is ignored (U7)
+            self.emit(f"m.y = mem[{a - a % 10}:{a - a % 10 + 10}]")
+        elif code == "Z":
+            self.emit("y = m.y", "if len(y) == 10:", f" mem[{a - a % 10}:{a - a % 10 + 10}] = y",
+                      "else:", f" FROM_Y(m, {a})")
         elif code in _PLAIN:
             self.emit(*(line.format(a=a, a1=(a + 1) % 1000) for line in _PLAIN[code]))
         elif code in _SHIFTS:
@@ -428,6 +430,10 @@ class _Writer:
                   f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
                   f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
                   " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",
+                  # a zero product of two nonzero numbers (their signs are the words')
+                  # is remembered too: loops multiplying small numbers meet it every pass
+                  " if vx.__class__ is int and vl.__class__ is int and vl and vx:",
+                  f"  {last}[0] = (vl, vx, r[0], {'r[1]' if code == 'P' else 'None'}, r[2], p)",
                   f"t += {self.off} + p * 91")
         self.off = 0
         self.phase = None

@@ -144,12 +144,14 @@ class Machine:
                      bit: int) -> checking.Fault:
         """Flip one bit (0-5 of the code, 6 the check bit) of character ``position`` (0-11)
         of a memory word or of rA, rX, rL, rF; the next instruction that uses the word
-        stops with the odd-even neon. ValueError, nothing changed, for a bad request."""
+        stops with the ODD-EVEN CHECK neon. ValueError, nothing changed, for a bad request."""
         return checking.inject(self, location, position, bit)
 
     def clear_faults(self) -> None:
-        """Mend every injected fault (the words keep the characters they now hold)."""
+        """Mend every injected fault (the words keep the characters they now hold), the
+        tapes' bad blocks included."""
         self.faults.clear()
+        self.tapes.clear_faults()
 
     # ---- what the console shows ------------------------------------------------------
 

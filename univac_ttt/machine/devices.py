@@ -13,10 +13,11 @@ from typing import Literal, Protocol
 
 from .charset import (
     CARRIAGE_RETURN,
-    CHARACTERS,
     IGNORE,
     KEYBOARD_KEYS,
     LOWER_SHIFT,
+    ON_READING,
+    TYPED,
     UPPER_SHIFT,
     ZERO_DIGIT,
 )
@@ -90,9 +91,10 @@ class QueueKeyboard:
         self._words.clear()
 
 
-_TYPED = [c.typed for c in CHARACTERS]
+_TYPED = TYPED  # by code (charset.TYPED, refilled by charset.use_reading)
 _TYPED_LIMIT = 4096  # words remembered with their text before the table is emptied
 _TYPED_WORDS: dict[tuple[str, bool], tuple[str, bool]] = {}
+ON_READING.append(_TYPED_WORDS.clear)  # another reading of the codes types other text
 
 
 def _typed_text(word: str, upper: bool) -> tuple[str, bool]:
@@ -120,12 +122,13 @@ class Typewriter:
 
     ignore (and the printer control codes) type nothing; the carriage-return code starts
     a new line; there is no automatic return after a word (U12). The case shift codes
-    switch between capitals (the default) and small letters.
+    switch between capitals and small letters; a desk sets the case a run starts in
+    (MachineOptions.typewriter_case).
     """
 
     def __init__(self, sink: Callable[[str], None] | None = None) -> None:
         self.sink = sink
-        self.upper = True
+        self.upper = False  # at rest it types small letters (S-PV): a program shifts up
 
     def text_of(self, word: str) -> str:
         """The text ``word`` types; the typewriter keeps the case the word leaves it in.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
 from . import tape
-from .charset import CHARACTERS
+from .charset import GLYPHS
 from .stops import BREAKPOINT, HALT, KEYBOARD_WAIT, StopRequest, error
 from .timing import MINOR_CYCLE_PULSES
 from .word import MEMORY_WORDS, ZERO
@@ -182,12 +182,16 @@ def _from_v(m: Machine, a: int) -> Outcome:
 
 def _to_y(m: Machine, a: int) -> Outcome:
     mem = m.mem
+    if m.options.ten_word_aligned:
+        a -= a % 10  # the whole channel of m (U7)
     m.y = [mem[(a + i) % MEMORY_WORDS] for i in range(10)]
     return None
 
 
 def _from_y(m: Machine, a: int) -> Outcome:
     mem = m.mem
+    if m.options.ten_word_aligned:
+        a -= a % 10
     for i, word in enumerate(m.y):
         mem[(a + i) % MEMORY_WORDS] = word
     return None
@@ -347,7 +351,7 @@ BAD_ADDRESS = Operation("?m", "bad address", "address character is not a digit",
                         _bad_address, 1, words=0)
 
 _SHIFT_KINDS = {".": ".n", ";": ";n", "-": "-n"}
-_GLYPH = [c.glyph for c in CHARACTERS]
+_GLYPH = GLYPHS  # by code (charset.GLYPHS, refilled by charset.use_reading)
 
 
 def _digit(ch: str) -> int:

@@ -21,3 +21,11 @@ class MachineOptions:
     # the blocks after it readable ("keep")? No source settles either.
     tape_write_aligned: bool = True
     tape_overwrite: Literal["truncate", "keep"] = "truncate"
+    # Y and Z move a whole channel: the last digit of m is ignored, as S-PROG53 says of the
+    # 60-word rI transfers (inference by analogy; docs/fidelity.md U7). False: the ten
+    # words m ... m+9 wherever they lie, wrapping at 999 (the earlier reading).
+    ten_word_aligned: bool = True
+    # The typewriter's case when a run starts (docs/fidelity.md, "The typewriter's case"):
+    # "lower" (S-PV: at rest it types small letters until the program types the upper-case
+    # shift) or "capitals" (our option: shifted up, for programs that never shift).
+    typewriter_case: Literal["capitals", "lower"] = "lower"

@@ -60,6 +60,9 @@ class Reel:
     writable: bool = False
     name: str = "reel"
     written: bool = False  # set when the machine writes on it (a reason to save it back)
+    # Injected tape faults (teaching): block index (0 = the first) -> reads of that block
+    # still to fail their check. Not part of the reel's file.
+    bad: dict[int, int] = field(default_factory=dict)
 
     @property
     def block_count(self) -> int:
@@ -152,6 +155,7 @@ class UnitState:
     interlocked: bool
     busy_until: int
     motion: str
+    bad: tuple[tuple[int, int], ...] = ()  # the reel's injected faults then
 
 
 @dataclass(frozen=True)
@@ -163,6 +167,7 @@ class TapesState:
     ro_free: int = 0
     blocks_read: int = 0
     blocks_written: int = 0
+    ri_check: tuple[int, int, bool] | None = None  # see TapeUnits.ri_check
 
 
 class TapeUnits:
@@ -174,6 +179,9 @@ class TapeUnits:
         self.ro_free = 0  # pulse at which rO has been written out to tape
         self.blocks_read = 0
         self.blocks_written = 0
+        # (unit, block index, backward) while rI holds a block that failed its tape check:
+        # the next transfer of rI to memory stops until the operator rereads it.
+        self.ri_check: tuple[int, int, bool] | None = None
         # The last tape moves, newest last (the desk's lamps, the console's boot display).
         self.moves = MoveLog()
 
@@ -190,11 +198,12 @@ class TapeUnits:
             UnitState(u.number, u.reel, u.reel.name if u.reel is not None else "",
                       tuple(u.reel.blocks) if u.reel is not None else (),
                       u.reel.written if u.reel is not None else False,
-                      u.position, u.interlocked, u.busy_until, u.motion)
+                      u.position, u.interlocked, u.busy_until, u.motion,
+                      tuple(sorted(u.reel.bad.items())) if u.reel is not None else ())
             for u in self.units.values()
             if u.reel is not None or u.position or u.busy_until or u.motion)
         return TapesState(units, self.ri_ready, self.ro_free, self.blocks_read,
-                          self.blocks_written)
+                          self.blocks_written, self.ri_check)
 
     def restore(self, state: TapesState) -> None:
         """Put every unit back as ``state`` has it: reels remounted, their blocks and the
@@ -208,10 +217,12 @@ class TapeUnits:
             if saved.reel is not None:
                 saved.reel.blocks[:] = saved.blocks
                 saved.reel.written = saved.written
+                saved.reel.bad = dict(saved.bad)
             unit.position, unit.interlocked = saved.position, saved.interlocked
             unit.busy_until, unit.motion = saved.busy_until, saved.motion
         self.ri_ready, self.ro_free = state.ri_ready, state.ro_free
         self.blocks_read, self.blocks_written = state.blocks_read, state.blocks_written
+        self.ri_check = state.ri_check
 
     def __getitem__(self, unit: int) -> Uniservo:
         return self.units[unit]
@@ -224,6 +235,34 @@ class TapeUnits:
 
     def mounted(self) -> list[Uniservo]:
         return [u for u in self.units.values() if u.reel is not None]
+
+    @property
+    def faulty(self) -> bool:
+        """A tape fault is pending: a mounted reel has a bad block, or rI holds one (the
+        CPU then runs its careful interpreter, as for injected word faults)."""
+        return self.ri_check is not None or any(
+            u.reel is not None and u.reel.bad for u in self.units.values())
+
+    def inject(self, unit: int, block: int, reads: int = 1) -> None:
+        """Make block ``block`` (1 = the first) of the reel on ``unit`` fail its check on
+        its next ``reads`` reads; ValueError, nothing changed, for a bad request."""
+        servo = self.units.get(unit)
+        if servo is None or servo.reel is None:
+            raise ValueError(f"Uniservo {unit_name(unit) if servo else unit} has no reel "
+                             "mounted")
+        if not isinstance(block, int) or not 1 <= block <= servo.reel.block_count:
+            raise ValueError(f"the reel on Uniservo {servo.name} has blocks 1-"
+                             f"{servo.reel.block_count}")
+        if not isinstance(reads, int) or not 1 <= reads <= 1000:
+            raise ValueError("a bad block fails 1 to 1000 reads")
+        servo.reel.bad[block - 1] = reads
+
+    def clear_faults(self) -> None:
+        """Every reel reads correctly again, and rI is taken as sound."""
+        for unit in self.units.values():
+            if unit.reel is not None:
+                unit.reel.bad.clear()
+        self.ri_check = None
 
     def reset_clock(self) -> None:
         """After a general clear the clock restarts at zero: no tape is still moving."""
@@ -277,6 +316,12 @@ def _read(m: Machine, unit: int, backward: bool) -> StopRequest | None:
         index = servo.position
     tapes = m.tapes
     _wait(m, max(servo.busy_until, tapes.ri_ready))
+    bad = servo.reel.bad
+    failed = index in bad
+    if failed:  # this read of the block fails its check (docs/fidelity.md, "Tape errors")
+        bad[index] -= 1
+        if bad[index] <= 0:
+            del bad[index]
     # A backward read enters the characters in reverse order, so rI ends up holding the
     # block in its forward order (S-PROG53): the same words reach memory either way.
     m.ri = list(servo.reel.blocks[index])
@@ -285,7 +330,45 @@ def _read(m: Machine, unit: int, backward: bool) -> StopRequest | None:
     servo.busy_until = tapes.ri_ready = m.pulses + BLOCK_CYCLE_PULSES
     tapes.blocks_read += 1
     tapes.note(servo, index + 1, m.pulses)
+    if failed:
+        tapes.ri_check = (servo.number, index, backward)
+        return StopRequest(StopKind.ERROR, tape_check_reason(servo.name, index),
+                           advance=True)
+    tapes.ri_check = None
     return None
+
+
+def tape_check_reason(unit: str, index: int) -> str:
+    """The stop's reason when block ``index`` of Uniservo ``unit`` fails its check."""
+    return (f"tape check failed (Uniservo {unit}, block {index + 1} did not read correctly):"
+            " the TAPE CHECK neon is lit; reread the block, then START")
+
+
+def _ri_unchecked(m: Machine) -> StopRequest | None:
+    """The stop before rI goes to memory while it holds a block that failed its check."""
+    check = m.tapes.ri_check
+    if check is None:
+        return None
+    unit, index, _ = check
+    return error(f"tape check: rI holds block {index + 1} of Uniservo {unit_name(unit)}, "
+                 "which did not read correctly: the TAPE CHECK neon is lit; reread the "
+                 "block, then START")
+
+
+def reread(m: Machine, unit: int) -> StopRequest | None:
+    """The operator's reread (BN-168): the tape moves back over the block that failed and
+    reads it again into rI, in the same direction. None when it now read correctly (START
+    then goes on with the routine); otherwise the stop, rI still unchecked."""
+    check = m.tapes.ri_check
+    if check is None or check[0] != unit:
+        return error(f"rI holds no block from Uniservo {unit_name(unit)} that failed its "
+                     "check: nothing to reread")
+    _, index, backward = check
+    servo = m.tapes[unit]
+    if servo.reel is None or index >= servo.reel.block_count:
+        return error(f"Uniservo {servo.name} no longer holds that reel: nothing to reread")
+    servo.position = index + 1 if backward else index
+    return _read(m, unit, backward)
 
 
 def _ri_to_memory(m: Machine, address: int) -> None:
@@ -308,6 +391,9 @@ def read_backward(m: Machine, operand: int) -> StopRequest | None:
 
 
 def ri_to_memory(m: Machine, operand: int) -> StopRequest | None:
+    unchecked = _ri_unchecked(m)
+    if unchecked is not None:
+        return unchecked
     _ri_to_memory(m, operand % 1000)
     return None
 
@@ -330,6 +416,9 @@ def _transfer_then_read(m: Machine, operand: int, backward: bool) -> StopRequest
     if not backward and check.reel is not None and check.position >= check.reel.block_count:
         return error(f"Uniservo {check.name}: read past the last written block "
                      f"(block {check.position + 1} of {check.reel.block_count})")
+    unchecked = _ri_unchecked(m)
+    if unchecked is not None:
+        return unchecked
     _ri_to_memory(m, address)
     return _read(m, unit, backward)
 
@@ -399,12 +488,24 @@ def initial_read(m: Machine) -> Stop | None:
     Returns a Stop (and changes nothing) when unit 1 has no reel, is interlocked or has
     no block left to read; None when the machine is ready to start at 000.
     """
+    servo = m.tapes[1]
+    before = servo.position
     request = _read(m, 1, backward=False)
     if request is None:
         _ri_to_memory(m, 0)
         m.cc = 0
         m.half = 0
         return None
-    stop = Stop(StopKind.ERROR, 0, "left", f"initial read: {request.reason}")
+    reason = f"initial read: {request.reason}"
+    if m.tapes.ri_check is not None:
+        # The block did not read correctly: nothing reaches memory and the head is put
+        # back before it, so INITIAL READ again is the reread (our choice).
+        servo.position = before
+        m.tapes.ri_check = None
+        m.ri = list(_BLANK_BLOCK)
+        reason = (f"tape check failed during the initial read (Uniservo 1, block "
+                  f"{before + 1} did not read correctly): the TAPE CHECK neon is lit; "
+                  "press INITIAL READ again")
+    stop = Stop(StopKind.ERROR, 0, "left", reason)
     m.last_stop = stop
     return stop

@@ -31,6 +31,7 @@ from prompt_toolkit.layout import ConditionalContainer, HSplit, Layout, VSplit, 
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.output import Output
 
+from ..desk.tapelamps import unit_lines
 from ..machine import MEMORY_WORDS, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
@@ -39,7 +40,7 @@ from ..tui.guard import run_guarded, run_guarded_async
 from ..tui.paper import sync_paper
 from ..tui.theme import style
 from .core import COMMANDS, Monitor, find_command
-from .panes import REGISTERS_WIDTH, Plan, fit, plan
+from .panes import REGISTERS_WIDTH, SIDE_WIDTH, Plan, fit, plan
 
 STYLE = style({
     "current": "bg:#f0b040 #000000 bold",
@@ -289,15 +290,22 @@ class MonitorApp:
         return FormattedText(parts)
 
     def _board(self) -> list[str]:
+        """The board from memory; for a program without one, its Uniservos if it has reels
+        (the first line is the pane's heading)."""
         monitor = self.monitor
-        if monitor.board_reader is None:
-            return ["(this program has no board)"]
-        return find_command("board").step(monitor, "")
+        if monitor.board_reader is not None:
+            return [" BOARD (from memory)", *find_command("board").step(monitor, "")]
+        desk = monitor.desk
+        views = desk.tape_units()
+        if not views:
+            return [" BOARD (from memory)", "(this program has no board)"]
+        return [" UNISERVOS", *unit_lines([(v.unit, v.reel, v.blocks) for v in views],
+                                          desk.tape_moves, monitor.machine.pulses,
+                                          SIDE_WIDTH - 2, one_line=True)]
 
     def _board_text(self) -> FormattedText:
-        lines = self._frozen["board"]
-        assert isinstance(lines, list)
-        return FormattedText([("class:heading", " BOARD (from memory)\n")]
+        heading, *lines = self._frozen["board"]
+        return FormattedText([("class:heading", f"{heading}\n")]
                              + [("", f" {line}\n") for line in lines])
 
     def _state_parts(self) -> list[str]:

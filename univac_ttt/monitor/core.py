@@ -246,9 +246,10 @@ class Monitor:
 
     # ---- showing ---------------------------------------------------------------------
 
-    def describe_stop(self) -> str:
+    def describe_stop(self, with_stop: bool = True) -> str:
+        """``next: ...`` and, unless ``with_stop`` is False, why the machine stopped."""
         machine = self.machine
-        stop = machine.last_stop
+        stop = machine.last_stop if with_stop else None
         address, half = machine.next_instruction_address()
         instruction = machine.sr
         head = f"next: {address:03d} {half:<5} {instruction_text(instruction, self.program)}"

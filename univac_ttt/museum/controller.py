@@ -156,6 +156,15 @@ class Kiosk:
                 and self.session.waiting_for_keyboard)
 
     @property
+    def error_stop(self) -> str:
+        """The desk's error neons when the UNIVAC has stopped on an error ("" otherwise), so
+        a visitor sees the lamp the operator saw; F2 boots a fresh game."""
+        if self.session.error is None or not self.session.desk.neons.error:
+            return ""
+        return (f"ERROR STOP: the {', '.join(self.session.desk.neons.error)} neon is lit. "
+                "Press F2 for a new game.")
+
+    @property
     def your_move(self) -> str:
         """The line over the keyboard: "Your move: ..." once INPUT READY is lit, while the
         caption keeps explaining the UNIVAC's last decision ("" when the caption already

@@ -45,9 +45,10 @@ def paper(mon: Monitor, rest: str) -> list[str]:
     return [f"| {line}" for line in lines[-count:]]
 
 
-@command("desk", usage="desk [pair | clear-c | general-clear | initial-read | switch on|off]",
+@command("desk", usage="desk [pair | clear-c | general-clear | initial-read | reread N | "
+                      "switch on|off]",
          summary="the Supervisory Control desk: neons, one-pair step, clears, INITIAL READ, "
-                 "the ,0 breakpoint switch")
+                 "the reread after a tape check, the ,0 breakpoint switch")
 def desk(mon: Monitor, rest: str) -> list[str]:
     desk = mon.desk
     words = rest.lower().split()
@@ -76,11 +77,22 @@ def desk(mon: Monitor, rest: str) -> list[str]:
         block = mon.machine.tapes[1].position
         return [f"INITIAL READ: block {block} of Uniservo 1 read into 000-059",
                 mon.describe_stop()]
+    if len(words) == 2 and words[0] == "reread":
+        try:
+            stop = desk.reread(tape_unit(words[1]))
+        except TapeUnitError as exc:
+            raise MonitorError(str(exc)) from None
+        mon.timeline.forget()
+        if stop is not None:
+            return [stop.reason]
+        return [f"REREAD: Uniservo {words[1]} backed over the block and read it "
+                "correctly into rI; the TAPE CHECK neon is out (continue goes on)",
+                mon.describe_stop(with_stop=False)]
     if len(words) == 2 and words[0] == "switch" and words[1] in ("on", "off"):
         desk.breakpoint_switch = words[1] == "on"
         return [f"breakpoint switch {words[1]}"]
     raise MonitorError("desk, desk pair, desk clear-c, desk general-clear, "
-                       "desk initial-read, desk switch on|off")
+                       "desk initial-read, desk reread N, desk switch on|off")
 
 
 @command("attach", "at", usage="attach N FILE[:rw]",

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...desk import TapeUnitError, tape_unit
+from ...machine.tape import unit_name
 from ...machine.word import MEMORY_WORDS, to_int
 from ...program.disassembler import view
+from ...wording import count as counted
 from .registry import MonitorError, command
 
 if TYPE_CHECKING:
@@ -54,14 +57,18 @@ def deposit(mon: Monitor, rest: str) -> list[str]:
     return [view(word, address, mon.program).line()]
 
 
-@command("fault", usage="fault [addr|rA|rX|rL|rF char bit | clear]",
+@command("fault", usage="fault [addr|rA|rX|rL|rF char bit | tape N block [reads] | clear]",
          summary="flip a bit (char 1-12, bit 0-5, 6 = check bit): the odd-even check stops "
-                 "the machine at the word's next use")
+                 "the machine at the word's next use; or make a tape block fail its next "
+                 "read(s)")
 def fault(mon: Monitor, rest: str) -> list[str]:
     machine = mon.machine
     words = rest.split()
     if not words:
-        return [f"fault: {f.describe()}" for f in machine.faults.values()] or ["no faults"]
+        return ([f"fault: {f.describe()}" for f in machine.faults.values()]
+                + _tape_fault_lines(mon)) or ["no faults"]
+    if words[0].lower() == "tape":
+        return _tape_fault(mon, words[1:])
     if words == ["clear"]:
         machine.clear_faults()
         mon.timeline.forget()
@@ -79,7 +86,38 @@ def fault(mon: Monitor, rest: str) -> list[str]:
     shown = (mon.register_lines((where,)) if isinstance(where, str)
              else [view(machine.mem[where], where, mon.program).line()])
     return [f"fault: {flipped.describe()} flipped; the next instruction that uses it "
-            "stops with the odd-even neon", *shown]
+            "stops with the ODD-EVEN CHECK neon lit", *shown]
+
+
+def _tape_fault_lines(mon: Monitor) -> list[str]:
+    tapes = mon.machine.tapes
+    lines = [f"fault: Uniservo {servo.name}, block {index + 1} fails its next "
+             f"{counted(reads, 'read')}"
+             for servo in tapes.mounted() if servo.reel is not None
+             for index, reads in sorted(servo.reel.bad.items())]
+    if tapes.ri_check is not None:
+        unit, index, _ = tapes.ri_check
+        name = unit_name(unit)
+        lines.append(f"fault: rI holds block {index + 1} of Uniservo {name}, which did not "
+                     f"read correctly (desk reread {name})")
+    return lines
+
+
+def _tape_fault(mon: Monitor, words: list[str]) -> list[str]:
+    """fault tape N BLOCK [READS]: a bad block on the reel on Uniservo N."""
+    if len(words) not in (2, 3) or not all(w.isascii() and w.isdigit() for w in words[1:]):
+        raise MonitorError("fault tape N BLOCK [READS], e.g. fault tape 2 3: block 3 of the "
+                           "reel on Uniservo 2 fails its next read (or READS reads)")
+    try:
+        unit = tape_unit(words[0])
+        reads = int(words[2]) if len(words) == 3 else 1
+        mon.desk.inject_tape_fault(unit, int(words[1]), reads)
+    except (TapeUnitError, ValueError) as exc:
+        raise MonitorError(f"{exc}; no fault was made") from None
+    mon.timeline.forget()
+    return [f"fault: block {int(words[1])} of Uniservo {words[0]} fails its next "
+            f"{counted(reads, 'read')}: the read stops with the TAPE CHECK neon lit; "
+            f"recover with desk reread {words[0]}, then continue"]
 
 
 @command("registers", "r", "reg", usage="registers", summary="all registers")
