@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 import pytest
 
-from univac_ttt.machine import Machine, MachineOptions, PaperPrinter, QueueKeyboard
-from univac_ttt.machine.word import from_int, from_text
+# Let Python cache compiled modules (its default) in this run, its xdist workers and the
+# commands the tests start, even where the environment says not to: otherwise each worker
+# rewrites every test module's asserts and each started command compiles the package anew.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+from univac_ttt.machine import Machine, MachineOptions, PaperPrinter, QueueKeyboard  # noqa: E402
+from univac_ttt.machine.word import from_int, from_text  # noqa: E402
 
 
 def w(text: str) -> str:
@@ -46,3 +55,11 @@ def pytest_configure(config):
 @pytest.fixture
 def long_run(request):
     return request.config.getoption("--long")
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    """A named pipe: a file name that would block a reader or writer forever."""
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path

@@ -44,13 +44,13 @@ def quit_(terminal):
 
 
 def play_move(terminal, square):
+    """Type a square and Enter; the screen once the entry is on the paper, the keyboard is
+    ready again and the reply has been drawn whole (the output has gone quiet)."""
     before = terminal.text()
     terminal.send(f"{square}{ENTER}")
-    for _ in range(50):
-        terminal.pump(0.1)
-        if terminal.text() != before and "INPUT READY ▸" in terminal.text():
-            break
-    return terminal.text()
+    terminal.wait_until(lambda screen: screen != before and "INPUT READY ▸" in screen
+                        and f"> {square}" in screen, 10, f"the answer to {square}")
+    return terminal.settle(0.25)
 
 
 def test_a_careful_opponent_draws_and_is_congratulated(tmp_path):
@@ -103,7 +103,8 @@ def test_help_opens_and_closes():
     terminal.send("\x1bOP")
     terminal.wait_for("TIC-TAC-TOE ON THE UNIVAC I")
     terminal.send(ENTER)
-    terminal.pump(0.5)
+    terminal.wait_until(lambda screen: "TIC-TAC-TOE ON THE UNIVAC I" not in screen, 10,
+                        "help closed")
     assert "TIC-TAC-TOE ON THE UNIVAC I" not in terminal.text()
     assert quit_(terminal) == 0
 
@@ -113,10 +114,10 @@ def test_a_tiny_terminal_and_resizing_do_not_break_it():
     screen = play_move(terminal, 5)
     assert "O" in screen and "INPUT READY" in screen
     terminal.resize(100, 30)
-    terminal.pump(0.5)
+    terminal.wait_for("square codes")
     assert "square codes" in terminal.text()
     terminal.resize(30, 8)
-    terminal.pump(0.5)
+    terminal.settle()
     terminal.resize(80, 24)
     screen = play_move(terminal, 9)
     assert "Traceback" not in terminal.raw.decode("utf-8", "replace")

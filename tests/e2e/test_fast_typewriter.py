@@ -18,13 +18,23 @@ print(ConsoleSettings().clock.__name__,
 start, fake = time.monotonic(), ConsoleSettings().clock()
 time.sleep(0.05)
 print((ConsoleSettings().clock() - fake) / (time.monotonic() - start) > 5)
+import os, signal
+clock = ConsoleSettings().clock
+os.kill(os.getpid(), signal.SIGUSR1)  # held
+held = clock()
+time.sleep(0.05)
+print(clock() == held)
+os.kill(os.getpid(), signal.SIGUSR1)  # let go: on from where it was held
+time.sleep(0.01)
+print(held < clock() < held + 1)
 """
 
 
-def test_the_fake_clock_reaches_every_pacer_and_runs_faster_than_the_wall():
+def test_the_fake_clock_reaches_every_pacer_runs_faster_and_can_be_held():
     env = {**os.environ, **fast_typewriter(10)}
     result = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["fast_clock", "fast_sleep", "fast_clock", "True"]
+    assert result.stdout.split() == ["fast_clock", "fast_sleep", "fast_clock", "True",
+                                    "True", "True"]
     assert "fastclock:" not in result.stderr

@@ -17,6 +17,26 @@ TTT = shipped_pack("tictactoe")
 
 
 
+def state_line(screen: str) -> str:
+    return next((line for line in screen.splitlines() if "state:" in line), "")
+
+
+def run_line(terminal, line: str) -> None:
+    """Enter a line that runs the machine; wait until the state line shows it has stopped."""
+    before = state_line(terminal.text())
+    terminal.send(line + "\r")
+    terminal.wait_until(lambda screen: state_line(screen) not in (before, "")
+                        and "running" not in state_line(screen), 10, f"{line!r} done")
+
+
+def enter_line(terminal, line: str) -> None:
+    """Enter a line that does not run the machine; wait until its answer is drawn."""
+    before = terminal.text()
+    terminal.send(line + "\r")
+    terminal.wait_until(lambda screen: screen != before, 10, f"{line!r} answered")
+    terminal.settle()
+
+
 def paper_pane(screen: str) -> list[str]:
     """The lines under the PAPER heading, in its column, down to the state line."""
     lines = screen.splitlines()
@@ -44,8 +64,7 @@ def expected(*moves: str) -> tuple[list[str], str]:
 def test_the_paper_pane_shows_the_latest_board():
     terminal = start_monitor(120, 40)
     for move in ("go", "5", "9"):
-        terminal.send(move + "\r")
-        terminal.pump(0.5)
+        run_line(terminal, move)
     latest, count = expected("5", "9")
     screen = terminal.wait_for(count)
     shown = [line for line in paper_pane(screen) if line.strip()]
@@ -59,8 +78,10 @@ def test_help_is_reachable_by_scrolling_back():
     seen = terminal.wait_for("Addresses: 000-999")
     assert "step [n]" not in seen  # the first lines went off the top
     for _ in range(20):
+        before = terminal.text()
         terminal.send(PAGE_UP)
-        terminal.pump(0.3)
+        terminal.wait_until(lambda screen, before=before: screen != before, 5, "a page up")
+        terminal.settle()
         seen += terminal.text()
         if "step [n]" in terminal.text():
             break
@@ -69,19 +90,19 @@ def test_help_is_reachable_by_scrolling_back():
     assert "step [n]" in terminal.text()
     for _ in range(20):
         terminal.send(PAGE_DOWN)
-        terminal.pump(0.3)
+        terminal.settle()
+        if "Addresses: 000-999" in terminal.text():
+            break
     assert "Addresses: 000-999" in terminal.text()
     terminal.send("\x1b[<64;10;25M" * 3)  # the mouse wheel, up, over the output
-    terminal.pump(0.5)
-    assert "Addresses: 000-999" not in terminal.text()
+    terminal.wait_until(lambda screen: "Addresses: 000-999" not in screen, 5, "wheel up")
     quit_monitor(terminal)
 
 
 def test_back_then_a_different_move():
     terminal = start_monitor(120, 40)
     for line in ("go", "5", ":back 300", "type 1", "continue"):
-        terminal.send(line + "\r")
-        terminal.pump(0.5)
+        (enter_line if line.startswith("type") else run_line)(terminal, line)
     latest, count = expected("1")
     terminal.wait_for("old future is discarded")
     screen = terminal.wait_for(count)

@@ -140,7 +140,7 @@ def test_a_terminal_that_goes_away_ends_the_session_promptly(tmp_path, args, rea
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             break
-        time.sleep(0.1)
+        time.sleep(0.01)
     else:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)

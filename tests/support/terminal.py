@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -57,7 +58,7 @@ class Terminal:
     def wait_for(self, needle: str, timeout: float = 10.0) -> str:
         return self.wait_until(lambda text: needle in text, timeout, repr(needle))
 
-    def settle(self, quiet: float = 0.15, timeout: float = 5.0) -> str:
+    def settle(self, quiet: float = 0.1, timeout: float = 5.0) -> str:
         """Read until the program has written nothing for ``quiet`` seconds: the screen
         it drew in answer to the last keys is whole (a wait on output, not a fixed sleep)."""
         end = time.monotonic() + timeout
@@ -68,6 +69,11 @@ class Terminal:
             if len(self.raw) != before:
                 last = time.monotonic()
         return self.text()
+
+    def hold_typewriter(self) -> None:
+        """Hold the command's fake typewriter clock still, or let it go on (``fast_typewriter``
+        commands only): what the test looks at cannot run away on a slow machine."""
+        os.kill(self.child.pid, signal.SIGUSR1)
 
     def send(self, keys: str) -> None:
         self.child.send(keys)

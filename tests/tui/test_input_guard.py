@@ -204,7 +204,9 @@ class Driven:
             while self.app.is_running and time.monotonic() < end:
                 for keys in self.quit_keys:
                     self.pipe.send_text(keys)
-                    time.sleep(0.12)
+                    pause = time.monotonic() + 0.12  # each key alone, past ttimeoutlen
+                    while self.app.is_running and time.monotonic() < pause:
+                        time.sleep(0.005)  # until the app has ended, or the pause is over
             if self.app.is_running:  # not responsive: end it so the suite goes on
                 self.app.loop.call_soon_threadsafe(  # type: ignore[union-attr]
                     lambda: self.app.exit(result="unresponsive"))

@@ -6,25 +6,43 @@ the installed command's typewriter runs ``UNIVAC_TTT_TEST_CLOCK_FACTOR`` times f
 the wall: the same characters, one at a time, in the same order and at the same relative
 pace, in a fraction of the time. The clock is injected where the program takes it, the
 defaults of the console's settings, the pacer and the plain console (``time.monotonic`` and
-``time.sleep``); prompt_toolkit's and asyncio's own timers keep real time.
+``time.sleep``); prompt_toolkit's and asyncio's own timers keep real time. SIGUSR1 holds the
+typewriter's clock still and the next SIGUSR1 lets it go on (``Terminal.hold_typewriter``).
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 
 FACTOR = float(os.environ.get("UNIVAC_TTT_TEST_CLOCK_FACTOR", "1"))
 _START = time.monotonic()
+_held_at: float | None = None  # SIGUSR1 holds the clock still, and the next lets it go on
+_held_for = 0.0
 
 
 def fast_clock() -> float:
-    return _START + (time.monotonic() - _START) * FACTOR
+    now = time.monotonic() if _held_at is None else _held_at
+    return _START + (now - _START - _held_for) * FACTOR
+
+
+def _hold_or_release(signum: int, frame: object) -> None:
+    """A test holds the typewriter's time still (the paper stops mid-line, the typewriter
+    still busy) while it looks at the screen however slow the machine is, then lets go."""
+    global _held_at, _held_for
+    if _held_at is None:
+        _held_at = time.monotonic()
+    else:
+        _held_for += time.monotonic() - _held_at
+        _held_at = None
 
 
 def fast_sleep(seconds: float) -> None:
     time.sleep(seconds / FACTOR)
+    while _held_at is not None:  # held: the typewriter waits until it is let go
+        time.sleep(0.01)
 
 
 def _inject(function: object) -> int:
@@ -45,5 +63,7 @@ def install() -> int:
             + _inject(TypewriterPacer.__init__))
 
 
+if FACTOR != 1:
+    signal.signal(signal.SIGUSR1, _hold_or_release)
 if FACTOR != 1 and install() < 3:  # a default moved: say so on the screen the test reads
     sys.stderr.write("fastclock: the typewriter's clock was not found\n")

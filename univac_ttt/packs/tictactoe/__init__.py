@@ -107,13 +107,20 @@ def fresh_tictactoe_tape() -> Reel:
 
 def extend(pack: Pack) -> Pack:
     """What the pack loader adds to pack.toml: the board reader and the demonstrations.
-    The committed image and tape are checked against the sheet first."""
+    The committed image and tape are checked against the sheet the pack assembled."""
+    program = pack.program
+    if program is None:
+        raise PackError(f"{FOLDER}: the tic-tac-toe pack needs its coding sheet")
     try:
-        shipped = load_tictactoe()
-        load_tictactoe_tape()
-    except ProgramError as exc:
-        raise PackError(str(exc)) from None
-    program = pack.program or shipped.program
+        image = parse_image(read_shipped(IMAGE_NAME, __name__), IMAGE_NAME)
+        tape = parse_reel(read_shipped(TAPE_NAME, __name__), TAPE_NAME)
+    except (ImageError, ReelError, ProgramError) as exc:
+        raise PackError(f"the shipped program is broken: {exc}") from None
+    for name, same in ((IMAGE_NAME, image.words == pack.words),
+                       (TAPE_NAME, tape.blocks == pack.boot_tape().blocks)):
+        if not same:
+            raise PackError(f"{name} does not match {SHEET_NAME}; rebuild it with "
+                            f"`{BUILD_COMMAND}`")
     return pack.extended(
         board=lambda memory: board_lines(memory, program),
         demonstrations=tuple(Demonstration(tuple(moves), result)

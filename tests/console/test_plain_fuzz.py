@@ -1,0 +1,89 @@
+"""The plain console under abuse: any flood of lines, and a soak of many games in one
+process without growing (300 games; 10,000 under `pytest --long`).
+"""
+
+import io
+import tracemalloc
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from univac_ttt.console.plain import PlainConsole
+from univac_ttt.desk import Desk
+from univac_ttt.machine import StopKind
+from univac_ttt.packs.tictactoe import DEMO_GAMES, load_tictactoe
+
+SHIPPED = load_tictactoe()
+
+
+entries = st.one_of(
+    st.text(max_size=40),                                   # any Unicode at all
+    st.text(alphabet="0123456789", max_size=14),            # digits, long and short
+    st.sampled_from(["", " ", "5 5", "-5", "+5", "05", "10", "A", "\t", "\x00", "٥", "５"]),
+    st.text(alphabet=st.characters(max_codepoint=31), max_size=5),  # control characters
+    st.text(min_size=200, max_size=2000),                   # very long lines
+)
+
+
+class CountingSink(io.TextIOBase):
+    """A stdout that only counts, so the soak measures the emulator, not the paper."""
+
+    def __init__(self):
+        self.characters = 0
+        self.results = 0
+        self._tail = ""
+
+    def write(self, text):
+        self.characters += len(text)
+        window = self._tail + text
+        self.results += window.count("THE UNIVAC WINS") + window.count("IS A DRAW")
+        self._tail = text[-20:]
+        return len(text)
+
+
+def soak_lines(games):
+    for i in range(games):
+        yield from DEMO_GAMES[i % len(DEMO_GAMES)][0]
+
+
+class Feeder(io.TextIOBase):
+    """stdin that hands the console one prepared line at a time."""
+
+    def __init__(self, lines):
+        self.lines = iter(lines)
+
+    def readline(self, size=-1):
+        line = next(self.lines, None)
+        return "" if line is None else line + "\n"
+
+
+@given(st.lists(entries, max_size=30))
+def test_plain_console_takes_any_flood_of_lines(lines):
+    stdin = io.StringIO("\n".join(line.replace("\n", " ") for line in lines))
+    out, err = io.StringIO(), io.StringIO()
+    result = PlainConsole(Desk(SHIPPED.image.words), stdin, out, err).run()
+    assert result.exit_code == 0 and result.stop is None  # end of input, cleanly
+    assert out.getvalue().count("> ") >= 1
+
+
+def test_soak_many_games_in_one_process_without_growing(long_run):
+    games = 10_000 if long_run else 300
+    warm_up = 60  # games played before measuring, so the decode and arithmetic memos fill
+    lines = list(soak_lines(games))
+    warm_lines = len(list(soak_lines(warm_up)))
+    desk = Desk(SHIPPED.image.words)
+    sink = CountingSink()
+    console = PlainConsole(desk, Feeder(lines[warm_lines:]), sink, io.StringIO())
+    tracemalloc.start()
+    try:
+        for line in lines[:warm_lines]:
+            assert desk.run().kind is StopKind.KEYBOARD
+            desk.release(line)
+        start_bytes = tracemalloc.get_traced_memory()[0]
+        result = console.run()
+        end_bytes = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert result.exit_code == 0 and result.stop is None
+    assert sink.results == games
+    assert end_bytes - start_bytes < 2_000_000, (start_bytes, end_bytes)

@@ -1,0 +1,57 @@
+"""The host input and output helpers: atomic writes, bounded numbers and JSON, and a line
+reader that bounds lines and refuses bad UTF-8 (issue 16, part A).
+"""
+
+
+import pytest
+
+from tests.support.hostile import HUGE
+from univac_ttt.limits import JsonError, NumberError, load_json, parse_number
+from univac_ttt.lineinput import LineReader, Refused
+from univac_ttt.safefile import atomic_write, create_new
+
+
+def test_atomic_write_replaces_whole_or_not_at_all(tmp_path):
+    target = tmp_path / "file"
+    atomic_write(target, "old")
+    atomic_write(target, b"new")
+    assert target.read_text() == "new"
+    target.chmod(0o640)
+    atomic_write(target, "newer")
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert create_new(tmp_path, "p", ".txt", "x").stat().st_mode & 0o777 == 0o644
+    with pytest.raises(IsADirectoryError):
+        atomic_write(tmp_path, "x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "p.txt"]
+
+
+def test_parse_number_bounds_length_value_and_alphabet():
+    assert parse_number(" 42 ", "n", 1, 100) == 42
+    for text in (HUGE, "2²", "٣", "", "1e3", "--1"):
+        with pytest.raises(NumberError):
+            parse_number(text, "n")
+    with pytest.raises(NumberError, match="at most"):
+        parse_number("101", "n", 1, 100)
+
+
+def test_load_json_bounds_size_depth_and_numbers():
+    assert load_json('{"a": [1, "[[["]}', "x", 100) == {"a": [1, "[[["]}
+    for text, why in (("[" * 9 + "]" * 9, "nested"), ("[" + HUGE + "]", "digits"),
+                      ("[1.5]", "not a whole"), ("[NaN]", "not a whole"),
+                      ("x" * 20_000, "larger"), ("{", "not JSON")):
+        with pytest.raises(JsonError, match=why):
+            load_json(text, "x", 10_000)
+
+
+def test_line_reader_bounds_lines_and_refuses_bad_utf8():
+    import io
+    stream = io.BytesIO(b"ok\r\n" + b"x" * 5000 + b"\n\xff\xfe\nafter\n" + b"y" * 3_000_000)
+    reader = LineReader(stream, 100, give_up=1_000_000)
+    assert reader.read_line() == "ok"
+    assert "longer than 100" in str(reader.read_line())
+    assert "not UTF-8" in str(reader.read_line())
+    assert reader.read_line() == "after"
+    last = reader.read_line()
+    assert isinstance(last, Refused) and "not lines of text" in str(last)
+    assert stream.tell() < 1_100_000  # stopped reading, not read to the end
+    assert reader.read_line() is None

@@ -1,0 +1,31 @@
+"""Helpers for tests of hostile surroundings: the command as a real process with bytes in
+and out, small file-size limits as a full disk, and no traceback on stderr."""
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+
+HUGE = "9" * 5000  # more digits than Python converts (4,300)
+
+
+def univac(*args, stdin=b"", env=None, timeout=60, preexec_fn=None, stdout=None):
+    return subprocess.run([sys.executable, "-m", "univac_ttt", *args], input=stdin,
+                          stdout=stdout or subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=timeout, env={**os.environ, **(env or {})},
+                          preexec_fn=preexec_fn)
+
+
+def small_files(limit=3000):
+    """For a child process: files larger than ``limit`` bytes fail as on a full disk."""
+    def limit_files():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return limit_files
+
+
+def no_traceback(result):
+    err = result.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err and "internal error" not in err, err
+    return err
