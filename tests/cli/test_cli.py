@@ -142,7 +142,7 @@ def test_every_subcommand_module_adds_its_parser_and_its_function():
 def test_the_kiosk_idle_time_has_one_default():
     from univac_ttt.cli.kiosk import IDLE_DEFAULT
     from univac_ttt.cli.main import build_parser
-    from univac_ttt.kiosk.controller import KioskSettings
+    from univac_ttt.museum.controller import KioskSettings
 
     assert build_parser().parse_args(["kiosk"]).idle == IDLE_DEFAULT
     with pytest.raises(TypeError):  # no second default to drift from the command line's

@@ -16,7 +16,8 @@ from univac_ttt.desk.paper import KEYED_MARK
 from univac_ttt.desk.session import GameSession
 from univac_ttt.kiosk.app import KioskApp
 from univac_ttt.kiosk.bigboard import big_board, board_size
-from univac_ttt.kiosk.controller import (
+from univac_ttt.machine.charset import KEYBOARD_KEYS
+from univac_ttt.museum.controller import (
     GREETING,
     NEW_GAME,
     WELCOME,
@@ -24,7 +25,6 @@ from univac_ttt.kiosk.controller import (
     KioskSettings,
     Mode,
 )
-from univac_ttt.machine.charset import KEYBOARD_KEYS
 from univac_ttt.packs import shipped_pack
 from univac_ttt.packs.tictactoe import load_tictactoe
 

@@ -153,13 +153,18 @@ def test_ctrl_c_stops_a_runaway_in_the_full_screen_monitor(tmp_path):
 
 # The layers under and beside the front ends (docs/architecture.md); every other package of
 # univac_ttt is a front end, so a new one is held to the rules without being listed here.
-LAYERS = ("machine", "hostio", "program", "desk", "tui", "verify", "packs", "cli")
+# museum/ is the exhibit's controller, driven by the kiosk and the browser page alike.
+LAYERS = ("machine", "hostio", "program", "desk", "tui", "verify", "packs", "cli", "museum")
 FRONT_ENDS = tuple(sorted(
     path.name for path in (ROOT / "univac_ttt").iterdir()
     if (path / "__init__.py").is_file() and path.name not in LAYERS))
-# Who may name a pack: the composer, the kiosk and the referee (tic-tac-toe's own front
-# end and judge), and the packs themselves. desk/ and program/ never do.
-PACK_USERS = ("cli", "kiosk", "verify", "packs")
+# The browser's listener runs inside the class server and stands on its network layer
+# (admission, the class table, limits): web may import serve; serve never imports web.
+FRONT_END_BASES = {"web": {"serve"}}
+# Who may name a pack: the composer, the kiosk and its controller (museum/) and the referee
+# (tic-tac-toe's own front end and judge), and the packs themselves. desk/ and program/
+# never do; the browser page is handed its pack by the composer.
+PACK_USERS = ("cli", "kiosk", "museum", "verify", "packs")
 # The machine's own tests (tests/machine/: instructions, arithmetic, checking, tapes, timing),
 # the loader's, and the shared helpers that build small machines.
 MACHINE_TESTS = {"tests/conftest.py", "tests/program/test_boottape.py",
@@ -223,13 +228,20 @@ def test_front_ends_never_import_each_other():
         if package not in FRONT_ENDS:
             continue
         others = _imports(ast.parse(path.read_text(encoding="utf-8")), path)
-        crossing = others & set(FRONT_ENDS) - {package}
+        crossing = others & set(FRONT_ENDS) - {package} - FRONT_END_BASES.get(package, set())
         offenders += [f"{path.relative_to(ROOT)} imports {name}" for name in crossing]
     assert not offenders, offenders
 
 
+def test_the_museum_controller_is_no_front_end_and_draws_nothing():
+    """museum/ (attract mode, tally, PIN) is driven by the kiosk and the page alike."""
+    for path in (ROOT / "univac_ttt" / "museum").glob("*.py"):
+        imported = _imports(ast.parse(path.read_text(encoding="utf-8")), path)
+        assert not imported & (set(FRONT_ENDS) | {"tui"}), (path, imported)
+        text = path.read_text(encoding="utf-8")
+        assert "prompt_toolkit" not in text and "aiohttp" not in text, path
 def test_the_front_ends_are_found_not_listed():
-    assert {"console", "monitor", "kiosk", "serve"} <= set(FRONT_ENDS)
+    assert {"console", "monitor", "kiosk", "serve", "web"} <= set(FRONT_ENDS)
     assert not set(FRONT_ENDS) & set(LAYERS)
 
 
@@ -367,7 +379,7 @@ def test_ctrl_c_stops_a_runaway_image_under_run_with_a_message(tmp_path):
 
 
 def test_named_counts_are_one_counter_read_by_name_or_key():
-    from univac_ttt.kiosk.stats import DayTally
+    from univac_ttt.museum.stats import DayTally
     from univac_ttt.verify.referee import Report
 
     day = DayTally(games=1)

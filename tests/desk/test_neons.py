@@ -105,7 +105,7 @@ def test_the_console_lamp_names_the_neon():
 
 def test_the_kiosk_shows_the_neon_to_the_visitor(tmp_path):
     from univac_ttt.kiosk.app import KioskApp
-    from univac_ttt.kiosk.controller import Kiosk, KioskSettings
+    from univac_ttt.museum.controller import Kiosk, KioskSettings
 
     settings = KioskSettings(pin="2468", printouts=tmp_path / "p", stats=tmp_path / "t.json",
                              idle_seconds=60, authentic=False, first_demo=0)

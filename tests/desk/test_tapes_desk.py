@@ -239,7 +239,7 @@ def test_the_console_in_fast_speed_loads_at_once():
 
 
 def test_the_kiosk_boots_the_tape_it_is_given(tmp_path):
-    from univac_ttt.kiosk.controller import Kiosk, KioskSettings
+    from univac_ttt.museum.controller import Kiosk, KioskSettings
 
     settings = KioskSettings(pin="1234", stats=tmp_path / "t.json",
                              printouts=tmp_path / "p", idle_seconds=60)

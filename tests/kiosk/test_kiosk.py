@@ -10,9 +10,9 @@ from prompt_toolkit.output import DummyOutput
 from univac_ttt.desk.session import GameSession
 from univac_ttt.kiosk.app import KioskApp
 from univac_ttt.kiosk.bigboard import big_board
-from univac_ttt.kiosk.controller import ATTRACT, WELCOME, Kiosk, KioskSettings, Mode
-from univac_ttt.kiosk.stats import TallyFile
 from univac_ttt.kiosk.supervisor import supervise
+from univac_ttt.museum.controller import ATTRACT, WELCOME, Kiosk, KioskSettings, Mode
+from univac_ttt.museum.stats import TallyFile
 from univac_ttt.packs.tictactoe import DEMO_GAMES, load_tictactoe, results_in
 from univac_ttt.packs.tictactoe.board import last_printed_board
 

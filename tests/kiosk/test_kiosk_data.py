@@ -16,10 +16,10 @@ import pytest
 from tests.support.hostile import HUGE, small_files
 from univac_ttt.hostio.atomic_files import create_new
 from univac_ttt.hostio.text_files import TextFileError
-from univac_ttt.kiosk.controller import Kiosk, KioskSettings
-from univac_ttt.kiosk.printouts import save_printout
-from univac_ttt.kiosk.stats import TallyFile
 from univac_ttt.kiosk.supervisor import Terminated, supervise
+from univac_ttt.museum.controller import Kiosk, KioskSettings
+from univac_ttt.museum.printouts import save_printout
+from univac_ttt.museum.stats import TallyFile
 from univac_ttt.packs.tictactoe import load_tictactoe
 
 SHIPPED = load_tictactoe()
@@ -43,7 +43,7 @@ FULL_DISK_KIOSK = textwrap.dedent("""
     import logging, sys
     from datetime import date, timedelta
     from pathlib import Path
-    from univac_ttt.kiosk.stats import TallyFile
+    from univac_ttt.museum.stats import TallyFile
     from univac_ttt.kiosk.supervisor import setup_logging
     folder = Path(sys.argv[1])
     setup_logging(folder / "kiosk.log")
@@ -233,7 +233,7 @@ def test_a_real_signal_during_the_restart_delay_stops_cleanly(tmp_path, signame)
 
 def test_an_unreadable_tally_is_not_moved_aside_and_counts_are_kept_for_later(
         tmp_path, monkeypatch):
-    import univac_ttt.kiosk.stats as stats
+    import univac_ttt.museum.stats as stats
 
     path = tmp_path / "tally.json"
     path.write_text('{"2026-11-30": {"games": 5}}')

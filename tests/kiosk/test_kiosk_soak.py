@@ -13,8 +13,8 @@ import tracemalloc
 
 from univac_ttt.desk.pacing import SHOWN_LIMIT
 from univac_ttt.desk.paper import PAPER_LIMIT
-from univac_ttt.kiosk import controller, stats
-from univac_ttt.kiosk.controller import BOARD_TAIL, Kiosk, KioskSettings, Mode
+from univac_ttt.museum import controller, stats
+from univac_ttt.museum.controller import BOARD_TAIL, Kiosk, KioskSettings, Mode
 from univac_ttt.packs.tictactoe import DEMO_GAMES, load_tictactoe
 
 SHIPPED = load_tictactoe()

@@ -65,6 +65,14 @@ def test_systemd_unit_runs_the_kiosk():
     assert "ExecStart=" in unit and "univac-ttt kiosk" in unit and "Restart=always" in unit
 
 
+def test_systemd_units_run_the_browser_exhibit():
+    server = (ROOT / "docs" / "univac-ttt-web.service").read_text()
+    assert "univac-ttt serve --web 127.0.0.1:8080 --kiosk" in server
+    browser = (ROOT / "docs" / "univac-ttt-browser.service").read_text()
+    assert "BindsTo=univac-ttt-web.service" in browser
+    assert "chromium --kiosk" in browser and "http://127.0.0.1:8080/" in browser
+
+
 def test_coding_sheet_excerpts_in_the_program_page_match_the_sheet():
     page = (ROOT / "docs" / "program.md").read_text()
     walk = page.split("## Walking through the coding sheet", 1)[1].split("\n## ", 1)[0]

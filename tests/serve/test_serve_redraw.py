@@ -9,11 +9,11 @@ import asyncio
 import io
 import time
 
-import univac_ttt.console.panels as panels
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
+import univac_ttt.console.side_panel as panels
 from tests.support.serving import run
 from univac_ttt.cli.serve import served_apps
 

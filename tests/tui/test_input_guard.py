@@ -28,10 +28,10 @@ from prompt_toolkit.output import DummyOutput
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
 from univac_ttt.desk.session import GameSession
 from univac_ttt.kiosk.app import KioskApp
-from univac_ttt.kiosk.controller import Kiosk, KioskSettings
 from univac_ttt.kiosk.supervisor import supervise
 from univac_ttt.monitor.app import MonitorApp
 from univac_ttt.monitor.core import Monitor
+from univac_ttt.museum.controller import Kiosk, KioskSettings
 from univac_ttt.packs import shipped_pack
 from univac_ttt.packs.tictactoe import load_tictactoe
 from univac_ttt.tui import keyguard

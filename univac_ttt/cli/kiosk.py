@@ -40,31 +40,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     kiosk.set_defaults(func=command, reads_stdin=True)
 
 
-def _pin_refusal(pin: str, min_length: int) -> str:
-    """Why the staff PIN cannot be used, or '' if it can."""
-    if not pin:
-        return ("the kiosk needs a staff PIN: --pin PIN or UNIVAC_TTT_STAFF_PIN "
-                "(docs/museum.md)")
-    if not pin.strip() or not pin.isprintable():
-        return ("the staff PIN must be printable characters, not only spaces "
-                "(docs/museum.md)")
-    if len(pin) < min_length:
-        return (f"the staff PIN is too short: use at least {min_length} characters "
-                "(docs/museum.md)")
-    return ""
-
-
 def command(args: argparse.Namespace) -> int:
     import os
 
     from ..kiosk.app import KioskApp
-    from ..kiosk.controller import MIN_PIN_LENGTH, Kiosk, KioskSettings
     from ..kiosk.supervisor import lock_signals, log_kiosk_start, setup_logging, supervise
+    from ..museum.controller import Kiosk, KioskSettings, pin_refusal
     from ..packs.tictactoe import fresh_tictactoe_tape, load_tictactoe, load_tictactoe_tape
     from ..program.shipped import ProgramError
 
     pin = args.pin or os.environ.get("UNIVAC_TTT_STAFF_PIN", "")
-    refusal = _pin_refusal(pin, MIN_PIN_LENGTH)
+    refusal = pin_refusal(pin)
     if refusal:
         sys.stderr.write(f"univac-ttt: {refusal}\n")
         return EXIT_USAGE

@@ -20,9 +20,10 @@ MAX_CLIENTS_LIMIT = 1_000  # serve --max-clients: a file descriptor or more each
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     serve = sub.add_parser(
-        "serve", help="a UNIVAC for every terminal of a class (telnet/SSH)",
+        "serve", help="a UNIVAC for every terminal or browser tab of a class (telnet/SSH/web)",
         description="Serve a class or an exhibit: every telnet or SSH connection gets its own "
-                    "UNIVAC with the full-screen console (or the lecture monitor). Listens on "
+                    "UNIVAC with the full-screen console (or the lecture monitor), and every "
+                    "browser tab (--web) its own UNIVAC on a page. Listens on "
                     "127.0.0.1 unless a host is named. WARNING: telnet is plain text on the "
                     "wire, passwords and all; use it only on a network you trust, or use --ssh. "
                     "Ctrl-C or SIGTERM says goodbye on every terminal and exits 0. "
@@ -32,17 +33,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--ssh", metavar="[HOST:]PORT",
                        help="listen for SSH clients (needs the ssh extra: "
                             "pip install 'univac-ttt[ssh]'); the host key is made in --data")
+    serve.add_argument("--web", metavar="[HOST:]PORT",
+                       help="serve the browser page and a UNIVAC for each tab (plain HTTP; "
+                            "needs the web extra: pip install 'univac-ttt[web]')")
+    serve.add_argument("--kiosk", action="store_true",
+                       help="with --web: museum mode (demonstrations when idle, captions, the "
+                            "daily tally and printouts in --data, staff exit with the PIN)")
+    serve.add_argument("--pin", help="with --kiosk: the staff PIN, at least 4 characters "
+                                     "(or set UNIVAC_TTT_STAFF_PIN)")
     serve.add_argument("--app", choices=["play", "monitor"], default="play",
                        help="what each terminal gets: the game console (default) or the "
                             "lecture monitor")
     serve.add_argument("--max-clients", type=count_option(MAX_CLIENTS_LIMIT), default=40,
                        metavar="N", help="terminals at once; the next one is told the class "
                                          "is full (default 40, at most 1000)")
-    serve.add_argument("--idle", type=count_option(IDLE_LIMIT), default=600, metavar="SECONDS",
-                       help="close a terminal politely after this long without a key "
-                            "(default 600, at most 86400)")
+    serve.add_argument("--idle", type=count_option(IDLE_LIMIT), metavar="SECONDS",
+                       help="close a terminal or tab politely after this long without a key "
+                            "(default 600, at most 86400); with --kiosk, the seconds before "
+                            "the demonstrations start (default 60)")
     serve.add_argument("--password-file", metavar="FILE", type=path,
-                       help="a shared class password for SSH, on the file's first line "
+                       help="a shared class password for SSH and the web page, on the "
+                            "file's first line "
                             "(default: no password; never a system login)")
     serve.add_argument("--data", metavar="DIR", type=path,
                        help="folder for the SSH host key and transcripts (default "
@@ -51,7 +62,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        help="keep each terminal's paper in DIR/transcripts/")
     serve.add_argument("--speed", choices=["fast", "authentic"], default=None,
                        help="typewriter speed on every terminal (default fast, unless the "
-                            "program's pack says otherwise)")
+                            "program's pack says otherwise) and page (default authentic)")
     serve.add_argument("--workers", type=count_option(64), default=None, metavar="N",
                        help="server processes sharing the ports, so every core draws "
                             "screens (default: one a core, at most 4; 1: one process)")
@@ -78,11 +89,15 @@ def served_apps(pack: Pack | None = None) -> dict[str, AppFactory]:
 
 def command(args: argparse.Namespace) -> int:
     from ..serve.main import serve_from_args
+    from ..web.command import web_listeners
     from .programs import pack_from_args
 
     pack = pack_from_args(args, None)
     if pack is None:
         return EXIT_USAGE
+    page_speed = args.speed  # None: the page types at the typewriter's pace
     if args.speed is None:
         args.speed = pack.speed or "fast"
-    return serve_from_args(args, data_folder(args), served_apps(pack))
+    data = data_folder(args)
+    return serve_from_args(args, data, served_apps(pack),
+                           web_listeners(args, data, pack, page_speed or pack.speed))

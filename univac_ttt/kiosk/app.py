@@ -31,13 +31,13 @@ from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.output import Output
 
 from ..machine.charset import KEYBOARD_KEYS
+from ..museum.controller import Kiosk, Mode
 from ..packs.tictactoe import tictactoe_pack
 from ..tui.guard import run_guarded
 from ..tui.paper_view import PaperView
 from ..tui.theme import style
 from ..tui.wrap import wrap_words
 from .bigboard import big_board_cells, board_size
-from .controller import Kiosk, Mode
 
 STAFF_EXIT = 0
 LOCKED_KEYS = ("c-c", "c-z", "c-\\", "c-q", "c-d", "f3", "f4", "c-x", "c-l")

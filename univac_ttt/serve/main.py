@@ -6,41 +6,51 @@ import argparse
 import asyncio
 import importlib.util
 import sys
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from .apps import AppFactories
 from .options import ServeOptionError, ServeOptions, parse_endpoint, read_password
-from .server import ClassServer
+from .server import ClassServer, Listener
 from .workers import Pool, default_workers
 
 EXIT_OK, EXIT_USAGE = 0, 2
+DEFAULT_IDLE = 600  # seconds without a key before a terminal is closed
+ListenerFactory = Callable[[ServeOptions], Sequence[Listener]]
 
 
 def options_from_args(args: argparse.Namespace, data: Path,
                       app_names: Collection[str] = ("play", "monitor")) -> ServeOptions:
-    if not args.telnet and not args.ssh:
-        raise ServeOptionError("say where to listen: --telnet [HOST:]PORT and/or "
-                               "--ssh [HOST:]PORT")
+    web = getattr(args, "web", None)
+    if not args.telnet and not args.ssh and not web:
+        raise ServeOptionError("say where to listen: --telnet [HOST:]PORT, --ssh [HOST:]PORT "
+                               "and/or --web [HOST:]PORT")
     if args.ssh and importlib.util.find_spec("asyncssh") is None:
         raise ServeOptionError("--ssh needs asyncssh: pip install 'univac-ttt[ssh]'")
+    if web and importlib.util.find_spec("aiohttp") is None:
+        raise ServeOptionError("--web needs aiohttp: pip install 'univac-ttt[web]'")
     if args.app not in app_names:
         raise ServeOptionError(f"no front end called {args.app!r} to serve")
-    if args.password_file and not args.ssh:
-        raise ServeOptionError("--password-file is for --ssh (telnet sends it in plain text)")
+    if args.password_file and not args.ssh and not web:
+        raise ServeOptionError("--password-file is for --ssh or --web (telnet sends it in "
+                               "plain text)")
     return ServeOptions(
         telnet=parse_endpoint(args.telnet) if args.telnet else None,
         ssh=parse_endpoint(args.ssh) if args.ssh else None,
-        app=args.app, max_clients=args.max_clients, idle_seconds=float(args.idle),
+        app=args.app, max_clients=args.max_clients,
+        idle_seconds=float(args.idle if args.idle is not None else DEFAULT_IDLE),
         password=read_password(Path(args.password_file)) if args.password_file else None,
         data=data, transcripts=args.transcripts, authentic=args.speed == "authentic")
 
 
-def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories) -> int:
-    """Serve until SIGINT/SIGTERM; ``apps`` maps each --app name to its front end's factory."""
+def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories,
+                    listeners: ListenerFactory = lambda options: ()) -> int:
+    """Serve until SIGINT/SIGTERM; ``apps`` maps each --app name to its front end's factory;
+    ``listeners`` makes the composer's other listeners (the browser's) from the options."""
     try:
         options = options_from_args(args, data, apps.keys())
-        if options.ssh is not None or options.transcripts:
+        extra = listeners(options)
+        if options.ssh is not None or options.transcripts or extra:
             data.mkdir(parents=True, exist_ok=True)
     except ServeOptionError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
@@ -51,9 +61,11 @@ def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories) ->
         return EXIT_USAGE
     workers = getattr(args, "workers", None) or default_workers()
     try:
-        if workers > 1:
+        if workers > 1 and not extra:
             return Pool(options, apps, workers).run()
-        return asyncio.run(ClassServer(options, apps).run())
+        if workers > 1 and getattr(args, "workers", None):
+            sys.stderr.write("univac-ttt: --web serves from one process: --workers is not used\n")
+        return asyncio.run(ClassServer(options, apps, listeners=extra).run())
     except OSError as exc:
         sys.stderr.write(f"univac-ttt: cannot listen: {exc.strerror or exc}\n")
         return EXIT_USAGE

@@ -13,7 +13,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, Protocol, TextIO
 
@@ -40,15 +40,31 @@ class Terminal(Protocol):
     def write_line(self, text: str) -> None: ...
 
 
+class Listener(Protocol):
+    """Another kind of connection the class server seats, handed in by the composer (the
+    browser page's listener): it seats its clients through ``admit``, ``next_number`` and
+    the table, and ``end`` closes one of them politely."""
+
+    async def start(self, server: ClassServer, stop: asyncio.Event) -> str: ...
+
+    def end(self, number: int, goodbye: str) -> None: ...
+
+    async def close(self, goodbye: str) -> None: ...
+
+
 class ClassServer:
     def __init__(self, options: ServeOptions, factories: AppFactories,
                  out: TextIO | None = None, live: bool | None = None, *,
                  table: ClassTable | None = None, seats: SeatCounter | None = None,
                  numbers: Iterator[int] | None = None,
-                 listeners: dict[str, socket.socket] | None = None) -> None:
-        """``table``, ``seats``, ``numbers`` and ``listeners`` are a pool worker's (shared
-        seats, a table sent to the first process, bound sockets); by default its own."""
+                 sockets: dict[str, socket.socket] | None = None,
+                 listeners: Sequence[Listener] = ()) -> None:
+        """``table``, ``seats``, ``numbers`` and ``sockets`` are a pool worker's (shared
+        seats, a table sent to the first process, bound sockets); by default its own.
+        ``listeners`` are the composer's other kinds of connection (the browser's)."""
         self.options = options
+        self.listeners = tuple(listeners)
+        self._announcements: list[str] = []
         self.factory = factories[options.app]
         self.table = table or ClassTable(out or sys.stdout, live)
         self.apps: dict[int, ServedApp] = {}
@@ -57,7 +73,7 @@ class ClassServer:
         self._numbers = numbers or itertools.count(1)
         # A seat is held from accept to the connection's end.
         self.seats = seats or Seats(options.max_clients)
-        self.listeners = listeners or {}
+        self.sockets = sockets or {}
         self.telnet: ServedTelnetServer | None = None
         self.ssh: Any = None
         self.ready = asyncio.Event()
@@ -78,6 +94,10 @@ class ClassServer:
 
     # ---- one terminal ----------------------------------------------------------------
 
+    def next_number(self) -> int:
+        """The next connection's number in the class table."""
+        return next(self._numbers)
+
     async def _telnet_interact(self, connection: ServedTelnetConnection) -> None:
         # The seat was taken at accept; the telnet server releases it when the task ends.
         peer = f"{connection.addr[0]}:{connection.addr[1]}"
@@ -97,7 +117,7 @@ class ClassServer:
         try:
             served = make_app(self.factory, session.input, session.output,
                               authentic=self.options.authentic,
-                              transcript=self._transcript_path(number))
+                              transcript=self.transcript_path(number))
         except Exception as exc:  # noqa: BLE001 - e.g. the transcript folder is not writable
             self.table.note(f"#{number} from {peer} could not start: {exc}")
             with contextlib.suppress(Exception):
@@ -127,7 +147,7 @@ class ClassServer:
         with contextlib.suppress(Exception):
             terminal.write_line(goodbye or GOODBYE)
 
-    def _transcript_path(self, number: int) -> Any:
+    def transcript_path(self, number: int) -> Any:
         if not self.options.transcripts:
             return None
         folder = self.options.data / "transcripts"
@@ -139,6 +159,8 @@ class ClassServer:
         """End one terminal's application politely (from outside its key bindings)."""
         served = self.apps.get(number)
         if served is None:
+            for listener in self.listeners:
+                listener.end(number, goodbye)
             return
         self.goodbyes.setdefault(number, goodbye)
         app = served.application
@@ -155,7 +177,7 @@ class ClassServer:
             for number, seat in list(self.table.seats.items()):
                 if now - seat.last_input > idle:
                     self.end(number, IDLE.format(s=idle))
-            self.heap.tick(len(self.apps))
+            self.heap.tick(len(self.table.seats))  # terminals and tabs alike
             self.table.refresh()
             await asyncio.sleep(min(1.0, idle / 4))
 
@@ -183,7 +205,7 @@ class ClassServer:
             if options.telnet is not None:
                 self.telnet = ServedTelnetServer(options.telnet.host, options.telnet.port,
                                                  self._telnet_interact, self.admit,
-                                                 self.listeners.get("telnet"))
+                                                 self.sockets.get("telnet"))
                 started = asyncio.Event()
                 tasks.append(loop.create_task(self.telnet.run(ready_cb=started.set)))
                 await asyncio.wait([tasks[-1], loop.create_task(started.wait())],
@@ -195,7 +217,9 @@ class ClassServer:
 
                 self.ssh = await listen(options.ssh.host, options.ssh.port,
                                         self._ssh_interact, options.password, options.data,
-                                        self.listeners.get("ssh"))
+                                        self.sockets.get("ssh"))
+            for listener in self.listeners:
+                self._announcements.append(await listener.start(self, stop))
             self._announce()
             self.heap.start()
             self.table.start()
@@ -220,6 +244,8 @@ class ClassServer:
         if self.ssh is not None:
             port = self.ssh.get_port()
             out.write(f"univac-ttt: ssh on {self.options.ssh.host}:{port}\n")
+        for line in self._announcements:
+            out.write(line + "\n")
         out.flush()
 
     async def shutdown(self, tasks: list[asyncio.Task[Any]]) -> None:
@@ -228,6 +254,9 @@ class ClassServer:
             self.ssh.close()
         for number in list(self.apps):
             self.end(number, SHUTDOWN)
+        for listener in self.listeners:
+            with contextlib.suppress(Exception):
+                await listener.close(SHUTDOWN)
         deadline = time.monotonic() + SHUTDOWN_GRACE
         while self.apps and time.monotonic() < deadline:
             await asyncio.sleep(0.05)

@@ -174,7 +174,7 @@ def _worker(index: int, workers: int, options: ServeOptions, factories: AppFacto
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     seats.index = index
     server = ClassServer(options, factories, table=WorkerTable(pipe), seats=seats,
-                         numbers=itertools.count(index + 1, workers), listeners=listeners)
+                         numbers=itertools.count(index + 1, workers), sockets=listeners)
     try:
         asyncio.run(server.run())
     finally:

@@ -49,6 +49,20 @@ BOARD_TAIL = 2_000  # characters at the end of the visible paper that hold the l
 GAME_PAPER_LIMIT = 50_000  # characters of one game's printout (a visitor typing 0 for hours)
 
 
+def pin_refusal(pin: str, min_length: int = MIN_PIN_LENGTH) -> str:
+    """Why the staff PIN cannot be used, or '' if it can (the kiosk's and the page's)."""
+    if not pin:
+        return ("the kiosk needs a staff PIN: --pin PIN or UNIVAC_TTT_STAFF_PIN "
+                "(docs/museum.md)")
+    if not pin.strip() or not pin.isprintable():
+        return ("the staff PIN must be printable characters, not only spaces "
+                "(docs/museum.md)")
+    if len(pin) < min_length:
+        return (f"the staff PIN is too short: use at least {min_length} characters "
+                "(docs/museum.md)")
+    return ""
+
+
 class Mode(Enum):
     PLAYING = "playing"
     ATTRACT = "attract"

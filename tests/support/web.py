@@ -1,0 +1,133 @@
+"""A web class server on its own thread, and Debian's Chromium driven by Playwright.
+
+The server runs in this process (so a test can hand the museum a fake clock and look at a
+tab's desk); the browser is the system's Chromium, never one Playwright downloads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from univac_ttt.cli.serve import served_apps
+from univac_ttt.museum.controller import KioskSettings
+from univac_ttt.packs import shipped_pack
+from univac_ttt.serve.options import Endpoint, ServeOptions
+from univac_ttt.serve.server import ClassServer
+from univac_ttt.web.program import WebProgram
+from univac_ttt.web.server import WebListener, WebSettings
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
+
+
+class FakeClock:
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class Running:
+    server: ClassServer
+    listener: WebListener
+    loop: asyncio.AbstractEventLoop
+    out: io.StringIO
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.listener.port}/"
+
+    def call(self, function, *args):  # run on the server's loop, wait for the answer
+        async def run():
+            return function(*args)
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(10)
+
+
+@contextlib.contextmanager
+def web_server(*, authentic: bool = False, museum: KioskSettings | None = None,
+               museum_tick: float = 0.05, **options: object) -> Iterator[Running]:
+    """A class server with only the web listener, on a free port, until the block ends."""
+    serve_options = ServeOptions(**options)  # type: ignore[arg-type]
+    listener = WebListener(WebSettings(Endpoint("127.0.0.1", 0),
+                                       WebProgram(shipped_pack("tictactoe")),
+                                       authentic, museum, museum_tick))
+    out = io.StringIO()
+    ready = threading.Event()
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        box["loop"] = loop
+        asyncio.set_event_loop(loop)
+        server = ClassServer(serve_options, served_apps(), out, live=False,
+                             listeners=[listener])
+        stop = asyncio.Event()
+        box["server"], box["stop"] = server, stop
+
+        async def main() -> None:
+            task = loop.create_task(server.run(stop))
+            await server.ready.wait()
+            ready.set()
+            await task
+
+        try:
+            loop.run_until_complete(main())
+        except Exception as exc:  # noqa: BLE001 - reported to the test below
+            box["error"] = exc
+            ready.set()
+        finally:
+            loop.close()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    assert ready.wait(20), "the web server did not start"
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    loop = box["loop"]
+    running = Running(box["server"], listener, loop, out)  # type: ignore[arg-type]
+    try:
+        yield running
+    finally:
+        stop = box["stop"]
+        if not stop.is_set():  # type: ignore[attr-defined]
+            loop.call_soon_threadsafe(stop.set)  # type: ignore[attr-defined, union-attr]
+        thread.join(20)
+
+
+def chromium_or_skip() -> None:
+    """Debian's Chromium is needed; CI (UNIVAC_TTT_REQUIRE_BROWSER=1) fails instead of
+    skipping, so a browser test is never silently left out there."""
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("UNIVAC_TTT_REQUIRE_BROWSER"):
+            pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
+        pytest.skip(f"the browser tests need Debian's Chromium at {CHROMIUM} "
+                    "(apt-get install chromium)")
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[object]:
+    chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -1,0 +1,249 @@
+"""The browser page in a real browser (Debian's Chromium driven by Playwright).
+
+Each test starts a class server with the web listener on a free port in this process and
+plays through the page as a visitor would: touching keys, typing on the keyboard, reloading.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from support.web import FakeClock, chromium, web_server
+
+from univac_ttt.museum.controller import ATTRACT, KioskSettings
+
+ROOT = Path(__file__).resolve().parents[2]
+READY = "document.body.dataset.ready === 'yes'"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as browser:
+        yield browser
+
+
+def open_page(browser, running, **context):
+    # The page's CSP forbids eval; Playwright's wait_for_function needs it (the header
+    # itself is checked in test_web_safety.py).
+    page = browser.new_context(bypass_csp=True, **context).new_page()
+    page.goto(running.url)
+    page.wait_for_function(READY)
+    return page
+
+
+def keyed_lines(page) -> int:
+    return page.locator("#paper .keyed").count()
+
+
+def paper(page) -> str:
+    return page.locator("#paper").inner_text()
+
+
+def press(page, square: str) -> None:
+    """Touch a square key and WORD RELEASE; wait until INPUT READY is lit again."""
+    before = keyed_lines(page)
+    page.get_by_role("button", name=square, exact=True).click()
+    page.get_by_role("button", name="WORD RELEASE").click()
+    page.wait_for_function(f"document.querySelectorAll('#paper .keyed').length > {before}"
+                           f" && {READY}")
+
+
+def board(page) -> list[str]:
+    return [cell.inner_text() for cell in page.locator("#board .cell").all()]
+
+
+def test_a_draw_by_touching_5_9_2_4(browser):
+    with web_server() as running:
+        page = open_page(browser, running)
+        assert paper(page).count("YOU MOVE FIRST") == 1
+        assert page.get_by_role("log", name="printer paper").count() == 1
+        assert board(page) == [str(n) for n in range(1, 10)]
+        press(page, "5")
+        assert board(page)[4] == "X" and board(page).count("O") == 1  # the UNIVAC's reply
+        assert page.locator("#move-time").inner_text().endswith("ms")
+        assert page.locator("#caption").inner_text().startswith("The opening")
+        assert page.get_by_role("img", name="INPUT READY lit", exact=True).count() == 1
+        assert page.get_by_role("img", name="OVERFLOW dark", exact=True).count() == 1
+        for square in "924":
+            press(page, square)
+        text = paper(page)
+        assert "THE GAME IS A DRAW" in text and "CONGRATULATIONS" in text
+        assert page.locator("#score").inner_text() == "UNIVAC 0 · draws 1 · you 0"
+        assert board(page) == [str(n) for n in range(1, 10)]  # the next game's fresh board
+        (tab,) = running.listener.tabs.values()
+        assert tab.results() == (0, 1, 0)  # the desk's own score agrees
+
+
+def test_a_bad_key_and_a_key_the_univac_lacks(browser):
+    with web_server() as running:
+        page = open_page(browser, running)
+        before = keyed_lines(page)
+        page.keyboard.press("0")
+        page.wait_for_function("document.getElementById('line').textContent === '0'")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.querySelectorAll('#paper .keyed').length > {before}"
+                               f" && {READY}")
+        assert "NOT A SQUARE CODE" in paper(page)
+        page.keyboard.press("~")  # no such key on the SC keyboard: refused, nothing sent
+        page.wait_for_function("document.getElementById('hint').textContent.includes('no key')")
+        assert page.locator("#line").inner_text() == ""
+        page.keyboard.press("Backspace")
+        press(page, "5")
+        assert board(page)[4] == "X"
+
+
+def test_an_occupied_square(browser):
+    with web_server() as running:
+        page = open_page(browser, running)
+        press(page, "5")
+        o_square = board(page).index("O") + 1
+        press(page, str(o_square))
+        assert f"SQUARE {o_square} IS ALREADY TAKEN" in paper(page)
+        press(page, "5")
+        assert "SQUARE 5 IS ALREADY TAKEN" in paper(page)
+        assert board(page).count("X") == 1  # nothing changed on the board
+
+
+def test_two_tabs_have_their_own_machines(browser):
+    with web_server() as running:
+        first = open_page(browser, running)
+        second = open_page(browser, running)
+        press(first, "5")
+        press(second, "1")
+        assert board(first)[4] == "X" and board(first)[0] != "X"
+        assert board(second)[0] == "X" and board(second)[4] != "X"
+        desks = [tab.session.desk for tab in running.listener.tabs.values()]
+        assert len(desks) == 2 and desks[0] is not desks[1]
+        assert desks[0].machine is not desks[1].machine
+        assert "2 connected" in running.out.getvalue()
+
+
+def test_a_reload_starts_a_fresh_desk_and_frees_the_old_one(browser):
+    with web_server() as running:
+        page = open_page(browser, running)
+        press(page, "5")
+        old = next(iter(running.listener.tabs))
+        page.reload()
+        page.wait_for_function(READY)
+        assert "> 5" not in paper(page) and board(page)[4] == "5"
+        page.wait_for_function("true")
+        for _ in range(100):
+            if old not in running.listener.tabs:
+                break
+            page.wait_for_timeout(50)
+        assert list(running.listener.tabs) != [old] and len(running.listener.tabs) == 1
+        press(page, "1")
+        assert board(page)[0] == "X"
+
+
+def test_attract_mode_idle_reset_and_staff_exit_with_a_fake_clock(browser, tmp_path):
+    clock = FakeClock()
+    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
+                             stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
+                             demo_pause=1.0, demo_end_pause=2.0, first_demo=0, clock=clock)
+    with web_server(museum=settings) as running:
+        page = open_page(browser, running)
+        assert "Your move" in page.locator("#caption").inner_text()
+        press(page, "5")  # a visitor begins a game, then walks away
+        clock.advance(61)
+        page.wait_for_function(f"document.getElementById('caption').textContent === {ATTRACT!r}")
+        assert page.locator("body").get_attribute("data-mode") == "attract"
+        for _ in range(6):  # the demonstration's moves, one each time the clock moves on
+            clock.advance(2.5)
+            page.wait_for_timeout(120)
+        assert keyed_lines(page) >= 2
+        (tab,) = running.listener.tabs.values()
+        assert tab.kiosk.tally.today().abandoned == 1
+        page.keyboard.press("7")  # any key wakes the exhibit: a fresh game for the visitor
+        page.wait_for_function("document.body.dataset.mode === 'playing' && " + READY)
+        assert board(page) == [str(n) for n in range(1, 10)]
+        page.keyboard.press("F12")
+        page.wait_for_selector("#staff-dialog[open]")
+        page.fill("#staff-pin", "1111")
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.getElementById('hint').textContent.includes('not right')")
+        page.keyboard.press("F12")
+        page.wait_for_selector("#staff-dialog[open]")
+        page.fill("#staff-pin", "2468")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#bye:not([hidden])")
+        assert "Staff exit" in page.locator("#bye-text").inner_text()
+        for _ in range(100):
+            if "staff exit" in running.out.getvalue():
+                break
+            page.wait_for_timeout(50)
+        assert "staff exit" in running.out.getvalue()
+
+
+def test_the_sound_follows_the_typewriter(browser):
+    """Each character the UNIVAC types is a strike at the typewriter's pace, each line
+    ends with a carriage return, and a game's end rings the bell (the page's own log of
+    the sounds it scheduled, on a fake page clock)."""
+    with web_server(authentic=True) as running:
+        context = browser.new_context(bypass_csp=True)
+        page = context.new_page()
+        page.clock.install()
+        page.goto(running.url)
+        page.clock.run_for(2_000)
+        page.wait_for_function("!window.univac.typing()")
+        assert page.evaluate("window.univac.sound.log.length") == 0  # off by default
+        page.get_by_role("button", name="SOUND OFF").click()
+        assert page.get_by_role("button", name="SOUND ON").get_attribute("aria-pressed") == "true"
+        for square in "597":  # a blunder: the UNIVAC wins at its third reply
+            before = keyed_lines(page)
+            page.get_by_role("button", name=square, exact=True).click()
+            page.get_by_role("button", name="WORD RELEASE").click()
+            page.wait_for_function(f"document.querySelectorAll('#paper .keyed').length > {before}")
+            page.clock.run_for(90_000)
+            page.wait_for_function(READY)
+        log = page.evaluate("window.univac.sound.log")
+        typed = paper(page).split("> 5", 1)[1]
+        typed = "\n".join(line for line in typed.split("\n") if not line.startswith("> "))
+        strikes = [e["at"] for e in log if e["kind"] == "strike"]
+        returns = [e for e in log if e["kind"] == "return"]
+        assert len(strikes) == sum(1 for ch in typed if ch not in " \n")
+        assert len(returns) >= typed.count("\n") - 3
+        gaps = [b - a for a, b in zip(strikes, strikes[1:], strict=False)]
+        assert min(gaps) >= 0.1 - 1e-6  # never faster than ten characters a second
+        assert sum(1 for g in gaps if abs(g - 0.1) < 1e-6) > len(gaps) // 2
+        bells = [e for e in log if e["kind"] == "bell"]
+        assert len(bells) == 1 and "THE UNIVAC WINS" in typed
+        assert bells[0]["at"] >= max(e["at"] for e in log if e["kind"] != "bell" and
+                                     e["at"] < bells[0]["at"])
+        page.get_by_role("button", name="SOUND ON").click()  # the mute key
+        before = len(log)
+        page.get_by_role("button", name="5", exact=True).click()
+        page.get_by_role("button", name="WORD RELEASE").click()
+        page.clock.run_for(30_000)
+        assert page.evaluate("window.univac.sound.log.length") == before
+
+
+def test_the_page_fits_a_touchscreen_and_a_phone_and_has_large_type(browser, tmp_path):
+    with web_server() as running:
+        for width, height in ((1920, 1080), (360, 740)):
+            page = open_page(browser, running, viewport={"width": width, "height": height})
+            press(page, "5")
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            for square in range(1, 10):
+                key = page.get_by_role("button", name=str(square), exact=True)
+                box = key.bounding_box()
+                assert box is not None and box["width"] >= 40 and box["height"] >= 40
+                assert box["x"] >= 0 and box["x"] + box["width"] <= width
+            if width == 1920:  # the whole desk on one screen, nothing to scroll
+                assert page.evaluate("document.documentElement.scrollHeight") <= height
+                picture = ROOT / "docs" / "web.png"
+                if os.environ.get("UNIVAC_TTT_DRAW_PICTURES"):
+                    page.screenshot(path=str(picture))
+                page.screenshot(path=str(tmp_path / "web.png"))
+                assert (tmp_path / "web.png").stat().st_size > 10_000
+            size = page.evaluate("getComputedStyle(document.documentElement).fontSize")
+            page.get_by_role("button", name="LARGE TYPE").click()
+            larger = page.evaluate("getComputedStyle(document.documentElement).fontSize")
+            assert float(larger[:-2]) > float(size[:-2])
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.reload()  # the setting is kept
+            page.wait_for_function(READY)
+            assert page.evaluate("document.documentElement.classList.contains('large')")
+            page.context.close()
