@@ -164,6 +164,8 @@ def test_attract_mode_idle_reset_and_staff_exit_with_a_fake_clock(browser, tmp_p
         page.fill("#staff-pin", "1111")
         page.keyboard.press("Enter")
         page.wait_for_function("document.getElementById('hint').textContent.includes('not right')")
+        # the wrong PIN closes the dialog; a key pressed while it is still open goes to it
+        page.wait_for_function("!document.getElementById('staff-dialog').open")
         page.keyboard.press("F12")
         page.wait_for_selector("#staff-dialog[open]")
         page.fill("#staff-pin", "2468")
