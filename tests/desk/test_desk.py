@@ -154,13 +154,11 @@ def test_ctrl_c_stops_a_runaway_in_the_full_screen_monitor(tmp_path):
 # The layers under and beside the front ends (docs/architecture.md); every other package of
 # univac_ttt is a front end, so a new one is held to the rules without being listed here.
 # museum/ is the exhibit's controller, driven by the kiosk and the browser page alike.
-LAYERS = ("machine", "hostio", "program", "desk", "tui", "verify", "packs", "cli", "museum")
+LAYERS = ("machine", "hostio", "program", "desk", "tui", "verify", "packs", "cli", "museum",
+          "classroom")
 FRONT_ENDS = tuple(sorted(
     path.name for path in (ROOT / "univac_ttt").iterdir()
     if (path / "__init__.py").is_file() and path.name not in LAYERS))
-# The browser's listener runs inside the class server and stands on its network layer
-# (admission, the class table, limits): web may import serve; serve never imports web.
-FRONT_END_BASES = {"web": {"serve"}}
 # Who may name a pack: the composer, the kiosk and its controller (museum/) and the referee
 # (tic-tac-toe's own front end and judge), and the packs themselves. desk/ and program/
 # never do; the browser page is handed its pack by the composer.
@@ -228,7 +226,7 @@ def test_front_ends_never_import_each_other():
         if package not in FRONT_ENDS:
             continue
         others = _imports(ast.parse(path.read_text(encoding="utf-8")), path)
-        crossing = others & set(FRONT_ENDS) - {package} - FRONT_END_BASES.get(package, set())
+        crossing = others & set(FRONT_ENDS) - {package}
         offenders += [f"{path.relative_to(ROOT)} imports {name}" for name in crossing]
     assert not offenders, offenders
 

@@ -16,9 +16,9 @@ import pytest
 
 from tests.support.serving import LOCAL, connected, key_in, run, serving
 from tests.support.telnet_client import TelnetClient
+from univac_ttt.classroom.connection_limits import InputBucket
+from univac_ttt.classroom.options import Endpoint, ServeOptionError, parse_endpoint
 from univac_ttt.cli import main
-from univac_ttt.serve.connection_limits import InputBucket
-from univac_ttt.serve.options import Endpoint, ServeOptionError, parse_endpoint
 from univac_ttt.serve.server import FULL, IDLE, SHUTDOWN
 
 
@@ -251,7 +251,7 @@ def test_a_signal_says_goodbye_on_every_terminal_and_exits_0(sig: signal.Signals
 def test_the_class_table_counts_live_and_finished_terminals() -> None:
     from rich.console import Console
 
-    from univac_ttt.serve.table import ClassTable, Seat
+    from univac_ttt.classroom.table import ClassTable, Seat
 
     out = io.StringIO()
     table = ClassTable(out, live=False)

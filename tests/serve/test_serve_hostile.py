@@ -150,7 +150,7 @@ async def _player_moves_promptly(server: ClassServer, limit: float = 3.0) -> Non
 
 
 def test_absurd_window_sizes_are_bounded() -> None:
-    from univac_ttt.serve.connection_limits import DEFAULT_SIZE, MAX_COLUMNS, MAX_ROWS
+    from univac_ttt.classroom.connection_limits import DEFAULT_SIZE, MAX_COLUMNS, MAX_ROWS
 
     async def scenario() -> None:
         async with serving() as server:

@@ -12,8 +12,8 @@ import pytest
 
 from tests.support.serving import run
 from tests.support.telnet_client import TelnetClient
+from univac_ttt.classroom.options import Endpoint, ServeOptions
 from univac_ttt.cli import served_apps
-from univac_ttt.serve.options import Endpoint, ServeOptions
 from univac_ttt.serve.server import ClassServer
 
 asyncssh = pytest.importorskip("asyncssh")  # the ssh extra; it is in the test extra too

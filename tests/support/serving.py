@@ -8,8 +8,8 @@ import io
 from collections.abc import AsyncIterator
 
 from tests.support.telnet_client import TelnetClient
+from univac_ttt.classroom.options import Endpoint, ServeOptions
 from univac_ttt.cli import served_apps
-from univac_ttt.serve.options import Endpoint, ServeOptions
 from univac_ttt.serve.server import ClassServer
 
 LOCAL = "127.0.0.1"

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from univac_ttt.classroom.options import Endpoint, ServeOptions
 from univac_ttt.cli.serve import served_apps
 from univac_ttt.museum.controller import KioskSettings
 from univac_ttt.packs import shipped_pack
-from univac_ttt.serve.options import Endpoint, ServeOptions
 from univac_ttt.serve.server import ClassServer
 from univac_ttt.web.program import WebProgram
 from univac_ttt.web.server import WebListener, WebSettings

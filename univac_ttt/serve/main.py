@@ -9,9 +9,10 @@ import sys
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
+from ..classroom.options import ServeOptionError, ServeOptions, parse_endpoint, read_password
+from ..classroom.room import Listener
 from .apps import AppFactories
-from .options import ServeOptionError, ServeOptions, parse_endpoint, read_password
-from .server import ClassServer, Listener
+from .server import ClassServer
 from .workers import Pool, default_workers
 
 EXIT_OK, EXIT_USAGE = 0, 2

@@ -19,12 +19,13 @@ from typing import Any, Protocol, TextIO
 
 from prompt_toolkit.application.current import get_app_session
 
+from ..classroom.options import ServeOptions
+from ..classroom.room import Listener
+from ..classroom.seats import Hold, SeatCounter, Seats
+from ..classroom.table import ClassTable, Seat
 from .apps import AppFactories, ServedApp, make_app
 from .heap import Heap
-from .options import ServeOptions
 from .private import app_of_failed_callback
-from .seats import Hold, SeatCounter, Seats
-from .table import ClassTable, Seat
 from .telnet import ServedTelnetConnection, ServedTelnetServer
 
 FULL = "The class is full ({n} terminals). Please try again in a little while. Goodbye."
@@ -38,18 +39,6 @@ class Terminal(Protocol):
     on_input: Callable[[], None]
 
     def write_line(self, text: str) -> None: ...
-
-
-class Listener(Protocol):
-    """Another kind of connection the class server seats, handed in by the composer (the
-    browser page's listener): it seats its clients through ``admit``, ``next_number`` and
-    the table, and ``end`` closes one of them politely."""
-
-    async def start(self, server: ClassServer, stop: asyncio.Event) -> str: ...
-
-    def end(self, number: int, goodbye: str) -> None: ...
-
-    async def close(self, goodbye: str) -> None: ...
 
 
 class ClassServer:

@@ -19,7 +19,7 @@ import asyncssh
 from prompt_toolkit.contrib.ssh.server import PromptToolkitSSHServer, PromptToolkitSSHSession
 from prompt_toolkit.data_structures import Size
 
-from .connection_limits import InputBucket, bounded_size
+from ..classroom.connection_limits import InputBucket, bounded_size
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 Interact = Callable[["ServedSSHSession"], Coroutine[Any, Any, None]]

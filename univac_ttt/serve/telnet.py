@@ -22,7 +22,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from .connection_limits import (
+from ..classroom.connection_limits import (
     DEFAULT_SIZE,
     HANDSHAKE_SECONDS,
     OUTPUT_BACKLOG_BYTES,
@@ -31,7 +31,7 @@ from .connection_limits import (
     bounded_size,
     watch_for_vanished_peer,
 )
-from .seats import Hold
+from ..classroom.seats import Hold
 
 Interact = Callable[["ServedTelnetConnection"], Coroutine[Any, Any, None]]
 

@@ -33,12 +33,12 @@ import sys
 import time
 from typing import Any, TextIO
 
+from ..classroom.options import Endpoint, ServeOptions
+from ..classroom.seats import Hold
+from ..classroom.table import ClassTable, Seat
 from ..desk.score import Score
 from .apps import AppFactories
-from .options import Endpoint, ServeOptions
-from .seats import Hold
 from .server import SHUTDOWN_GRACE, ClassServer
-from .table import ClassTable, Seat
 
 WORKERS_LIMIT = 64
 STATE_SECONDS = 1.0  # how often the first process redraws the table

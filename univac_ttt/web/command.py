@@ -7,9 +7,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from ..classroom.options import ServeOptionError, ServeOptions, parse_endpoint
 from ..museum.controller import KioskSettings, pin_refusal
 from ..program.pack import Pack
-from ..serve.options import ServeOptionError, ServeOptions, parse_endpoint
 from .program import WebProgram
 from .server import WebListener, WebSettings
 

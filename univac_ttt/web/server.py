@@ -23,11 +23,11 @@ from importlib import resources
 
 from aiohttp import WSMsgType, web
 
+from ..classroom.connection_limits import OUTPUT_BACKLOG_BYTES, InputBucket
+from ..classroom.options import Endpoint
+from ..classroom.room import Room
+from ..classroom.table import Seat
 from ..museum.controller import KioskSettings
-from ..serve.connection_limits import OUTPUT_BACKLOG_BYTES, InputBucket
-from ..serve.options import Endpoint
-from ..serve.server import ClassServer
-from ..serve.table import Seat
 from .program import WebProgram
 from .protocol import (
     CLOSE_BAD_MESSAGE,
@@ -88,7 +88,7 @@ class WebListener:
     def __init__(self, settings: WebSettings) -> None:
         self.settings = settings
         self.assets = _load_assets()
-        self.server: ClassServer | None = None
+        self.server: Room | None = None
         self.stop: asyncio.Event | None = None
         self.sockets: dict[int, _Socket] = {}
         self.runner: web.AppRunner | None = None
@@ -97,7 +97,7 @@ class WebListener:
 
     # ---- the class server's side -----------------------------------------------------
 
-    async def start(self, server: ClassServer, stop: asyncio.Event) -> str:
+    async def start(self, server: Room, stop: asyncio.Event) -> str:
         self.server, self.stop = server, stop
         app = web.Application(client_max_size=1024)
         app.router.add_get("/ws", self._websocket)
