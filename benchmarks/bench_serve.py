@@ -189,7 +189,7 @@ async def main_async(args: argparse.Namespace) -> int:
             # BENCH_SERVER: another way to start the server (an instrumented script)
             [sys.executable, *os.environ.get("BENCH_SERVER", "-m univac_ttt").split(), "serve",
              "--telnet", "127.0.0.1:0",
-             "--max-clients", str(args.clients + 10), "--idle", "3600", "--data", str(work),
+             "--max-clients", str(args.clients + 50), "--idle", "3600", "--data", str(work),
              "--workers", str(args.workers)],
             stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
