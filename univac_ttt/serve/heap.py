@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import functools
 import gc
 import time
 
@@ -32,14 +33,22 @@ RECLAIM_SECONDS = 300.0  # at most this long between full collections
 SETTLE_SECONDS = 2.0  # the room emptied: a second reclaim this long after the first
 
 
+@functools.cache
+def _libc() -> ctypes.CDLL | None:
+    """The C library, looked up once (``find_library`` runs ldconfig: not at every reclaim)."""
+    for name in ("libc.so.6", ctypes.util.find_library("c")):
+        if name:
+            with contextlib.suppress(OSError):
+                return ctypes.CDLL(name)
+    return None
+
+
 def _malloc_trim() -> None:
     """Give the C allocator's free pages back to the system (glibc), after a reclaim freed
-    a departed class's buffers; elsewhere nothing."""
-    name = ctypes.util.find_library("c")
-    if name is None:
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(name).malloc_trim(0)
+    departed terminals' buffers; where there is no ``malloc_trim``, nothing."""
+    trim = getattr(_libc(), "malloc_trim", None)
+    if trim is not None:
+        trim(0)
 
 
 def reclaim_due_after(active: int) -> int:
