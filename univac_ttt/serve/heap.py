@@ -5,9 +5,9 @@ as long as the connection, and every redraw makes thousands more. With a hundred
 full collection walks all of them (200 to 700 ms on the benchmark machine) while every
 terminal waits. So: about once a second the young generations are collected and the
 survivors frozen (``gc.freeze``: the collector's rounds skip them; reference counting still
-frees them), and one full collection reclaims frozen cycles when the room is quiet, after
-RECLAIM_AFTER_LEFT terminals have left, or every RECLAIM_SECONDS: rare pauses instead of
-frequent ones. CPython's own young-collection thresholds are kept: making young collections
+frees them), and one full collection reclaims frozen cycles when the room is empty, after
+``reclaim_due_after`` terminals have left (a quarter of those seated, 5 to 50), or every
+RECLAIM_SECONDS: rare pauses instead of frequent ones. CPython's own young-collection thresholds are kept: making young collections
 rarer (50,000 allocations) was measured and dropped, as each then paused everyone for
 50-100 ms.
 
