@@ -7,9 +7,9 @@ terminal waits. So: about once a second the young generations are collected and 
 survivors frozen (``gc.freeze``: the collector's rounds skip them; reference counting still
 frees them), and one full collection reclaims frozen cycles when the room is empty, after
 ``reclaim_due_after`` terminals have left (a quarter of those seated, 5 to 50), or every
-RECLAIM_SECONDS: rare pauses instead of frequent ones. CPython's own young-collection thresholds are kept: making young collections
-rarer (50,000 allocations) was measured and dropped, as each then paused everyone for
-50-100 ms.
+RECLAIM_SECONDS: rare pauses instead of frequent ones. CPython's own young-collection
+thresholds are kept: making young collections rarer (50,000 allocations) was measured and
+dropped, as each then paused everyone for 50-100 ms.
 
 A process-wide side effect, so bounded: only ``serve`` starts it, the server's ``finally``
 always calls ``release`` (everything unfrozen and collected), and what it holds back is at
