@@ -98,7 +98,13 @@ def main() -> int:
     failed = False
     for clients in (int(c) for c in args.clients.split(",")):
         for size in args.sizes.split(","):
-            result = run_one(clients, size, args)
+            try:
+                result = run_one(clients, size, args)
+            except (RuntimeError, subprocess.TimeoutExpired) as exc:
+                print(f"| {clients} | {size} | {args.workers} | failed: "
+                      f"{str(exc).splitlines()[-1][:120]} |", flush=True)
+                failed = True
+                continue
             print(row(result), flush=True)
             failed |= not (result["opponent"] == 0 and result["errors"] == 0
                            and result["agree"])

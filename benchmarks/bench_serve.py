@@ -163,9 +163,15 @@ async def cycle(port: int, abrupt: bool) -> None:
     await client.close(abrupt=abrupt)
 
 
+def connect_seconds(clients: int) -> float:
+    """How long the class may take to sit down: every client connected and its first screen
+    drawn (a loaded machine draws 300 first screens slowly)."""
+    return 60.0 + 1.5 * clients
+
+
 def client_process(port: int, seeds: list[int], games: int, span: tuple[float, float],
                    size: tuple[int, int], ready_queue: Any, go: Any, deadline: Any,
-                   results: Any) -> None:
+                   results: Any, clients_in_all: int) -> None:
     """One process of clients: connect them all, report ready, play when ``go`` is set;
     send back the records, this process's CPU time while playing and its loop's lag."""
     async def clients() -> dict[str, Any]:
@@ -173,7 +179,8 @@ def client_process(port: int, seeds: list[int], games: int, span: tuple[float, f
         gate = asyncio.Event()
         tasks = [asyncio.create_task(play(port, games, seed, span, ready, size, gate,
                                           deadline)) for seed in seeds]
-        await asyncio.wait_for(ready.wait(), 150)  # every client connected and drawn
+        # every client connected and drawn (a loaded machine draws 300 first screens slowly)
+        await asyncio.wait_for(ready.wait(), connect_seconds(clients_in_all))
         ready_queue.put(len(seeds))
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, go.wait)
@@ -238,13 +245,14 @@ async def main_async(args: argparse.Namespace) -> int:
                   for i in range(args.client_processes)]
         children = [context.Process(target=client_process,
                                     args=(port, share, args.games, span, size, ready_queue,
-                                          go, deadline, results))
+                                          go, deadline, results, args.clients))
                     for share in shares if share]
         for child in children:
             child.start()
         loop = asyncio.get_running_loop()
         for _ in children:
-            await loop.run_in_executor(None, ready_queue.get, True, 180)
+            await loop.run_in_executor(None, ready_queue.get, True,
+                                       connect_seconds(args.clients) + 30)
         await asyncio.sleep(0.5)
         _, rss_seated, fds_seated = proc_figures(server.pid)
         cpu_start, wall_start = proc_figures(server.pid)[0], time.perf_counter()
