@@ -39,9 +39,11 @@ from ..machine.charset import KEYBOARD_KEYS
 from ..machine.timing import pulses_to_us, us_to_pulses
 from ..program.pack import NO_PACK, Pack
 from ..tui.guard import run_guarded, run_guarded_async
-from ..tui.paper_view import PaperView
+from ..tui.row_renderer import RowRenderer
 from .app_keys import console_bindings
 from .app_layout import STYLE, ConsoleLayout
+from .app_rows import ConsoleRows
+from .paper_rows import PaperRows
 from .side_panel import PANEL_WIDTH
 
 REPLY_CHUNK = 200_000  # instructions run at once in a key handler (a reply takes ~1,600)
@@ -78,7 +80,7 @@ class ConsoleApp:
         self.running = False  # a reply longer than REPLY_CHUNK is running in the background
         self.quit_armed = False
         self.show_help = False
-        self.paper = PaperView()
+        self.paper = PaperRows()
         self.paper_buffer = self.paper.buffer
         self._hold_until: float | None = None  # a game ended: older type-ahead is dropped
         self.keyboard_buffer = Buffer(multiline=False, history=InMemoryHistory())
@@ -89,6 +91,10 @@ class ConsoleApp:
             style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls the paper
             input=input, output=output, after_render=lambda _app: None,
         )
+        # Drawn by rows that changed, not by prompt_toolkit's whole-screen pass (app_rows.py).
+        self.rows = ConsoleRows(self)
+        self.app.renderer = RowRenderer(self.app.renderer.style, self.app.output,
+                                        self.rows.frame, mouse_support=True)
         self._sync_paper()
 
     # ---- paper -----------------------------------------------------------------------

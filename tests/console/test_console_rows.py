@@ -1,0 +1,111 @@
+"""The console drawn by rows (console/app_rows.py, tui/row_renderer.py) shows what
+prompt_toolkit's own whole-screen renderer shows from the same layout, cell by cell (as a
+terminal emulator, pyte, reads both), and writes only what changed: a key's echo rewrites
+the keyboard line alone, a frame with nothing new writes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pyte
+import pytest
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.color_depth import ColorDepth
+from prompt_toolkit.output.vt100 import Vt100_Output
+from prompt_toolkit.renderer import Renderer
+
+from univac_ttt.console.app import ConsoleApp, ConsoleSettings
+from univac_ttt.desk.session import GameSession
+from univac_ttt.packs import DEFAULT, shipped_pack
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _output(columns: int, rows: int) -> tuple[Vt100_Output, _Terminal]:
+    sink = _Terminal()
+    return Vt100_Output(sink, lambda: Size(rows=rows, columns=columns), term="xterm-256color",
+                        default_color_depth=ColorDepth.TRUE_COLOR, enable_cpr=False), sink
+
+
+def _console(columns: int, rows: int, served: bool = False) -> tuple[ConsoleApp, _Terminal]:
+    pack = shipped_pack(DEFAULT)
+    output, sink = _output(columns, rows)
+    keys = create_pipe_input().__enter__()
+    settings = ConsoleSettings(pack=pack, save_directory=None if served else ConsoleSettings()
+                               .save_directory)
+    console = ConsoleApp(lambda on_print: GameSession.from_pack(pack, on_print=on_print),
+                         settings, input=keys, output=output)
+    console.pacer.finish()
+    console._sync_paper()
+    return console, sink
+
+
+def _cells(data: str, columns: int, rows: int) -> list[list[tuple[object, ...]]]:
+    screen = pyte.Screen(columns, rows)
+    pyte.Stream(screen).feed(data)
+    return [[(c.data, c.fg, c.bg, c.bold, c.italics, c.reverse, c.underscore)
+             for c in (screen.buffer[y][x] for x in range(columns))] for y in range(rows)]
+
+
+def _both(console: ConsoleApp, columns: int, rows: int) -> tuple[list, list]:  # type: ignore[type-arg]
+    """The screen as prompt_toolkit's renderer draws the layout, and as the rows do."""
+    reference, theirs = _output(columns, rows)
+    ours, mine = _output(columns, rows)
+    app = console.app
+
+    async def draw() -> None:  # prompt_toolkit's buffer windows ask for a running loop
+        app.render_counter += 1  # prompt_toolkit's controls cache their text a redraw
+        with set_app(app):
+            stock = Renderer(app.renderer.style, reference, full_screen=True)
+            stock.render(app, app.layout)
+            renderer = type(app.renderer)(app.renderer.style, ours, console.rows.frame)
+            renderer.render(app, app.layout)
+    asyncio.run(draw())
+    return _cells(theirs.getvalue(), columns, rows), _cells(mine.getvalue(), columns, rows)
+
+
+def _same(console: ConsoleApp, columns: int, rows: int) -> None:
+    expected, drawn = _both(console, columns, rows)
+    for y, (want, got) in enumerate(zip(expected, drawn, strict=True)):
+        assert got == want, (y, "".join(str(c[0]) for c in want),
+                             "".join(str(c[0]) for c in got),
+                             [(x, w, g) for x, (w, g)
+                              in enumerate(zip(want, got, strict=True)) if w != g][:3])
+
+
+def _play(console: ConsoleApp, moves: str) -> None:
+    for move in moves:
+        console.keyboard_buffer.text = move
+        console.submit()
+        console.pacer.finish()
+        console._sync_paper()
+
+
+SIZES = [(120, 40), (80, 24), (100, 40), (60, 24), (200, 60), (64, 12), (63, 9), (40, 8)]
+
+
+@pytest.mark.parametrize(("columns", "rows"), SIZES)
+def test_the_rows_draw_what_prompt_toolkit_draws(columns: int, rows: int) -> None:
+    console, _ = _console(columns, rows)
+    _same(console, columns, rows)  # the greeting
+    console.keyboard_buffer.text = "5"
+    _same(console, columns, rows)  # a key's echo
+    _play(console, "5901")  # moves, a bad code (a warning), a taken square
+    _same(console, columns, rows)
+    console.say("The UNIVAC keyboard has no 'x' key. A long hint wraps at words, "
+                "onto more than one line at a narrow terminal, as it always did.", True)
+    _same(console, columns, rows)
+    console.show_help = True
+    _same(console, columns, rows)
+
+
+def test_a_whole_game_then_the_next_greeting_are_drawn_alike() -> None:
+    console, _ = _console(100, 40, served=True)
+    _play(console, "28051347")  # the README's game and on into the next
+    _same(console, 100, 40)

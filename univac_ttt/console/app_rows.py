@@ -1,0 +1,151 @@
+"""The console's screen as rows, for the row renderer (tui/row_renderer.py): the title, the
+paper beside the side panel, the hint, the keyboard line, the key bar and the help box over
+them, where app_layout.py's prompt_toolkit layout puts them and in its styles (a test holds
+the two drawings equal, cell by cell).
+
+Each part is rebuilt only when what it shows changes: the paper when the paper, its scroll
+or the size change (paper_rows.py), the panel when its figures change (side_panel.py's
+cache), the hint when the hint changes; a key's echo builds one row. A frame is then a
+list of tuples that the renderer compares with the last one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.formatted_text import ANSI, split_lines, to_formatted_text
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
+
+from ..tui.row_renderer import Frame, Row, cut, overlay, pad
+from .app_layout import HELP_WIDTH
+from .side_panel import PANEL_WIDTH
+
+if TYPE_CHECKING:
+    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
+
+    from .app import ConsoleApp
+
+PANEL_COLUMNS = PANEL_WIDTH + 1  # the panel's window: rich's 30 columns and a gap
+WIDE, TALL = 64, 10  # from these sizes on, the panel, the title and the key bar show
+
+
+class ConsoleRows:
+    """Composes the console's frames from its state; ``frame`` is the renderer's compose."""
+
+    def __init__(self, console: ConsoleApp) -> None:
+        self.console = console
+        self._panel_source: ANSI | None = None
+        self._panel_rows: list[Row] = []
+        self._hint_key: tuple[str, bool, int] | None = None
+        self._hint_rows: list[Row] = []
+        self._fixed_key: tuple[object, ...] | None = None
+        self._fixed: tuple[Row, Row] = ((), ())
+        self._mouse_key: tuple[int, int, int] | None = None
+        self._mouse = MouseHandlers()
+
+    def frame(self, size: Size) -> Frame:
+        console, layout = self.console, self.console.layout
+        columns, height = size.columns, size.rows
+        drawn = columns
+        tall, wide = height >= TALL, columns >= WIDE
+        title, bar = self._title_and_bar(columns, drawn)
+        hint = self._hint(columns, drawn)
+        body = max(0, height - len(hint) - 1 - (2 if tall else 0))
+        paper_width = columns - PANEL_COLUMNS if wide else columns
+        paper = console.paper.rows(paper_width, body)
+        if wide:
+            panel = self._panel(body)
+            middle = [cut(paper[y] + panel[y], drawn) for y in range(body)]
+        else:
+            middle = [cut(row, drawn) for row in paper]
+        prompt = tuple(layout.prompt_text())
+        rows = ([title] if tall else []) + middle + hint
+        keyboard_y = len(rows)
+        rows.append(self._keyboard(prompt, columns, drawn))
+        if tall:
+            rows.append(bar)
+        if console.show_help:
+            rows = self._with_help(rows, columns, height, drawn)
+        prompt_width = sum(len(text) for _, text in prompt)
+        cursor = (prompt_width + self._keyboard_cursor(columns - prompt_width), keyboard_y)
+        return Frame(rows[:height], cursor, self._mouse_for(1 if tall else 0, paper_width, body))
+
+    def _title_and_bar(self, columns: int, drawn: int) -> tuple[Row, Row]:
+        layout = self.console.layout
+        key = (columns, self.console.settings.pack.banner,
+               self.console.settings.save_directory is None)
+        if key != self._fixed_key:
+            title = pad(tuple(("class:title", text) for _, text in layout.title_text()),
+                        drawn, "class:title")
+            bar = pad(tuple((f"class:bar {style}", text) for style, text in layout.bar_text()),
+                      drawn, "class:bar")
+            self._fixed, self._fixed_key = (title, bar), key
+        return self._fixed
+
+    def _hint(self, columns: int, drawn: int) -> list[Row]:
+        console = self.console
+        key = (console.hint, console.hint_is_warning, columns)
+        if key != self._hint_key:
+            style = "class:hint.warn" if console.hint_is_warning else "class:hint"
+            self._hint_rows = [cut(((style, line),), drawn)
+                               for line in console.layout.hint_lines()]
+            self._hint_key = key
+        return self._hint_rows
+
+    def _panel(self, height: int) -> list[Row]:
+        source = self.console.layout.panel_text()
+        if source is not self._panel_source:
+            fragments = [(style, text) for style, text, *_ in to_formatted_text(source)
+                         if "[ZeroWidthEscape]" not in style]
+            self._panel_rows = [pad(tuple(line), PANEL_COLUMNS)
+                                for line in split_lines(fragments)]
+            self._panel_source = source
+        blank: Row = (("", " " * PANEL_COLUMNS),)
+        rows = self._panel_rows[:height]
+        return rows + [blank] * (height - len(rows))
+
+    def _keyboard_scroll(self, width: int) -> int:
+        """How far the keyboard line is scrolled so its cursor shows (a long paste)."""
+        return max(0, self.console.keyboard_buffer.cursor_position + 1 - max(1, width))
+
+    def _keyboard_cursor(self, width: int) -> int:
+        return self.console.keyboard_buffer.cursor_position - self._keyboard_scroll(width)
+
+    def _keyboard(self, prompt: Row, columns: int, drawn: int) -> Row:
+        width = columns - sum(len(text) for _, text in prompt)
+        text = self.console.keyboard_buffer.text[self._keyboard_scroll(width):]
+        return cut(pad((*prompt, ("class:keyboard", text)), columns, "class:keyboard"), drawn)
+
+    def _with_help(self, rows: list[Row], columns: int, height: int, drawn: int) -> list[Row]:
+        """The help box over the screen, centred as prompt_toolkit centres a float."""
+        lines = self.console.layout.help_lines()
+        x = max(0, int((columns - HELP_WIDTH) / 2))
+        width = min(HELP_WIDTH, columns - x)
+        y = max(0, int((height - len(lines)) / 2))
+        rows = rows + [()] * (height - len(rows))
+        for index, line in enumerate(lines[:max(0, height - y)]):
+            rows[y + index] = cut(overlay(rows[y + index], x, (("class:help", line),), width,
+                                          "class:help"), drawn)
+        return rows
+
+    def _mouse_for(self, top: int, width: int, height: int) -> MouseHandlers:
+        """The wheel over the paper scrolls it, a line a turn, as its window did."""
+        key = (top, width, height)
+        if key != self._mouse_key:
+            paper = self.console.paper
+
+            def wheel(event: MouseEvent) -> NotImplementedOrNone:
+                if event.event_type == MouseEventType.SCROLL_UP:
+                    paper.scroll(-1)
+                elif event.event_type == MouseEventType.SCROLL_DOWN:
+                    paper.scroll(1)
+                else:
+                    return NotImplemented
+                return None
+
+            self._mouse = MouseHandlers()
+            self._mouse.set_mouse_handler_for_range(0, width, top, top + height, wheel)
+            self._mouse_key = key
+        return self._mouse
