@@ -109,3 +109,26 @@ def test_a_whole_game_then_the_next_greeting_are_drawn_alike() -> None:
     console, _ = _console(100, 40, served=True)
     _play(console, "28051347")  # the README's game and on into the next
     _same(console, 100, 40)
+
+
+@pytest.mark.parametrize("pack_name", ["tictactoe", "merge"])
+@pytest.mark.parametrize("typing", [False, True])
+@pytest.mark.parametrize("authentic", [False, True])
+def test_the_panel_rows_are_rich_s_panel(pack_name: str, typing: bool, authentic: bool) -> None:
+    from univac_ttt.console.panel_rows import ansi_rows, panel_rows
+    from univac_ttt.console.side_panel import render_panel
+    from univac_ttt.program.pack import NO_PACK
+
+    pack = shipped_pack(pack_name)
+    session = GameSession.from_pack(pack)
+    session.run_reply(200_000)
+    uniservos = ("2 input-a.tape", "  READING  block 1 of 4 and a detail that wraps") \
+        if pack_name == "merge" else ()
+    def cells(rows):  # type: ignore[no-untyped-def]
+        return [[(style, ch) for style, text in row for ch in text] for row in rows]
+
+    for shown in (pack, NO_PACK):  # NO_PACK: an --image, no card and no score
+        assert cells(panel_rows(session, typing, authentic, pack=shown,
+                                uniservos=uniservos)) == \
+            cells(ansi_rows(render_panel(session, typing, authentic, pack=shown,
+                                         uniservos=uniservos).removesuffix("\n")))

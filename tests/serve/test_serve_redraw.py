@@ -13,7 +13,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-import univac_ttt.console.side_panel as panels
+import univac_ttt.console.panel_rows as panels
 from tests.support.serving import run
 from univac_ttt.cli.serve import served_apps
 
@@ -32,13 +32,13 @@ async def _until(condition, timeout: float = 5.0) -> None:  # type: ignore[no-un
 
 def test_a_move_is_two_redraws_and_the_panel_is_laid_out_once(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     layouts = []
-    render = panels.render_panel
+    render = panels.panel_rows
 
     def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
         layouts.append(1)
         return render(*args, **kwargs)
 
-    monkeypatch.setattr(panels, "render_panel", counted)
+    monkeypatch.setattr(panels, "panel_rows", counted)
 
     async def scenario() -> None:
         with create_pipe_input() as keys:

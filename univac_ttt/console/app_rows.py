@@ -14,20 +14,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.formatted_text import ANSI, split_lines, to_formatted_text
 from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from ..tui.row_renderer import Frame, Row, cut, overlay, pad
+from . import panel_rows
 from .app_layout import HELP_WIDTH
-from .side_panel import PANEL_WIDTH
+from .panel_rows import PANEL_COLUMNS
+from .side_panel import lamp_for
 
 if TYPE_CHECKING:
     from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
 
     from .app import ConsoleApp
 
-PANEL_COLUMNS = PANEL_WIDTH + 1  # the panel's window: rich's 30 columns and a gap
 WIDE, TALL = 64, 10  # from these sizes on, the panel, the title and the key bar show
 
 
@@ -36,7 +36,10 @@ class ConsoleRows:
 
     def __init__(self, console: ConsoleApp) -> None:
         self.console = console
-        self._panel_source: ANSI | None = None
+        self._panel_key: tuple[object, ...] | None = None
+        self._panel_shown: list[Row] = []  # the panel's rows at the body's height
+        self._middle_from: tuple[list[Row] | None, list[Row] | None] = (None, None)
+        self._middle: list[Row] = []
         self._panel_rows: list[Row] = []
         self._hint_key: tuple[str, bool, int] | None = None
         self._hint_rows: list[Row] = []
@@ -54,12 +57,13 @@ class ConsoleRows:
         hint = self._hint(columns, drawn)
         body = max(0, height - len(hint) - 1 - (2 if tall else 0))
         paper_width = columns - PANEL_COLUMNS if wide else columns
-        paper = console.paper.rows(paper_width, body)
-        if wide:
-            panel = self._panel(body)
-            middle = [cut(paper[y] + panel[y], drawn) for y in range(body)]
-        else:
-            middle = [cut(row, drawn) for row in paper]
+        paper = console.paper.rows(paper_width, body)  # rows exactly paper_width wide
+        panel = self._panel(body) if wide else None  # rows exactly PANEL_COLUMNS wide
+        if paper is not self._middle_from[0] or panel is not self._middle_from[1]:
+            self._middle = paper if panel is None else [
+                paper[y] + panel[y] for y in range(body)]
+            self._middle_from = (paper, panel)
+        middle = self._middle
         prompt = tuple(layout.prompt_text())
         rows = ([title] if tall else []) + middle + hint
         keyboard_y = len(rows)
@@ -95,16 +99,23 @@ class ConsoleRows:
         return self._hint_rows
 
     def _panel(self, height: int) -> list[Row]:
-        source = self.console.layout.panel_text()
-        if source is not self._panel_source:
-            fragments = [(style, text) for style, text, *_ in to_formatted_text(source)
-                         if "[ZeroWidthEscape]" not in style]
-            self._panel_rows = [pad(tuple(line), PANEL_COLUMNS)
-                                for line in split_lines(fragments)]
-            self._panel_source = source
-        blank: Row = (("", " " * PANEL_COLUMNS),)
-        rows = self._panel_rows[:height]
-        return rows + [blank] * (height - len(rows))
+        """The side panel's rows, built again only when what it shows changes."""
+        console = self.console
+        session, pack, typing = console.session, console.settings.pack, console.typing
+        uniservos = tuple(console.uniservo_lines())
+        last, game = session.last_move, session.game
+        key = (lamp_for(session, typing, pack.key_hint), last.instructions, last.pulses,
+               game.instructions, game.pulses, tuple(sorted(session.score.counts.items())),
+               console.pacer.authentic, id(pack), uniservos)
+        if key != self._panel_key or len(self._panel_shown) != height:
+            if key != self._panel_key:
+                self._panel_rows = panel_rows.panel_rows(
+                    session, typing, console.pacer.authentic, pack=pack, uniservos=uniservos)
+                self._panel_key = key
+            blank: Row = (("", " " * PANEL_COLUMNS),)
+            rows = self._panel_rows[:height]
+            self._panel_shown = rows + [blank] * (height - len(rows))
+        return self._panel_shown
 
     def _keyboard_scroll(self, width: int) -> int:
         """How far the keyboard line is scrolled so its cursor shows (a long paste)."""
