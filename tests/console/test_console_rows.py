@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 
 import pyte
 import pytest
@@ -132,3 +133,71 @@ def test_the_panel_rows_are_rich_s_panel(pack_name: str, typing: bool, authentic
                                 uniservos=uniservos)) == \
             cells(ansi_rows(render_panel(session, typing, authentic, pack=shown,
                                          uniservos=uniservos).removesuffix("\n")))
+
+
+class _Drawn:
+    """One row renderer drawing a console frame after frame into one terminal, as a
+    session's would; each ``draw`` returns what that frame wrote."""
+
+    def __init__(self, console: ConsoleApp, columns: int, rows: int) -> None:
+        self.console, self.size = console, [columns, rows]
+        self.sink = _Terminal()
+        self.output = Vt100_Output(self.sink, lambda: Size(rows=self.size[1],
+                                                           columns=self.size[0]),
+                                   term="xterm-256color",
+                                   default_color_depth=ColorDepth.TRUE_COLOR, enable_cpr=False)
+        app = console.app
+        self.renderer = type(app.renderer)(app.renderer.style, self.output, console.rows.frame)
+
+    def draw(self) -> str:
+        before = len(self.sink.getvalue())
+
+        async def draw() -> None:
+            with set_app(self.console.app):
+                self.renderer.render(self.console.app, self.console.app.layout)
+        asyncio.run(draw())
+        return self.sink.getvalue()[before:]
+
+    def screen(self) -> list[list[tuple[object, ...]]]:
+        return _cells(self.sink.getvalue(), *self.size)
+
+
+def _rows_written(data: str) -> set[int]:
+    """The screen rows (from 1) a frame moved the cursor to."""
+    return {int(row) for row, _ in re.findall(r"\x1b\[(\d+);(\d+)H", data)}
+
+
+def test_a_key_s_echo_rewrites_the_keyboard_line_alone_and_nothing_new_writes_nothing() -> None:
+    console, _ = _console(120, 40, served=True)
+    drawn = _Drawn(console, 120, 40)
+    assert _rows_written(drawn.draw()) >= set(range(1, 41))  # the first frame: all of it
+    assert drawn.draw() == ""  # nothing new: not a byte
+    console.keyboard_buffer.insert_text("5")
+    echo = drawn.draw()
+    assert _rows_written(echo) == {39} and "5" in echo  # the keyboard line, above the bar
+    assert drawn.draw() == ""
+    console.keyboard_buffer.text = "5"
+    console.submit()
+    reply = drawn.draw()
+    assert 39 in _rows_written(reply) and 1 not in _rows_written(reply)  # the title stays
+    assert drawn.draw() == ""
+
+
+def test_frame_after_frame_the_terminal_shows_what_prompt_toolkit_would() -> None:
+    console, _ = _console(100, 30, served=True)
+    drawn = _Drawn(console, 100, 30)
+    steps = [lambda: None, lambda: console.keyboard_buffer.insert_text("2"),
+             lambda: _play(console, "2"), lambda: _play(console, "80"),
+             lambda: setattr(console, "show_help", True),
+             lambda: setattr(console, "show_help", False),
+             console.paper.page_up, console.paper.page_up, console.paper.page_down,
+             lambda: drawn.size.__setitem__(slice(None), [70, 20]),  # a resize
+             lambda: _play(console, "51347"),  # the game ends, the next begins
+             console.paper.to_end, lambda: drawn.size.__setitem__(slice(None), [130, 45]),
+             lambda: _play(console, "5")]
+    for step in steps:
+        step()
+        drawn.draw()
+        if console.paper.at_end:  # scrolled back, the rows keep their own scroll
+            expected, _mine = _both(console, *drawn.size)
+            assert drawn.screen() == expected
