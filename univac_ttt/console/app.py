@@ -25,7 +25,6 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import merge_key_bindings
-from prompt_toolkit.key_binding.bindings.basic import load_basic_bindings
 from prompt_toolkit.layout import Layout
 from prompt_toolkit.output import Output
 
@@ -40,6 +39,7 @@ from ..machine.timing import pulses_to_us, us_to_pulses
 from ..program.pack import NO_PACK, Pack
 from ..tui.guard import run_guarded, run_guarded_async
 from ..tui.row_renderer import RowRenderer
+from ..tui.shared import basic_bindings, merged_style, share_default_bindings
 from .app_keys import console_bindings
 from .app_layout import STYLE, ConsoleLayout
 from .app_rows import ConsoleRows
@@ -87,13 +87,14 @@ class ConsoleApp:
         self.layout = ConsoleLayout(self)
         self.app: Application[int] = Application(
             layout=Layout(self.layout.container, focused_element=self.keyboard_buffer),
-            key_bindings=merge_key_bindings([load_basic_bindings(), console_bindings(self)]),
+            key_bindings=merge_key_bindings([basic_bindings(), console_bindings(self)]),
             style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls the paper
             input=input, output=output, after_render=lambda _app: None,
         )
+        share_default_bindings(self.app)  # one table for a server's hundreds of terminals
         # Drawn by rows that changed, not by prompt_toolkit's whole-screen pass (app_rows.py).
         self.rows = ConsoleRows(self)
-        self.app.renderer = RowRenderer(self.app.renderer.style, self.app.output,
+        self.app.renderer = RowRenderer(merged_style(STYLE), self.app.output,
                                         self.rows.frame, mouse_support=True)
         self._sync_paper()
 

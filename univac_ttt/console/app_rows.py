@@ -14,10 +14,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
-from ..tui.row_renderer import Frame, Row, cut, overlay, pad
+from ..tui.row_renderer import Frame, MouseRegions, Row, cut, overlay, pad
 from . import panel_rows
 from .app_layout import HELP_WIDTH
 from .panel_rows import PANEL_COLUMNS
@@ -46,7 +45,7 @@ class ConsoleRows:
         self._fixed_key: tuple[object, ...] | None = None
         self._fixed: tuple[Row, Row] = ((), ())
         self._mouse_key: tuple[int, int, int] | None = None
-        self._mouse = MouseHandlers()
+        self._mouse = MouseRegions()
 
     def frame(self, size: Size) -> Frame:
         console, layout = self.console, self.console.layout
@@ -141,7 +140,7 @@ class ConsoleRows:
                                           "class:help"), drawn)
         return rows
 
-    def _mouse_for(self, top: int, width: int, height: int) -> MouseHandlers:
+    def _mouse_for(self, top: int, width: int, height: int) -> MouseRegions:
         """The wheel over the paper scrolls it, a line a turn, as its window did."""
         key = (top, width, height)
         if key != self._mouse_key:
@@ -156,7 +155,6 @@ class ConsoleRows:
                     return NotImplemented
                 return None
 
-            self._mouse = MouseHandlers()
-            self._mouse.set_mouse_handler_for_range(0, width, top, top + height, wheel)
+            self._mouse = MouseRegions([(0, width, top, top + height, wheel)])
             self._mouse_key = key
         return self._mouse

@@ -17,22 +17,56 @@ depth, and (as its renderer does) the last column of the screen is never written
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.mouse_handlers import MouseHandler
+from prompt_toolkit.mouse_events import MouseEvent
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.renderer import Renderer
 from prompt_toolkit.styles import Attrs, BaseStyle
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
+    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
     from prompt_toolkit.layout import Layout
 
 Fragment = tuple[str, str]  # (style string, text)
 Row = tuple[Fragment, ...]
+
+
+class MouseRegions:
+    """Who handles the mouse where, read as prompt_toolkit's mouse bindings read a
+    renderer's MouseHandlers (``mouse_handlers[y][x]``), for a few rectangles rather than
+    a dictionary entry a cell (3,200 of them for a paper window at 120x40)."""
+
+    def __init__(self, regions: Sequence[tuple[int, int, int, int, MouseHandler]] = ()) -> None:
+        self._regions = tuple(regions)  # (x_min, x_max, y_min, y_max, handler), max excluded
+
+    @property
+    def mouse_handlers(self) -> MouseRegions:
+        return self
+
+    def __getitem__(self, y: int) -> _MouseRow:
+        return _MouseRow(self._regions, y)
+
+
+class _MouseRow:
+    def __init__(self, regions: tuple[tuple[int, int, int, int, MouseHandler], ...],
+                 y: int) -> None:
+        self._regions, self._y = regions, y
+
+    def __getitem__(self, x: int) -> MouseHandler:
+        for x_min, x_max, y_min, y_max, handler in self._regions:
+            if x_min <= x < x_max and y_min <= self._y < y_max:
+                return handler
+        return _ignored
+
+
+def _ignored(_event: MouseEvent) -> NotImplementedOrNone:
+    return NotImplemented
 
 
 @dataclass
@@ -42,7 +76,7 @@ class Frame:
 
     rows: list[Row]
     cursor: tuple[int, int] | None = None
-    mouse: MouseHandlers = field(default_factory=MouseHandlers)
+    mouse: MouseRegions = field(default_factory=MouseRegions)
 
 
 class RowRenderer(Renderer):
@@ -111,7 +145,7 @@ class RowRenderer(Renderer):
         self._rows = rows
         self._shown_cursor = cursor
         self._last_size = size
-        self.mouse_handlers = frame.mouse
+        self.mouse_handlers = frame.mouse  # type: ignore[assignment]
 
     def _write_row(self, y: int, row: Row, depth: ColorDepth) -> None:
         """The row from its first column; as prompt_toolkit does, its trailing blanks
