@@ -201,3 +201,13 @@ def test_frame_after_frame_the_terminal_shows_what_prompt_toolkit_would() -> Non
         if console.paper.at_end:  # scrolled back, the rows keep their own scroll
             expected, _mine = _both(console, *drawn.size)
             assert drawn.screen() == expected
+
+
+def test_control_characters_on_the_paper_are_shown_as_prompt_toolkit_shows_them() -> None:
+    console, _ = _console(80, 24, served=True)
+    console.paper.sync(console.paper.buffer.text + "A\x1b[2JB\x07C\x9bD\n")  # not typed: a test's
+    _same(console, 80, 24)
+    drawn = _Drawn(console, 80, 24)
+    written = drawn.draw()
+    assert "\x1b[2J" not in written and "\x07" not in written and "\x9b" not in written
+    assert "A^[[2JB^GC<9b>D" in "".join(str(cell[0]) for row in drawn.screen() for cell in row)

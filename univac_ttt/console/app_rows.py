@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
-from ..tui.row_renderer import Frame, MouseRegions, Row, cut, overlay, pad
+from ..tui.row_renderer import Frame, MouseRegions, Row, cut, overlay, pad, visible
 from . import panel_rows
 from .app_layout import HELP_WIDTH
 from .panel_rows import PANEL_COLUMNS
@@ -92,7 +92,7 @@ class ConsoleRows:
         key = (console.hint, console.hint_is_warning, columns)
         if key != self._hint_key:
             style = "class:hint.warn" if console.hint_is_warning else "class:hint"
-            self._hint_rows = [cut(((style, line),), drawn)
+            self._hint_rows = [cut(((style, visible(line)),), drawn)
                                for line in console.layout.hint_lines()]
             self._hint_key = key
         return self._hint_rows
@@ -125,7 +125,7 @@ class ConsoleRows:
 
     def _keyboard(self, prompt: Row, columns: int, drawn: int) -> Row:
         width = columns - sum(len(text) for _, text in prompt)
-        text = self.console.keyboard_buffer.text[self._keyboard_scroll(width):]
+        text = visible(self.console.keyboard_buffer.text[self._keyboard_scroll(width):])
         return cut(pad((*prompt, ("class:keyboard", text)), columns, "class:keyboard"), drawn)
 
     def _with_help(self, rows: list[Row], columns: int, height: int, drawn: int) -> list[Row]:
@@ -136,8 +136,8 @@ class ConsoleRows:
         y = max(0, int((height - len(lines)) / 2))
         rows = rows + [()] * (height - len(rows))
         for index, line in enumerate(lines[:max(0, height - y)]):
-            rows[y + index] = cut(overlay(rows[y + index], x, (("class:help", line),), width,
-                                          "class:help"), drawn)
+            patch: Row = (("class:help", visible(line)),)
+            rows[y + index] = cut(overlay(rows[y + index], x, patch, width, "class:help"), drawn)
         return rows
 
     def _mouse_for(self, top: int, width: int, height: int) -> MouseRegions:

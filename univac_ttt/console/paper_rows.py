@@ -14,7 +14,7 @@ from prompt_toolkit.document import Document
 
 from ..desk.paper import KEYED_MARK
 from ..tui.paper_view import PaperView
-from ..tui.row_renderer import Row
+from ..tui.row_renderer import Row, chunks, pad, visible_fragments
 
 
 class PaperRows(PaperView):
@@ -102,6 +102,9 @@ class PaperRows(PaperView):
     def _wrap(self, text: str, width: int) -> list[Row]:
         """The line's rows; its own characters in its style, the rest of the row paper."""
         style = self._keyed_style if text.startswith(KEYED_MARK) else self._style
+        if not text.isprintable():  # control characters: shown as ^[ and <9b>, 2-4 wide
+            shown = chunks((*visible_fragments(style, text), (self._style, " ")), width)
+            return [pad(row, width, self._style) for row in shown]
         rows: list[Row] = []
         for start in range(0, len(text) + 1, width):  # + 1: room for the cursor at the end
             chunk = text[start:start + width]

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.layout.mouse_handlers import MouseHandler
+from prompt_toolkit.layout.screen import Char
 from prompt_toolkit.mouse_events import MouseEvent
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.renderer import Renderer
@@ -207,6 +208,50 @@ class RowRenderer(Renderer):
         elif not wanted and self._mouse_support_enabled:
             output.disable_mouse_support()
             self._mouse_support_enabled = False
+
+
+_VISIBLE = str.maketrans(Char.display_mappings)
+
+
+def visible(text: str) -> str:
+    """Control characters as prompt_toolkit's screen shows them (``^[``, ``<9b>``): no
+    text a row holds reaches the terminal as a control sequence."""
+    return text.translate(_VISIBLE)
+
+
+def visible_fragments(style: str, text: str) -> Row:
+    """The text as fragments, its control characters shown as prompt_toolkit's screen
+    shows them, in its ``control-character`` style."""
+    if text.isprintable():
+        return ((style, text),)
+    fragments: list[Fragment] = []
+    control = f"{style} class:control-character"
+    for char in text:
+        shown = Char.display_mappings.get(char)
+        if shown is None:
+            fragments.append((style, char))
+        else:
+            fragments.append((control if char != "\xa0" else style, shown))
+    return tuple(fragments)
+
+
+def chunks(row: Row, width: int) -> list[Row]:
+    """The row cut into rows ``width`` columns wide (the last one as long as is left)."""
+    rows: list[Row] = []
+    current: list[Fragment] = []
+    used = 0
+    for style, text in row:
+        while text:
+            take = text[:width - used]
+            current.append((style, take))
+            used += len(take)
+            text = text[len(take):]
+            if used == width:
+                rows.append(tuple(current))
+                current, used = [], 0
+    if current or not rows:
+        rows.append(tuple(current))
+    return rows
 
 
 def _shows(attrs: Attrs) -> bool:
