@@ -7,7 +7,8 @@ operator's keyed entries marked apart. The paper scrolls back (PageUp/PageDown, 
 wheel); Up/Down recall earlier entries.
 
 As in ptpython, the state and its actions are here (ConsoleApp), the layout in
-app_layout.py and the key bindings in app_keys.py.
+app_layout.py and the key bindings in app_keys.py; the screen is drawn by the rows of
+app_rows.py, only those that changed (tui/row_renderer.py).
 """
 
 from __future__ import annotations
