@@ -12,7 +12,7 @@ prompt_toolkit style strings through a cache, so no ANSI is printed or parsed ag
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from prompt_toolkit.formatted_text import ANSI, split_lines, to_formatted_text
@@ -42,7 +42,19 @@ def ansi_rows(ansi: str) -> list[Row]:
     """Rows of ANSI text as prompt_toolkit reads it (its zero-width escapes left out)."""
     fragments = [(style, text) for style, text, *_ in to_formatted_text(ANSI(ansi))
                  if "[ZeroWidthEscape]" not in style]
-    return [pad(tuple(line), PANEL_COLUMNS) for line in split_lines(fragments)]
+    return [pad(_joined(line), PANEL_COLUMNS) for line in split_lines(fragments)]
+
+
+def _joined(line: Iterable[tuple[str, str]]) -> Row:
+    """Neighbouring fragments of one style as one (prompt_toolkit reads ANSI a character
+    a fragment)."""
+    out: list[tuple[str, str]] = []
+    for style, text in line:
+        if out and out[-1][0] == style:
+            out[-1] = (style, out[-1][1] + text)
+        else:
+            out.append((style, text))
+    return tuple(out)
 
 
 @lru_cache(maxsize=32)

@@ -32,6 +32,8 @@ class PaperRows(PaperView):
         self._page = 1  # rows in view when last drawn
         self._key: tuple[int, int, int, int | None] | None = None
         self._rows: list[Row] = []
+        self._wrapped: dict[str, list[Row]] = {}  # the lines in view last time, wrapped
+        self._known: dict[str, list[Row]] = {}
 
     @property
     def at_end(self) -> bool:
@@ -75,12 +77,15 @@ class PaperRows(PaperView):
         key = (self._version, width, height, self.top)
         if key == self._key:
             return self._rows
+        if width != self._width:
+            self._wrapped = {}
         self._width, self._page = width, max(1, height)
+        self._known, self._wrapped = self._wrapped, {}  # the lines in view, wrapped
         wrapped: list[Row] = []
         if self.top is None:  # the newest lines: as many whole lines as fit, from the end
             first = len(self._lines)
             while first > 0:
-                line = self._wrap(self._lines[first - 1], width)
+                line = self._wrapped_line(self._lines[first - 1], width)
                 if len(wrapped) + len(line) > height and first < len(self._lines):
                     break
                 wrapped[:0] = line
@@ -90,7 +95,7 @@ class PaperRows(PaperView):
         else:
             line = self.top
             while line < len(self._lines) and len(wrapped) < height:
-                wrapped += self._wrap(self._lines[line], width)
+                wrapped += self._wrapped_line(self._lines[line], width)
                 line += 1
             wrapped = wrapped[:height]
             self._first_shown = self.top
@@ -98,6 +103,14 @@ class PaperRows(PaperView):
         self._rows = wrapped + [blank] * (height - len(wrapped))
         self._key = key
         return self._rows
+
+    def _wrapped_line(self, text: str, width: int) -> list[Row]:
+        """The line's rows, wrapped again only if it was not in view last time."""
+        rows = self._known.get(text)
+        if rows is None:
+            rows = self._wrap(text, width)
+        self._wrapped[text] = rows
+        return rows
 
     def _wrap(self, text: str, width: int) -> list[Row]:
         """The line's rows; its own characters in its style, the rest of the row paper."""

@@ -17,8 +17,10 @@ depth, and (as its renderer does) the last column of the screen is never written
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.data_structures import Size
@@ -26,6 +28,7 @@ from prompt_toolkit.layout.mouse_handlers import MouseHandler
 from prompt_toolkit.layout.screen import Char
 from prompt_toolkit.mouse_events import MouseEvent
 from prompt_toolkit.output import ColorDepth, Output
+from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.renderer import Renderer
 from prompt_toolkit.styles import Attrs, BaseStyle
 
@@ -88,6 +91,7 @@ class RowRenderer(Renderer):
         self._compose = compose
         self._rows: list[Row] | None = None  # what the terminal shows now (None: unknown)
         self._shown_cursor: tuple[int, int] | None = None
+        self._encoded: dict[Fragment, str] = {}  # escape codes of fragments shown
         self._attrs: dict[str, Attrs] = {}
         self._attrs_key: tuple[Hashable, Hashable, ColorDepth] | None = None
         self._transform: Callable[[Attrs], Attrs] = lambda attrs: attrs
@@ -95,6 +99,7 @@ class RowRenderer(Renderer):
 
     def reset(self, _scroll: bool = False, leave_alternate_screen: bool = True) -> None:
         self._rows = None  # the next frame is written whole
+        self._encoded = {}
         self._shown_cursor = None
         super().reset(_scroll=_scroll, leave_alternate_screen=leave_alternate_screen)
 
@@ -133,8 +138,7 @@ class RowRenderer(Renderer):
         cursor = frame.cursor
         if changed or gone or cursor != self._shown_cursor or self._rows is None:
             output.hide_cursor()
-            for y in changed:
-                self._write_row(y, rows[y], app.color_depth)
+            self._write_rows(rows, changed, app.color_depth)
             for y in gone:
                 output.cursor_goto(y + 1, 1)
                 output.erase_end_of_line()
@@ -148,29 +152,56 @@ class RowRenderer(Renderer):
         self._last_size = size
         self.mouse_handlers = frame.mouse  # type: ignore[assignment]
 
-    def _write_row(self, y: int, row: Row, depth: ColorDepth) -> None:
-        """The row from its first column; as prompt_toolkit does, its trailing blanks
-        without a colour are left to the erase (a copy from the terminal has no spaces
-        at the ends of lines)."""
-        output = self.output
-        resolved = [(self._attrs_for(style), text) for style, text in row]
-        end = len(resolved)
+    def _write_rows(self, rows: list[Row], changed: list[int], depth: ColorDepth) -> None:
+        """The changed rows in one write, each from its first column to an erase of the
+        rest of its line."""
+        parts = []
+        for y in changed:
+            parts.append(f"\x1b[{y + 1};1H{_RESET}")  # the cursor to the row, plain
+            parts += self._codes(rows[y], depth)
+            parts.append(f"{_RESET}{_ERASE_LINE}")
+        self.output.write_raw("".join(parts))
+
+    def _codes(self, row: Row, depth: ColorDepth) -> list[str]:
+        """Each fragment's escape codes and text. As prompt_toolkit does, the row's
+        trailing blanks without a colour are left to the erase (a copy from the terminal
+        has no spaces at the ends of lines). A fragment's codes are kept: when the paper
+        scrolls, each row shows what the row below it showed, beside the same panel."""
+        end = len(row)
+        last: Fragment | None = None
         while end:
-            attrs, text = resolved[end - 1]
-            if _shows(attrs):
+            style, text = row[end - 1]
+            if _shows(self._attrs_for(style)):
                 break
             stripped = text.rstrip(" ")
             if stripped:
-                resolved[end - 1] = (attrs, stripped)
+                last = (style, stripped)
                 break
             end -= 1
-        output.cursor_goto(y + 1, 1)
-        output.reset_attributes()
-        for attrs, text in resolved[:end]:
-            output.set_attributes(attrs, depth)
-            output.write(text)
-        output.reset_attributes()
-        output.erase_end_of_line()
+        fragments = list(row[:end])
+        if last is not None:
+            fragments[-1] = last
+        known = self._encoded
+        if len(known) > _KEPT_FRAGMENTS:  # bounded whatever a long session shows
+            known.clear()
+        codes = []
+        for fragment in fragments:
+            code = known.get(fragment)
+            if code is None:
+                code = known[fragment] = self._encode(fragment, depth)
+            codes.append(code)
+        return codes
+
+    def _encode(self, fragment: Fragment, depth: ColorDepth) -> str:
+        """A fragment's escape codes and text, as the application's output writes them."""
+        scratch, sink = _scratch()
+        scratch.set_attributes(self._attrs_for(fragment[0]), depth)
+        scratch.write(fragment[1])
+        scratch.flush()
+        encoded = sink.getvalue()
+        sink.seek(0)
+        sink.truncate()
+        return encoded
 
     def _attrs_for(self, style: str) -> Attrs:
         found = self._attrs.get(style)
@@ -185,6 +216,7 @@ class RowRenderer(Renderer):
                app.color_depth)
         if key != self._attrs_key:
             self._attrs.clear()
+            self._encoded.clear()
             self._attrs_key = key
             self._rows = None
             self._transform = app.style_transformation.transform_attrs
@@ -208,6 +240,19 @@ class RowRenderer(Renderer):
         elif not wanted and self._mouse_support_enabled:
             output.disable_mouse_support()
             self._mouse_support_enabled = False
+
+
+_RESET, _ERASE_LINE = "\x1b[0m", "\x1b[K"  # what Vt100_Output writes for these
+_KEPT_FRAGMENTS = 2048
+
+
+@cache
+def _scratch() -> tuple[Vt100_Output, io.StringIO]:
+    """An output into memory that turns attributes into escape codes as every output of
+    the process would (prompt_toolkit's own codes, for any colour depth asked)."""
+    sink = io.StringIO()
+    return Vt100_Output(sink, lambda: Size(rows=1, columns=1), term="xterm-256color",
+                        enable_cpr=False), sink
 
 
 _VISIBLE = str.maketrans(Char.display_mappings)
