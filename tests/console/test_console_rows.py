@@ -211,3 +211,15 @@ def test_control_characters_on_the_paper_are_shown_as_prompt_toolkit_shows_them(
     written = drawn.draw()
     assert "\x1b[2J" not in written and "\x07" not in written and "\x9b" not in written
     assert "A^[[2JB^GC<9b>D" in "".join(str(cell[0]) for row in drawn.screen() for cell in row)
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(1, 1), (5, 3), (20, 2), (300, 120), (64, 1)])
+def test_any_size_a_terminal_reports_is_drawn_within_it(columns: int, rows: int) -> None:
+    console, _ = _console(columns, rows, served=True)
+    console.show_help = True
+    drawn = _Drawn(console, columns, rows)
+    written = drawn.draw()
+    assert all(int(row) <= rows and int(column) <= columns
+               for row, column in re.findall(r"\x1b\[(\d+);(\d+)H", written))
+    screen = drawn.screen()
+    assert len(screen) == rows and all(len(line) == columns for line in screen)
