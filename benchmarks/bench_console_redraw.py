@@ -139,8 +139,9 @@ async def one_size(columns: int, rows: int, moves: int, warmup: int,
     return result
 
 
-async def memory(columns: int, rows: int, count: int) -> tuple[float, float]:
-    """MiB a seated terminal holds (drawn, idle), and after one move each."""
+async def memory(columns: int, rows: int, count: int) -> tuple[float, float, float]:
+    """MiB a seated terminal holds (drawn, idle), and after one move each; and the CPU
+    microseconds a seated terminal at rest costs a second (its ticker)."""
     managers = [create_pipe_input() for _ in range(count)]
     inputs = [manager.__enter__() for manager in managers]
     tracemalloc.start()
@@ -155,11 +156,14 @@ async def memory(columns: int, rows: int, count: int) -> tuple[float, float]:
         await terminal.settle()
     played = (tracemalloc.get_traced_memory()[0] - base) / count / 2**20
     tracemalloc.stop()
+    started = time.process_time()
+    await asyncio.sleep(2.0)
+    idle = (time.process_time() - started) / 2.0 / count * 1e6
     for terminal in terminals:
         await terminal.stop()
     for manager in managers:
         manager.__exit__(None, None, None)
-    return seated, played
+    return seated, played, idle
 
 
 def main() -> None:
@@ -173,16 +177,18 @@ def main() -> None:
     print(f"load average {os.getloadavg()[0]:.2f}, "
           f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC")
     print("| terminal | echo redraw p50 ms | reply redraw p50 ms | redraws a move "
-          "| CPU a move ms | bytes a move | MiB seated | MiB after a move |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| CPU a move ms | bytes a move | MiB seated | MiB after a move "
+          "| CPU at rest µs/s |")
+    print("|---|---|---|---|---|---|---|---|---|")
     rng = random.Random(args.seed)
     for size in args.sizes.split(","):
         columns, rows = (int(part) for part in size.split("x"))
         figures = asyncio.run(one_size(columns, rows, args.moves, args.warmup, rng))
-        seated, played = asyncio.run(memory(columns, rows, args.terminals))
+        seated, played, idle = asyncio.run(memory(columns, rows, args.terminals))
         print(f"| {size} | {figures['echo_ms']:.2f} | {figures['reply_ms']:.2f} "
               f"| {figures['redraws_a_move']:.1f} | {figures['cpu_a_move_ms']:.2f} "
-              f"| {figures['bytes_a_move']:,.0f} | {seated:.2f} | {played:.2f} |", flush=True)
+              f"| {figures['bytes_a_move']:,.0f} | {seated:.2f} | {played:.2f} "
+              f"| {idle:.0f} |", flush=True)
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -76,3 +76,32 @@ def test_a_move_is_two_redraws_and_the_panel_is_laid_out_once(monkeypatch) -> No
             app.exit(result=0)
             await asyncio.wait_for(task, 5)
     run(scenario(), 30)
+
+
+def test_a_seated_terminal_at_rest_in_fast_speed_does_no_work() -> None:
+    async def scenario() -> None:
+        with create_pipe_input() as keys:
+            output = Vt100_Output(_Sink(), lambda: Size(24, 80), term="xterm",
+                                  enable_cpr=False)
+            served = served_apps()["play"](keys, output)
+            app, console = served.application, served.console
+            looks: list[int] = []
+            advance = console.pacer.advance
+
+            def counted() -> bool:
+                looks.append(1)
+                return advance()
+
+            console.pacer.advance = counted  # type: ignore[method-assign]
+            task = asyncio.get_running_loop().create_task(served.run())
+            await _until(lambda: len(looks) > 0 and console.session.waiting_for_keyboard)
+            await asyncio.sleep(0.1)
+            seen = len(looks)
+            await asyncio.sleep(0.6)  # the ticker used to look five times a second
+            assert len(looks) == seen
+            assert app.terminal_size_polling_interval is None  # sizes come by notice
+            keys.send_text("\x1bOR")  # F3: the typewriter's own speed wakes the ticker
+            await _until(lambda: len(looks) > seen and console.pacer.authentic)
+            app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+    run(scenario(), 30)

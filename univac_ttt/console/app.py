@@ -85,12 +85,16 @@ class ConsoleApp:
         self.paper_buffer = self.paper.buffer
         self._hold_until: float | None = None  # a game ended: older type-ahead is dropped
         self.keyboard_buffer = Buffer(multiline=False, history=InMemoryHistory())
+        self._speed_changed = asyncio.Event()  # wakes the ticker, asleep in fast speed
         self.layout = ConsoleLayout(self)
         self.app: Application[int] = Application(
             layout=Layout(self.layout.container, focused_element=self.keyboard_buffer),
             key_bindings=merge_key_bindings([basic_bindings(), console_bindings(self)]),
             style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls the paper
             input=input, output=output, after_render=lambda _app: None,
+            # A size change comes by SIGWINCH (play) or by the telnet or ssh session's
+            # own notice (serve): no poll twice a second for every seated terminal.
+            terminal_size_polling_interval=None,
         )
         share_default_bindings(self.app)  # one table for a server's hundreds of terminals
         # Drawn by rows that changed, not by prompt_toolkit's whole-screen pass (app_rows.py).
@@ -257,6 +261,7 @@ class ConsoleApp:
         self.pacer.set_authentic(authentic)
         self.say("Typing at the typewriter's own speed." if authentic else "Typing at once.")
         self._sync_paper()
+        self._speed_changed.set()
 
     def save_paper(self) -> Path | None:
         if self.settings.save_directory is None:
@@ -323,7 +328,9 @@ class ConsoleApp:
     async def _ticker(self) -> None:
         """Type paced text as it falls due; sleep longer when nothing is typing. Paper
         scrolled back stays put while the UNIVAC types, and comes back to the newest line
-        when the typing ends (INPUT READY)."""
+        when the typing ends (INPUT READY). In fast speed everything is typed at once and
+        tapes are at rest at once, so nothing falls due: the ticker sleeps until F3 (a
+        seated terminal at rest costs nothing, not five wake-ups a second)."""
         try:
             while True:
                 typing = self.pacer.busy
@@ -332,7 +339,13 @@ class ConsoleApp:
                     if typing and not self.pacer.busy:
                         self.paper.to_end()  # the reply is typed: its newest line shows
                     self.app.invalidate()
-                await asyncio.sleep(0.03 if self.pacer.busy else 0.2)
+                if self.pacer.busy:
+                    await asyncio.sleep(0.03)
+                elif self.pacer.authentic:
+                    await asyncio.sleep(0.2)  # the tapes' lamps, which run on after a stop
+                else:
+                    self._speed_changed.clear()
+                    await self._speed_changed.wait()
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - end the app cleanly, never a traceback
