@@ -11,8 +11,9 @@ erase to the end of the line), and a frame with nothing new writes nothing at al
 The Application keeps everything else of prompt_toolkit: input parsing, key bindings,
 focus, invalidation, the output (VT100 over a pty, telnet or ssh), the alternate screen,
 mouse reporting and bracketed paste. What cells look like is decided as prompt_toolkit
-decides it: style strings resolved by the application's own merged style, in its colour
-depth, and (as its renderer does) the last column of the screen is never written.
+decides it: style strings resolved by the (merged) style it is given, with the
+application's style transformation, in its colour depth; as its renderer does, a row's
+trailing blanks without a colour are left to the erase.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def _ignored(_event: MouseEvent) -> NotImplementedOrNone:
 
 @dataclass
 class Frame:
-    """One screen: ``rows`` (at most the terminal's rows, each at most columns - 1 wide),
+    """One screen: ``rows`` (at most the terminal's rows, each at most its columns wide),
     where the cursor stands (column, row; None hides it) and who handles the mouse."""
 
     rows: list[Row]
