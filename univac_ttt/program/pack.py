@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..machine.tape import Reel
 
@@ -89,8 +89,7 @@ class PackTape:
         return "-" if self.unit == 10 else str(self.unit)
 
 
-@dataclass(frozen=True)
-class Demonstration:
+class Demonstration(NamedTuple):
     """A demonstration the kiosk may play when idle: the entries keyed, and the result
     name the program should announce at its end."""
 
