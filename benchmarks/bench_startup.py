@@ -1,6 +1,7 @@
 """Whole-process start-up of the installed command (issue 23): run by hand, never by tests.
 
-    python3 benchmarks/bench_startup.py [--runs N] [--markdown]
+    python3 benchmarks/bench_startup.py [--runs N] [--markdown] [--command PATH]
+                                        [--baseline PATH]
 
 Times, as separate processes started the way a user starts them (the ``univac-ttt`` on
 PATH, which must be this checkout's install):
@@ -12,6 +13,9 @@ PATH, which must be this checkout's install):
 * ``python -c pass`` with the same interpreter and environment: the floor that no change
   to univac-ttt can go below (the interpreter, site and, for an editable install, its
   import finder).
+
+``--baseline`` names a second install's ``univac-ttt`` (another checkout's venv) whose
+play and verify are timed in the same rounds, for a before/after comparison.
 
 The runs are interleaved (play, verify, floor, play, ...) so a change in the machine's load
 touches all three alike; each figure is given as median and min. Python's bytecode cache is
@@ -87,11 +91,10 @@ def time_whole(command: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 def install_kind(command: str) -> str:
-    """'editable' when the command's package is imported through an editable finder."""
-    python = Path(sys.executable)
-    site = subprocess.run([str(python), "-c", "import site, sys; print(sys.prefix)"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    finders = list(Path(site).glob("lib/python*/site-packages/__editable__*univac_ttt*"))
+    """'editable' when the command's environment imports the package through an editable
+    install's finder (which site runs in every process, the floor's too)."""
+    prefix = Path(command).parent.parent  # venv/bin/univac-ttt -> venv
+    finders = list(prefix.glob("lib/python*/site-packages/__editable__*univac_ttt*"))
     return f"editable ({command})" if finders else f"installed ({command})"
 
 
@@ -99,8 +102,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15, help="counted runs of each (15)")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    parser.add_argument("--command", help="the univac-ttt to time (default: the one on PATH)")
+    parser.add_argument("--baseline", help="a second univac-ttt to time in the same rounds")
     args = parser.parse_args()
-    command = shutil.which("univac-ttt")
+    command = args.command or shutil.which("univac-ttt")
     if command is None:
         raise SystemExit("no univac-ttt on PATH: pip install . first")
     env = _environment()
@@ -110,6 +115,10 @@ def main() -> None:
         "verify, whole process": (time_whole, [command, "verify"]),
         "python -c pass (the floor)": (time_whole, [sys.executable, "-c", "pass"]),
     }
+    if args.baseline:
+        cases["baseline: play --plain, to first prompt"] = (
+            time_to_prompt, [args.baseline, "play", "--plain"])
+        cases["baseline: verify, whole process"] = (time_whole, [args.baseline, "verify"])
     for measure, words in cases.values():  # the warm-up writes the bytecode cache
         measure(words, env)
     walls: dict[str, list[float]] = {name: [] for name in cases}
@@ -128,7 +137,8 @@ def main() -> None:
              f"{statistics.median(cpus[name]):.1f}", f"{min(cpus[name]):.1f}")
             for name in cases]
     about = (f"{when}; load average {loads}; {args.runs} interleaved runs each; "
-             f"Python {sys.version.split()[0]}; {install_kind(command)}")
+             f"Python {sys.version.split()[0]}; {install_kind(command)}"
+             + (f"; baseline {args.baseline}" if args.baseline else ""))
     if args.markdown:
         print("| " + " | ".join(header) + " |\n|" + "---|" * len(header))
         for row in rows:
