@@ -14,6 +14,7 @@ from univac_ttt.packs.snapshot import SNAPSHOT_FILE, load_snapshot, snapshot_tex
 @pytest.mark.parametrize("name", shipped_names())
 def test_the_committed_snapshot_is_what_a_full_read_gives_now(name):
     folder = HERE / name
+    assert (folder / SNAPSHOT_FILE).is_file(), "write it: python -m univac_ttt.packs.snapshot"
     fresh = snapshot_text(folder, read_shipped_folder(name))
     committed = (folder / SNAPSHOT_FILE).read_text(encoding="utf-8")
     assert committed == fresh, "rebuild it: python -m univac_ttt.packs.snapshot"
