@@ -8,16 +8,14 @@ its own machine, for one terminal.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
 from typing import Protocol
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
-from prompt_toolkit.key_binding import KeyBindingsBase
-from prompt_toolkit.key_binding.bindings.page_navigation import load_page_navigation_bindings
-from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.output import Output
+
+from ..tui.shared import share_default_bindings
 
 
 class ServedApp(Protocol):
@@ -38,18 +36,6 @@ class AppFactory(Protocol):
 AppFactories = Mapping[str, AppFactory]
 
 
-@cache
-def shared_default_bindings() -> tuple[KeyBindingsBase, KeyBindingsBase]:
-    """prompt_toolkit's default key bindings (Emacs, Vi, mouse, page navigation), made once
-    for every terminal of the process.
-
-    Each ``Application`` builds its own set: about 4,600 objects and 400 KiB a terminal,
-    the largest single part of a seated terminal's memory, and thousands more objects for
-    every full collection to walk. They hold no state of an application (their filters and
-    handlers ask ``get_app()`` / ``event.app`` when called), so one set serves all."""
-    return load_key_bindings(), load_page_navigation_bindings()
-
-
 def make_app(factory: AppFactory, input: Input, output: Output, *, authentic: bool,
              transcript: Path | None) -> ServedApp:
     """A fresh front end for one terminal, drawn promptly among many on one loop."""
@@ -58,5 +44,6 @@ def make_app(factory: AppFactory, input: Input, output: Output, *, authentic: bo
     # rescheduling it; with many applications on one loop they keep each other waiting.
     served.application.max_render_postpone_time = None
     app = served.application
-    app._default_bindings, app._page_navigation_bindings = shared_default_bindings()
+    # prompt_toolkit's default key bindings, one table for every terminal (the monitor's too).
+    share_default_bindings(app)
     return served
