@@ -203,8 +203,10 @@ def test_the_sound_follows_the_typewriter(browser):
         page = context.new_page()
         page.clock.install()
         page.goto(running.url)
-        while page.evaluate("window.univac.typing()"):  # the greeting, on the page's clock
+        page.wait_for_function("window.univac.typing() || " + READY)  # the greeting came
+        while page.evaluate("window.univac.typing()"):  # and is typed on the page's clock
             page.clock.run_for(1_000)
+        page.wait_for_function(READY)
         assert page.evaluate("window.univac.sound.log.length") == 0  # off by default
         page.get_by_role("button", name="SOUND OFF").click()
         assert page.get_by_role("button", name="SOUND ON").get_attribute("aria-pressed") == "true"
