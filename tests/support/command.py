@@ -19,6 +19,7 @@ import subprocess
 import sys
 import threading
 import traceback
+from collections.abc import Callable
 
 FRESH_VARIABLE = "UNIVAC_TTT_TEST_FRESH"
 SIGNALS_RESET = [getattr(signal, name) for name in (
@@ -40,11 +41,28 @@ def univac(*args: str, stdin: str = "", timeout: float = 60, cwd: str | None = N
         return subprocess.run(argv, input=stdin, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT if together else subprocess.PIPE,
                               text=True, timeout=timeout, cwd=cwd)
-    return _forked(argv, list(args), stdin, timeout, cwd, together)
+    code, out, err = _forked(argv, list(args), stdin.encode(), timeout, cwd, together, None)
+    return subprocess.CompletedProcess(argv, code, out.decode(errors="replace"),
+                                       err.decode(errors="replace"))
 
 
-def _forked(argv: list[str], args: list[str], stdin: str, timeout: float, cwd: str | None,
-            together: bool) -> subprocess.CompletedProcess[str]:
+def univac_bytes(*args: str, stdin: bytes = b"", timeout: float = 60,
+                 preexec_fn: Callable[[], None] | None = None,
+                 ) -> subprocess.CompletedProcess[bytes]:
+    """As :func:`univac`, with bytes in and out (hostile input is not text), and
+    ``preexec_fn`` run in the child just before the command, as subprocess runs it just
+    before the new program (a file-size limit, say)."""
+    argv = [sys.executable, "-m", "univac_ttt", *args]
+    if fresh_processes():
+        return subprocess.run(argv, input=stdin, capture_output=True, timeout=timeout,
+                              preexec_fn=preexec_fn)
+    code, out, err = _forked(argv, list(args), stdin, timeout, None, False, preexec_fn)
+    return subprocess.CompletedProcess(argv, code, out, err)
+
+
+def _forked(argv: list[str], args: list[str], stdin: bytes, timeout: float, cwd: str | None,
+            together: bool, preexec_fn: Callable[[], None] | None,
+            ) -> tuple[int, bytes, bytes]:
     from univac_ttt.cli import main  # imported here once, then shared by every fork
 
     in_read, in_write = os.pipe()
@@ -53,7 +71,7 @@ def _forked(argv: list[str], args: list[str], stdin: str, timeout: float, cwd: s
     pid = os.fork()
     if pid == 0:  # the child: never returns into the test
         _child(main, args, cwd, in_read, out_write, out_write if together else err_write,
-               (in_write, out_read, err_read, err_write))
+               (in_write, out_read, err_read, err_write), preexec_fn)
     for fd in (in_read, out_write, err_write):
         os.close(fd)
     streams: dict[int, bytes] = {}
@@ -67,7 +85,7 @@ def _forked(argv: list[str], args: list[str], stdin: str, timeout: float, cwd: s
 
     def write() -> None:
         try:
-            _write_all(in_write, stdin.encode())
+            _write_all(in_write, stdin)
         except BrokenPipeError:  # the command stopped reading: as subprocess.run allows
             pass
         finally:
@@ -86,8 +104,7 @@ def _forked(argv: list[str], args: list[str], stdin: str, timeout: float, cwd: s
         raise subprocess.TimeoutExpired(argv, timeout)
     _, status = os.waitpid(pid, 0)
     code = os.waitstatus_to_exitcode(status)
-    return subprocess.CompletedProcess(argv, code, streams[out_read].decode(errors="replace"),
-                                       streams[err_read].decode(errors="replace"))
+    return code, streams[out_read], streams[err_read]
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -97,7 +114,7 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _child(main, args: list[str], cwd: str | None, stdin: int, stdout: int, stderr: int,
-           others: tuple[int, ...]) -> None:
+           others: tuple[int, ...], preexec_fn: Callable[[], None] | None = None) -> None:
     """Become the command: its streams on fds 0-2, default signals, no test's exit hooks;
     run main and leave with its status as ``sys.exit(main())`` would."""
     code = 1
@@ -120,6 +137,8 @@ def _child(main, args: list[str], cwd: str | None, stdin: int, stdout: int, stde
             open(2, "wb", buffering=0, closefd=False), errors="backslashreplace",  # noqa: SIM115
             line_buffering=True)
         sys.argv = ["univac_ttt", *args]
+        if preexec_fn is not None:
+            preexec_fn()
         try:
             code = _exit_status(main(args))
         except SystemExit as leaving:

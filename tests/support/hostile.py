@@ -7,10 +7,17 @@ import signal
 import subprocess
 import sys
 
+from tests.support.command import univac_bytes
+
 HUGE = "9" * 5000  # more digits than Python converts (4,300)
 
 
 def univac(*args, stdin=b"", env=None, timeout=60, preexec_fn=None, stdout=None):
+    """The command with bytes in and out. A run with its own environment (a locale, an
+    encoding) or its stdout on a file is a fresh interpreter, as those are read at start-up;
+    any other is a fork of this one (support/command.py), which costs no start-up."""
+    if env is None and stdout is None:
+        return univac_bytes(*args, stdin=stdin, timeout=timeout, preexec_fn=preexec_fn)
     return subprocess.run([sys.executable, "-m", "univac_ttt", *args], input=stdin,
                           stdout=stdout or subprocess.PIPE, stderr=subprocess.PIPE,
                           timeout=timeout, env={**os.environ, **(env or {})},
