@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from support.terminal import Terminal
 
+from tests.support.command import univac
 from univac_ttt.desk import Desk, Limits
 from univac_ttt.desk.paper import Paper
 from univac_ttt.machine import StopKind
@@ -117,17 +118,13 @@ def loop_image(tmp_path):
 
 
 def test_monitor_script_stops_a_runaway_at_the_cap(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "univac_ttt", "monitor",
-                             str(loop_image(tmp_path))], input="go\n",
-                            capture_output=True, text=True, timeout=60)
+    result = univac("monitor", str(loop_image(tmp_path)), stdin="go\n")
     assert result.returncode == 1, result.stdout
     assert "?? the program ran 5,000,000 instructions without stopping" in result.stdout
 
 
 def test_play_plain_ends_a_runaway_with_a_message(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "univac_ttt", "play", "--plain", "--image",
-                             str(loop_image(tmp_path))], input="",
-                            capture_output=True, text=True, timeout=60)
+    result = univac("play", "--plain", "--image", str(loop_image(tmp_path)))
     assert result.returncode == 1
     assert "endless loop" in result.stderr and "Traceback" not in result.stderr
 

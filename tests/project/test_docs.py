@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.command import univac
 from univac_ttt.monitor.core import Monitor
 from univac_ttt.packs import shipped_pack
 from univac_ttt.packs.tictactoe import sheet_text
@@ -44,8 +45,7 @@ def test_lecture_exercise_reordered_element_is_caught(tmp_path):
     assert changed != sheet
     path = tmp_path / "reordered.ucs"
     path.write_text(changed, encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "univac_ttt", "verify", str(path)],
-                            capture_output=True, text=True, timeout=120)
+    result = univac("verify", str(path), timeout=120)
     assert result.returncode == 1 and "FAILED" in result.stdout
     assert re.search(r"losses\s+[1-9]", result.stdout)
 

@@ -1,5 +1,6 @@
 """The referee's own correctness and the proof itself (the suite runs the whole proof)."""
 
+from tests.support.command import univac
 from univac_ttt.machine import MachineOptions
 from univac_ttt.machine.word import from_text
 from univac_ttt.packs.tictactoe import load_tictactoe
@@ -94,10 +95,7 @@ def test_the_referee_catches_a_missing_fork_test():
 
 
 def test_verify_search_reports_the_game_and_the_node_counts():
-    import subprocess
-    import sys
-    result = subprocess.run([sys.executable, "-m", "univac_ttt", "verify", "--search"],
-                            capture_output=True, text=True, timeout=120)
+    result = univac("verify", "--search", timeout=120)
     assert result.returncode == 0
     for figure in ("255,168", "5,478", "549,946", "18,297", "7,275", "1,981"):
         assert figure in result.stdout
