@@ -33,15 +33,24 @@ def fresh_processes() -> bool:
 
 
 def univac(*args: str, stdin: str = "", timeout: float = 60, cwd: str | None = None,
-           together: bool = False) -> subprocess.CompletedProcess[str]:
+           together: bool = False, env: dict[str, str] | None = None,
+           ) -> subprocess.CompletedProcess[str]:
     """``python -m univac_ttt ARGS`` with ``stdin`` typed in; stdout and stderr read
-    (with ``together`` stderr goes where stdout goes, as ``2>&1``)."""
+    (with ``together`` stderr goes where stdout goes, as ``2>&1``). ``env`` is the whole
+    environment, for variables the command reads as it runs (a staff PIN); one the
+    interpreter reads at start-up (a locale) needs a fresh interpreter (support/hostile.py)."""
     argv = [sys.executable, "-m", "univac_ttt", *args]
     if fresh_processes():
         return subprocess.run(argv, input=stdin, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT if together else subprocess.PIPE,
-                              text=True, timeout=timeout, cwd=cwd)
-    code, out, err = _forked(argv, list(args), stdin.encode(), timeout, cwd, together, None)
+                              text=True, timeout=timeout, cwd=cwd, env=env)
+
+    def environment() -> None:
+        if env is not None:
+            os.environ.clear()
+            os.environ.update(env)
+    code, out, err = _forked(argv, list(args), stdin.encode(), timeout, cwd, together,
+                             environment)
     return subprocess.CompletedProcess(argv, code, out.decode(errors="replace"),
                                        err.decode(errors="replace"))
 

@@ -18,6 +18,7 @@ import aiohttp
 import pytest
 from support.web import web_server
 
+from tests.support.command import univac
 from univac_ttt.web.protocol import CLOSE_BAD_MESSAGE, CLOSE_FULL, CLOSE_WRONG_PASSWORD
 
 
@@ -192,16 +193,12 @@ def test_an_idle_tab_is_closed_politely():
 
 def test_serve_web_from_the_command_line(tmp_path):
     env = {**os.environ, "UNIVAC_TTT_DATA": str(tmp_path)}
-    refused = subprocess.run(["univac-ttt", "serve", "--kiosk", "--telnet", "0"],
-                             capture_output=True, text=True, env=env, timeout=30)
+    refused = univac("serve", "--kiosk", "--telnet", "0", env=env, timeout=30)
     assert refused.returncode == 2 and "--kiosk is the browser's museum mode" in refused.stderr
-    refused = subprocess.run(["univac-ttt", "serve", "--web", "0", "--kiosk"],
-                             capture_output=True, text=True, env={
-                                 k: v for k, v in env.items() if k != "UNIVAC_TTT_STAFF_PIN"},
-                             timeout=30)
+    refused = univac("serve", "--web", "0", "--kiosk", env={
+        k: v for k, v in env.items() if k != "UNIVAC_TTT_STAFF_PIN"}, timeout=30)
     assert refused.returncode == 2 and "staff PIN" in refused.stderr
-    refused = subprocess.run(["univac-ttt", "serve", "--web", "nowhere"],
-                             capture_output=True, text=True, env=env, timeout=30)
+    refused = univac("serve", "--web", "nowhere", env=env, timeout=30)
     assert refused.returncode == 2 and "[HOST:]PORT" in refused.stderr
     server = subprocess.Popen([sys.executable, "-m", "univac_ttt", "serve", "--web", "0"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
