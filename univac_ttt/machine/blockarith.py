@@ -16,7 +16,10 @@ from .word import MODULUS
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-_READS_A_AS_WORD = {"H", "C", "E", "Q", "T", ".n", ";n", "-n", "0n"}
+# A sum that the right half of its pair reads as a word is made a word at once; one that
+# it stores is made a word if its word is known (memory may keep a new number as an int).
+_READS_A_AS_WORD = {"E", "Q", "T", ".n", ";n", "-n", "0n"}
+_STORES_A = {"H", "C"}
 # Registers live in m._a, m._x, m._l, m._f: a word, or (after compiled arithmetic) a
 # number's int value that fastarith.register_word turns into its word when one is needed.
 # Compiled code reading one as a word makes the word from an int and keeps it there (the
@@ -28,6 +31,9 @@ _A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else WORD(v) or {new}(v
 _WA, _WX, _WL, _WF = ([f"v = m._{r}",
                        f"if v.__class__ is not str: m._{r} = v = WORD(v) or {new}(v)"]
                       for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
+# A memory cell as a word: a cell holds a word, or (stored by compiled code) the int value
+# of a number, which stands for fastarith.word_of of it (the value shadow).
+_M = "(u if (u := mem[{a}]).__class__ is str else WORD_OF(u))"
 
 
 class ArithmeticWriter:
@@ -47,19 +53,21 @@ class ArithmeticWriter:
         the rest (text, overflow, a zero sum, whose sign is arithmetic.py's rule) go
         through fastarith and arithmetic as words."""
         sign = "-" if code == "S" else "+"
-        second = "VALUE(w, False)" if code != "X" else \
+        second = "w if w.__class__ is int else VALUE(w, False)" if code != "X" else \
             "v if (v := m._x).__class__ is int else VALUE(v, False)"
-        rx = {"A": " m._x = w", "S": " m._x = NEGATE[w[0]] + w[1:]", "X": " pass"}[code]
+        rx = {"A": " m._x = w", "X": " pass",
+              "S": " m._x = -w if w.__class__ is int else NEGATE[w[0]] + w[1:]"}[code]
         self.emit(*([f"w = mem[{a}]"] if code != "X" else []),
                   "va = v if (v := m._a).__class__ is int else VALUE(v, False)",
                   f"vb = {second}",
                   "if va.__class__ is int and vb.__class__ is int and "
                   f"-{MODULUS} < (s := va {sign} vb) < {MODULUS} and s:", rx,
                   " m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
-                  _READS_A_AS_WORD else " m._a = s", "else:")
-        work = {"A": [" x = w", f" s, o = ADD({_A}, x)"],
+                  _READS_A_AS_WORD else " m._a = WORD(s) or s" if self.half == 0
+                  and self.right_code in _STORES_A else " m._a = s", "else:")
+        work = {"A": [" x = w if w.__class__ is str else WORD_OF(w)", f" s, o = ADD({_A}, x)"],
                 "X": [f" e = {_A}", f" s, o = ADD(e, {_X})"],
-                "S": [f" x, s, o = SUB({_A}, w)"]}
+                "S": [" if w.__class__ is int: w = WORD_OF(w)", f" x, s, o = SUB({_A}, w)"]}
         lines = ["try:", *work[code], "except AdderFault:", f" {bail}"]
         if self.overflow_stop:
             lines += ["if o:", f" {bail}"]
@@ -76,7 +84,7 @@ class ArithmeticWriter:
         index registers multiply the same numbers pass after pass."""
         last = f"LAST{self.pair}_{self.half}"
         self.namespace[last] = [(None,)]
-        self.emit(f"x = mem[{a}]", "vx = VALUE(x, False)",
+        self.emit(f"x = mem[{a}]", "vx = x if x.__class__ is int else VALUE(x, False)",
                   "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
                   "ok = vx.__class__ is int and vl.__class__ is int",
                   "if ok:",
@@ -99,7 +107,7 @@ class ArithmeticWriter:
                   "   p = PASSES_OF(vx)", "   if p is None:", "    p = PASSES(vx)",
                   f"   {last}[0] = (vl, vx, hi, lo, f, p)",
                   "   m._a = hi", "   m._x = lo if lo is not None else x", "   m._f = f",
-                  "if not ok:",
+                  "if not ok:", " if x.__class__ is int: x = WORD_OF(x)",
                   f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
                   f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
                   " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",
@@ -114,7 +122,7 @@ class ArithmeticWriter:
     def divide(self, a: int, bail: str) -> None:
         """D on numbers with known values: both quotients stay ints in rA and rX, as
         fastarith.divide forms them; anything else through fastarith with words."""
-        self.emit(f"d = mem[{a}]", "va = VALUE(d, False)",
+        self.emit(f"d = mem[{a}]", "va = d if d.__class__ is int else VALUE(d, False)",
                   "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
                   "r = None",
                   "if va.__class__ is int and vl.__class__ is int:",
@@ -124,5 +132,6 @@ class ArithmeticWriter:
                   "   r = None",  # a zero quotient's sign is arithmetic.py's rule
                   "  elif (va < 0) != (vl < 0):", "   m._a = -r", "   m._x = -q", "  else:",
                   "   m._a = r", "   m._x = q",
-                  "if r is None:", f" r = DIV(d, {_L})", " if r.__class__ is str:", f"  {bail}",
+                  "if r is None:", " if d.__class__ is int: d = WORD_OF(d)",
+                  f" r = DIV(d, {_L})", " if r.__class__ is str:", f"  {bail}",
                   " m._a, m._x = r")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
 from . import fastarith, ops
-from .blockarith import _A, _L, _READS_A_AS_WORD, _WA, _WF, _WL, _WX, ArithmeticWriter
+from .blockarith import _A, _L, _M, _READS_A_AS_WORD, _WA, _WF, _WL, ArithmeticWriter
 from .charset import MINUS, ZERO_DIGIT
 from .ops import BY_CODE, decode
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
@@ -73,9 +73,14 @@ def _leave(m: Machine, pulses: int, cr: str, cr_address: int, result: int,
 
 
 def _mixed_equal(a: str | int, l: str | int) -> bool:  # noqa: E741 - rL
-    """Q's test when one of rA, rL holds an int and the other a word: as words."""
-    return (a if a.__class__ is str else fastarith.register_word(a)) == (  # type: ignore[arg-type]
-        l if l.__class__ is str else fastarith.register_word(l))  # type: ignore[arg-type]
+    """Q's test when one of rA, rL holds an int and the other a word: as words, but a
+    word whose value differs is unequal without making the int's word (a counting loop
+    compares each new count with its limit)."""
+    number, word = (a, l) if a.__class__ is int else (l, a)
+    known = fastarith.value(word)  # type: ignore[arg-type]
+    if known != number:  # None (text) included
+        return False
+    return fastarith.register_word(number) == word  # type: ignore[arg-type]
 
 
 _NAMESPACE = {
@@ -92,15 +97,26 @@ _NAMESPACE = {
     "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": RETURN_LINKS,
     "SR": ar.shift_right, "SL": ar.shift_left, "SRK": ar.shift_right_keep_sign,
     "SLK": ar.shift_left_keep_sign, "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
+    "AS_WORDS": fastarith.as_words, "MATERIALISE": fastarith.materialise,
 }
-# A sum that the right half of its pair reads as a word is made a word at once.
+def _STORE_INT(register: str) -> list[str]:  # noqa: N802 - reads as a table entry
+    return [f"v = m._{register}", "if v.__class__ is int:",
+            " if (u := WORD(v)) is None: sh({a})", f" else: m._{register} = v = u",
+            "mem[{a}] = v"]
+
+
 _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
 _PLAIN = {
+    # A cell may hold a number's int value (the value shadow): registers take it as it is.
     "B": ["m._a = m._x = mem[{a}]"], "L": ["m._l = m._x = mem[{a}]"], "F": ["m._f = mem[{a}]"],
-    "H": [*_WA, "mem[{a}] = v"], "C": [f"mem[{{a}}] = {_A}", "m._a = ZERO"],
-    "G": [*_WF, "mem[{a}] = v"], "J": [*_WX, "mem[{a}] = v"], "K": ["m._l = m._a", "m._a = ZERO"],
-    "E": [*_WF, "e = v", *_WA, "m._a = EXTRACT(v, mem[{a}], e)"],
-    "V": ["m.v = [mem[{a}], mem[{a1}]]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
+    # rA, rX hold ints below 10^11 only. A number whose word is known (a dict look-up) is
+    # stored as that word, and the register keeps it; a new number is stored as its int,
+    # the cell noted as shadowed, and its word is made only if something reads it as text.
+    "H": _STORE_INT("a"), "C": [*_STORE_INT("a"), "m._a = ZERO"], "J": _STORE_INT("x"),
+    "G": [*_WF, "mem[{a}] = v"],  # rF may hold a triple, which is no adder value
+    "K": ["m._l = m._a", "m._a = ZERO"],
+    "E": [*_WF, "e = v", *_WA, f"m._a = EXTRACT(v, {_M}, e)"],
+    "V": [f"m.v = [{_M}, {_M.replace('{a}', '{a1}')}]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
     "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
     # Two ints are equal exactly when their words are; a word and an int are compared as words.
     "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(e, v):",
@@ -240,7 +256,8 @@ class _Writer(ArithmeticWriter):
             self.emit("if m._a == m._l:" if code == "Q" else "if GREATER(m._a, m._l):",
                       f" n = {a}")
         elif code == "Y":  # the channel of m: the last digit is ignored (U7)
-            self.emit(f"m.y = mem[{a - a % 10}:{a - a % 10 + 10}]")
+            self.emit(f"y = mem[{a - a % 10}:{a - a % 10 + 10}]",
+                      "m.y = AS_WORDS(y) if m._shadowed else y")
         elif code == "Z":
             self.emit("y = m.y", "if len(y) == 10:", f" mem[{a - a % 10}:{a - a % 10 + 10}] = y",
                       "else:", f" FROM_Y(m, {a})")
@@ -267,7 +284,8 @@ class _Writer(ArithmeticWriter):
             if self.pair == 0 and self.half == 0 and not self.loops:  # CR is set for the
                 self.emit("crw = m.cr", "cra = m.cr_address")  # device: keep the old
                 bail = f"raise SETTLE(m, t0, {self.address}, crw, cra, 0, 0@REGS@)"
-            self.emit("@FLUSH@", f"m.pulses = {self.now()}", "m.cc = n",
+            self.emit("@FLUSH@", "if m._shadowed: MATERIALISE(m)",  # devices read words
+                      f"m.pulses = {self.now()}", "m.cc = n",
                       f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
                       f"r = {name}(m, {a})", "if r is not None:", f" {bail}",
                       "t = m.pulses")
@@ -277,7 +295,7 @@ class _Writer(ArithmeticWriter):
             self.emit("@FLUSH@", f"m.pulses = {self.now()}", "m.cc = n",
                       f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
                       "printer = m.printer",
-                      "if printer is not None:", f" printer.print_word(mem[{a}])",
+                      "if printer is not None:", f" printer.print_word({_M.format(a=a)})",
                       "m.printed_words += 1")
         self._simplify(first)
         self._learn(code)
@@ -299,14 +317,14 @@ class _Writer(ArithmeticWriter):
             words.discard("l")
             if "a" in words:
                 words.add("l")
-        if code in ("B", "H", "C", "E", "K", *_SHIFTS) or (
+        if code in ("C", "E", "K", *_SHIFTS) or (
                 code in ("A", "S", "X") and self.half == 0
                 and self.right_code in _READS_A_AS_WORD):
             words.add("a")
-        elif code in ("A", "S", "X", "M", "N", "P", "D"):
+        elif code in ("A", "S", "X", "M", "N", "P", "D", "B"):  # B: a cell may hold an int
             words.discard("a")
         elif code == "L":
-            words.add("l")
+            words.discard("l")
         elif code == "device":
             words.clear()
 
@@ -322,6 +340,7 @@ class _Writer(ArithmeticWriter):
         body = body.replace("@D@", f" + passed * {_DONE}" if self.loops else "")
         body = body.replace("@DI@", " + passed" if self.loops else "")
         head = ["def block(m, room):", " mem = m.mem",
+                *([" sh = m._shadowed.add"] if "sh(" in body else []),
                 " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
                 *(f" r{r} = m._{r}" for r in used)]
         if self.loops:
@@ -348,6 +367,8 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
         if plan and at in tables.observed:
             break  # an observed address starts a block of its own
         word = mem[at]
+        if word.__class__ is int:  # a number stored where a later pair is fetched
+            break  # (the block ends before it; its own lookup makes it a word)
         halves, codes = _codes(word)
         if not all(code in _COMPILABLE for code in codes):
             break

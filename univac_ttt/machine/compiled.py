@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .blockgen import _CHANGED, _DONE, _MAX_PAIRS, Bail, block_source
+from .fastarith import materialise, word_of
 from .firstsight import _first_sight
 from .ops import BY_CODE
 from .stops import Stop, StopKind
@@ -92,6 +93,11 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
     one pair, for the table used at the end of a budget; fewer ``pairs``: a block shortened
     after a word of it changed, replacing the long one at once."""
     word = mem[address]
+    if word.__class__ is int:  # a number stored where the program now fetches a pair
+        mem[address] = word = word_of(word)  # type: ignore[arg-type]
+        known = (tables.singles if single else tables.by_address)[address].get(word)
+        if known is not None and pairs == _MAX_PAIRS:
+            return known  # (code that computes its instruction words: a pair made again)
     key = (address, word)
     if key not in tables.seen and (single or pairs == _MAX_PAIRS):
         if len(tables.seen) >= _SEEN_LIMIT:
@@ -121,8 +127,10 @@ def _telling(block: Block, address: int) -> Block:
             result = block(m, room)
         except Bail as bail:
             if bail.done:
+                materialise(m)  # the observer reads memory as words
                 m.on_arrival(address)
             raise
+        materialise(m)
         m.on_arrival(address)
         return result
     return observed
@@ -136,6 +144,7 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
     either at a pair boundary or, after a bail in a right half, just before that right
     half. Each block sets CR when it leaves."""
     mem = m.mem
+    shadowed = m._shadowed  # cells holding ints: words again before anything else runs
     by_address = tables.by_address
     singles = tables.singles
     cc = m.cc
@@ -157,6 +166,8 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
             if function is _generic:
                 if first_sight is None:
                     break
+                if shadowed:  # the executors read memory as words
+                    materialise(m)
                 cc = first_sight(m, cc)
                 done += 2
                 continue
@@ -167,8 +178,12 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
             done += r // _DONE
             cc = r % _DONE
     except Bail as bail:
+        if shadowed:
+            materialise(m)
         m.instructions += done + bail.done
         return done + bail.done
+    if shadowed:
+        materialise(m)
     m.cc = cc
     m.instructions += done
     return done

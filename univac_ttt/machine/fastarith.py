@@ -11,9 +11,14 @@ such an int stands for.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import arithmetic as ar
 from .charset import MINUS, ZERO_DIGIT
 from .word import MODULUS
+
+if TYPE_CHECKING:
+    from .cpu import Machine
 
 _LIMIT = 4096  # values and words remembered before a table is emptied
 _VALUES: dict[str, int | None] = {}  # word -> signed value (None: not a number to the adder)
@@ -55,6 +60,23 @@ def _new_word(number: int) -> str:
     _WORDS[number] = word
     _VALUES[word] = number
     return word
+
+
+def as_words(cells: list[str | int]) -> list[str]:
+    """Memory cells as words: an int a cell holds (the value shadow) stands for word_of it.
+    Reads only, so a reader in another thread may call it while the machine runs."""
+    return [c if c.__class__ is str else word_of(c) for c in cells]  # type: ignore[arg-type]
+
+
+def materialise(m: Machine) -> None:
+    """Make a word of every cell that compiled code left holding an int (Machine.mem
+    holds only words whenever the compiled path is not running)."""
+    mem = m.mem
+    for address in m._shadowed:
+        cell = mem[address]
+        if cell.__class__ is int:
+            mem[address] = word_of(cell)  # type: ignore[arg-type]
+    m._shadowed.clear()
 
 
 def register_word(number: int) -> str:
