@@ -58,8 +58,8 @@ def words(program: dict[int, str], data: dict[int, str]) -> dict[int, str]:
 COUNTING = {  # a new number stored every pass, printed from memory, read back
     0: "A00101H00100",  # x + k stored (an overflow wraps it and goes to 000 after H)
     1: "B00100500100", 2: "V00100Y00100", 3: "W00120Z00130",
-    4: "F00102E00100", 5: "H00103500103", 6: "L00100M00101", 7: "S00100D00104",
-    8: "H00105B00100", 9: "000000U00000",
+    4: "F00102E00100", 5: "H00103500103", 6: "L00100M00101", 7: "S00100J00106",
+    8: "D00104H00105", 9: "B00100U00000",
 }
 COUNTING_DATA = {
     100: from_int(0), 101: from_int(31_415_926_535), 102: from_text("ABCDEF123456"),
