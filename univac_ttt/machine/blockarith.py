@@ -65,8 +65,11 @@ class ArithmeticWriter:
                   " m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
                   _READS_A_AS_WORD else " m._a = WORD(s) or s" if self.half == 0
                   and self.right_code in _STORES_A else " m._a = s", "else:")
-        work = {"A": [" x = w if w.__class__ is str else WORD_OF(w)", f" s, o = ADD({_A}, x)"],
-                "X": [f" e = {_A}", f" s, o = ADD(e, {_X})"],
+        # Text (address arithmetic on instruction words) is looked up in arithmetic.add's
+        # own memo first: the same sums again and again, without fastarith's value tests.
+        work = {"A": [" x = w if w.__class__ is str else WORD_OF(w)", f" e = {_A}",
+                      " s, o = SUMS((e, x)) or ADD(e, x)"],
+                "X": [f" e = {_A}", f" v = {_X}", " s, o = SUMS((e, v)) or ADD(e, v)"],
                 "S": [" if w.__class__ is int: w = WORD_OF(w)", f" x, s, o = SUB({_A}, w)"]}
         lines = ["try:", *work[code], "except AdderFault:", f" {bail}"]
         if self.overflow_stop:

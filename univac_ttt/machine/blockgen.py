@@ -90,7 +90,7 @@ _NAMESPACE = {
     "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word,
     "NEW": fastarith._new_word, "PASSES": fastarith.passes_of,
     "PASSES_OF": fastarith._PASSES_OF.get,
-    "ADD": fastarith.add, "MUL": fastarith.multiply,
+    "ADD": fastarith.add, "SUMS": ar._SUMS.get, "MUL": fastarith.multiply,
     "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
     "PRODUCTS_P": fastarith.PRODUCTS[False, True],
     "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
@@ -256,8 +256,10 @@ class _Writer(ArithmeticWriter):
             self.emit("if m._a == m._l:" if code == "Q" else "if GREATER(m._a, m._l):",
                       f" n = {a}")
         elif code == "Y":  # the channel of m: the last digit is ignored (U7)
-            self.emit(f"y = mem[{a - a % 10}:{a - a % 10 + 10}]",
-                      "m.y = AS_WORDS(y) if m._shadowed else y")
+            base = a - a % 10
+            self.namespace[f"CHANNEL{base}"] = frozenset(range(base, base + 10))
+            self.emit(f"y = mem[{base}:{base + 10}]",  # words, unless a cell there is shadowed
+                      f"m.y = y if m._shadowed.isdisjoint(CHANNEL{base}) else AS_WORDS(y)")
         elif code == "Z":
             self.emit("y = m.y", "if len(y) == 10:", f" mem[{a - a % 10}:{a - a % 10 + 10}] = y",
                       "else:", f" FROM_Y(m, {a})")
