@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 # blockgen's: the next CC plus _DONE times the instructions it ran (plus _CHANGED ...).
 Block = Callable[["Machine", int], int]
 _ROOM = 1 << 24
+_DONE_SHIFT = _DONE.bit_length() - 1  # r >> _DONE_SHIFT: instructions; r & _CC_MASK: CC
+_CC_MASK = _DONE - 1
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
 _OBSERVING_LIMIT = 16  # sets of observed addresses whose tables are kept
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
@@ -149,6 +151,7 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
     singles = tables.singles
     cc = m.cc
     done = 0
+    budget = min(budget, _ROOM)  # (the caller comes back for the rest)
     limit = budget - 1
     whole = budget - 2 * _MAX_PAIRS  # below this, room for any block
     # A first sight runs in the interpreter where an observer must be told (it checks).
@@ -171,12 +174,12 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
                 cc = first_sight(m, cc)
                 done += 2
                 continue
-            r = function(m, room if (room := budget - done) < _ROOM else _ROOM)
+            r = function(m, budget - done)
             if r >= _CHANGED:  # a word of the block had changed: shorten the block
                 pairs, r = divmod(r, _CHANGED)
                 compile_block(tables, cc, mem, pairs)
-            done += r // _DONE
-            cc = r % _DONE
+            done += r >> _DONE_SHIFT
+            cc = r & _CC_MASK
     except Bail as bail:
         if shadowed:
             materialise(m)
