@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
 from . import fastarith, ops
-from .blockarith import _A, _L, _M, _READS_A_AS_WORD, _WA, _WF, _WL, ArithmeticWriter
+from .blockarith import _A, _F, _L, _M, _READS_A_AS_WORD, _WA, _WF, _WL, _X, ArithmeticWriter
 from .charset import MINUS, ZERO_DIGIT
 from .ops import BY_CODE, decode
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
@@ -98,6 +98,7 @@ _NAMESPACE = {
     "SR": ar.shift_right, "SL": ar.shift_left, "SRK": ar.shift_right_keep_sign,
     "SLK": ar.shift_left_keep_sign, "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
     "AS_WORDS": fastarith.as_words, "MATERIALISE": fastarith.materialise,
+    **ops.BODY_NAMES,
 }
 def _STORE_INT(register: str) -> list[str]:  # noqa: N802 - reads as a table entry
     return [f"v = m._{register}", "if v.__class__ is int:",
@@ -106,18 +107,21 @@ def _STORE_INT(register: str) -> list[str]:  # noqa: N802 - reads as a table ent
 
 
 _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
-_PLAIN = {
-    # A cell may hold a number's int value (the value shadow): registers take it as it is.
-    "B": ["m._a = m._x = mem[{a}]"], "L": ["m._l = m._x = mem[{a}]"], "F": ["m._f = mem[{a}]"],
-    # rA, rX hold ints below 10^11 only. A number whose word is known (a dict look-up) is
-    # stored as that word, and the register keeps it; a new number is stored as its int,
-    # the cell noted as shadowed, and its word is made only if something reads it as text.
+# The operations the table writes as a body (ops.py, "one body"): their inline form comes
+# from the row, with a cell or register read as a word where the body asks for one.
+_COMPILED_NAMES = {"a": "{a}", "a1": "{a1}", "M": "mem[{a}]", "MW": _M,
+                   "M1W": _M.replace("{a}", "{a1}"), "A": _A, "X": _X, "L": _L, "F": _F,
+                   "cc": "n"}
+_PLAIN = {op.code: [line.format(**_COMPILED_NAMES) for line in op.body]
+          for op in ops.OPERATIONS if op.body or op.code == "00"}
+_PLAIN.update({
+    # Stores: rA and rX hold ints below 10^11 only. A number whose word is known (a dict
+    # look-up) is stored as that word, and the register keeps it; a new number is stored
+    # as its int, the cell noted as shadowed, and its word is made only if something reads
+    # it as text. (The interpreter stores words: ops.py's _hold, _clear, _store_x.)
     "H": _STORE_INT("a"), "C": [*_STORE_INT("a"), "m._a = ZERO"], "J": _STORE_INT("x"),
     "G": [*_WF, "mem[{a}] = v"],  # rF may hold a triple, which is no adder value
-    "K": ["m._l = m._a", "m._a = ZERO"],
-    "E": [*_WF, "e = v", *_WA, f"m._a = EXTRACT(v, {_M}, e)"],
-    "V": [f"m.v = [{_M}, {_M.replace('{a}', '{a1}')}]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
-    "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
+    "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"],
     # Two ints are equal exactly when their words are; a word and an int are compared as words.
     "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(e, v):",
           " n = {a}"],
@@ -127,8 +131,7 @@ _PLAIN = {
           " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
           " if v.__class__ is not str: m._l = v = WORD(v) or NEW(v)",
           " g = GREATER(e, v)", "if g:", " n = {a}"],
-    "U": ["n = {a}"], "R": ["mem[{a}] = LINKS[n]"],
-}
+})
 _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
 # Devices and stops: their executors are called as they are, with the clock, CC and CR set;
 # each returns a stop request only before it has changed anything (tape.py), so the
