@@ -95,8 +95,7 @@ _NAMESPACE = {
     "PRODUCTS_P": fastarith.PRODUCTS[False, True],
     "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
     "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": RETURN_LINKS,
-    "SR": ar.shift_right, "SL": ar.shift_left, "SRK": ar.shift_right_keep_sign,
-    "SLK": ar.shift_left_keep_sign, "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
+    "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
     "AS_WORDS": fastarith.as_words, "MATERIALISE": fastarith.materialise,
     **ops.BODY_NAMES,
 }
@@ -268,13 +267,6 @@ class _Writer(ArithmeticWriter):
                       "else:", f" FROM_Y(m, {a})")
         elif code in _PLAIN:
             self.emit(*(line.format(a=a, a1=(a + 1) % 1000) for line in _PLAIN[code]))
-        elif code in _SHIFTS:
-            zeros = repr(ZERO_DIGIT * a)
-            self.emit(*_WA, "w = v")
-            self.emit({".n": f"m._a = ({zeros} + w)[:12]",
-                       ";n": f"m._a = (w + {zeros})[{a}:{a + 12}]",
-                       "-n": f"m._a = w[0] + ({zeros} + w[1:])[:11]",
-                       "0n": f"m._a = w[0] + (w[1:] + {zeros})[{a}:{a + 11}]"}[code])
         elif code in ("A", "S", "X"):
             self.adder(code, a, bail)
         elif code in ("M", "N", "P"):

@@ -8,13 +8,14 @@ shifts) and returns None to go on, an ``int`` to transfer control there, or a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
 from . import tape
-from .charset import GLYPHS
+from .charset import GLYPHS, ZERO_DIGIT
 from .stops import BREAKPOINT, HALT, KEYBOARD_WAIT, StopRequest, error
 from .timing import MINOR_CYCLE_PULSES
 from .word import MEMORY_WORDS, RETURN_LINKS, ZERO
@@ -61,7 +62,8 @@ class Operation:
 INTERPRETED = {"a": "a", "a1": "(a + 1) % 1000", "M": "mem[a]", "MW": "mem[a]",
                "M1W": "mem[(a + 1) % 1000]", "A": "m.a", "X": "m.x", "L": "m.l", "F": "m.f",
                "cc": "m.cc"}
-BODY_NAMES: dict[str, object] = {"ZERO": ZERO, "EXTRACT": ar.extract, "LINKS": RETURN_LINKS}
+BODY_NAMES: dict[str, object] = {"ZERO": ZERO, "EXTRACT": ar.extract, "LINKS": RETURN_LINKS,
+                                 "ZEROS": tuple(ZERO_DIGIT * n for n in range(12))}
 
 
 def _executor(name: str, body: tuple[str, ...]) -> Executor:
@@ -79,7 +81,7 @@ def _executor(name: str, body: tuple[str, ...]) -> Executor:
 def _op(code: str, name: str, action: str, body: tuple[str, ...], cycles: int,
         **more: int | bool) -> Operation:
     """A row whose executor is generated from its body."""
-    return Operation(code, name, action, _executor("_" + name.replace(" ", "_"), body),
+    return Operation(code, name, action, _executor("_" + re.sub(r"\W+", "_", name), body),
                      cycles, body=body, **more)  # type: ignore[arg-type]
 
 
@@ -213,24 +215,8 @@ def _test_greater(m: Machine, a: int) -> Outcome:
 
 
 
-def _shift_right(m: Machine, n: int) -> Outcome:
-    m._a = ar.shift_right(m.a, n)
-    return None
 
 
-def _shift_left(m: Machine, n: int) -> Outcome:
-    m._a = ar.shift_left(m.a, n)
-    return None
-
-
-def _shift_right_keep_sign(m: Machine, n: int) -> Outcome:
-    m._a = ar.shift_right_keep_sign(m.a, n)
-    return None
-
-
-def _shift_left_keep_sign(m: Machine, n: int) -> Outcome:
-    m._a = ar.shift_left_keep_sign(m.a, n)
-    return None
 
 
 
@@ -308,12 +294,15 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("U", "transfer", "next pair from m", ("n = {a}",), 1, transfers=True),
     _op("R", "record", "return link 000000U00ccc (ccc = CC) to m", ("mem[{a}] = LINKS[{cc}]",),
         2),
-    Operation(".n", "shift right", "rA right n places, sign included", _shift_right, 2, words=0),
-    Operation(";n", "shift left", "rA left n places, sign included", _shift_left, 2, words=0),
-    Operation("-n", "shift right, sign kept", "rA digits right n places",
-              _shift_right_keep_sign, 2, words=0),
-    Operation("0n", "shift left, sign kept", "rA digits left n places",
-              _shift_left_keep_sign, 2, words=0),
+    # The shifts (U8): zeros enter; "-n" and "0n" move positions 2-12 and keep the sign.
+    _op(".n", "shift right", "rA right n places, sign included",
+        ("m._a = (ZEROS[{a}] + {A})[:12]",), 2, words=0),
+    _op(";n", "shift left", "rA left n places, sign included",
+        ("m._a = ({A} + ZEROS[{a}])[{a}:{a} + 12]",), 2, words=0),
+    _op("-n", "shift right, sign kept", "rA digits right n places",
+        ("v = {A}", "m._a = v[0] + (ZEROS[{a}] + v[1:])[:11]"), 2, words=0),
+    _op("0n", "shift left, sign kept", "rA digits left n places",
+        ("v = {A}", "m._a = v[0] + (v[1:] + ZEROS[{a}])[{a}:{a} + 11]"), 2, words=0),
     _op("00", "skip", "no operation", (), 1, words=0),
     Operation("90", "stop", "stop; Start goes on with the next instruction", _stop, 1, words=0),
     Operation(",0", "breakpoint stop", "stop if the breakpoint switch is set", _breakpoint, 1,
