@@ -3,7 +3,9 @@ timing model, the monitor's ``break -op`` and its ``help ops`` (py65 style).
 
 Each executor takes the machine and the operand (an address, or the shift count for the
 shifts) and returns None to go on, an ``int`` to transfer control there, or a
-``StopRequest``. REFERENCE.md section 5 is the source of every row.
+``StopRequest``. A row written as a ``body`` (the plain moves, transfers and shifts) is
+the one statement of that instruction: its executor here and its compiled form
+(blockgen.py) are both generated from it. REFERENCE.md section 5 is the source of every row.
 """
 
 from __future__ import annotations
