@@ -36,6 +36,11 @@ _WA, _WX, _WL, _WF = ([f"v = m._{r}",
 _M = "(u if (u := mem[{a}]).__class__ is str else WORD_OF(u))"
 
 
+# A value: VALUE(c, c) is the adder's value of a word the table knows, None for text, and
+# the cell or register itself otherwise: an int (its own value) or an unknown word (which
+# is no int, so the code goes the word way and fastarith learns it).
+
+
 class ArithmeticWriter:
     """Source of A, S, X, M, N, P and D for a block (blockgen._Writer's arithmetic)."""
 
@@ -53,12 +58,11 @@ class ArithmeticWriter:
         the rest (text, overflow, a zero sum, whose sign is arithmetic.py's rule) go
         through fastarith and arithmetic as words."""
         sign = "-" if code == "S" else "+"
-        second = "w if w.__class__ is int else VALUE(w, False)" if code != "X" else \
-            "v if (v := m._x).__class__ is int else VALUE(v, False)"
+        second = "VALUE(w, w)" if code != "X" else "VALUE(m._x, m._x)"
         rx = {"A": " m._x = w", "X": " pass",
               "S": " m._x = -w if w.__class__ is int else NEGATE[w[0]] + w[1:]"}[code]
         self.emit(*([f"w = mem[{a}]"] if code != "X" else []),
-                  "va = v if (v := m._a).__class__ is int else VALUE(v, False)",
+                  "va = VALUE(m._a, m._a)",
                   f"vb = {second}",
                   "if va.__class__ is int and vb.__class__ is int and "
                   f"-{MODULUS} < (s := va {sign} vb) < {MODULUS} and s:", rx,
@@ -87,8 +91,7 @@ class ArithmeticWriter:
         index registers multiply the same numbers pass after pass."""
         last = f"LAST{self.pair}_{self.half}"
         self.namespace[last] = [(None,)]
-        self.emit(f"x = mem[{a}]", "vx = x if x.__class__ is int else VALUE(x, False)",
-                  "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
+        self.emit(f"x = mem[{a}]", "vx = VALUE(x, x)", "vl = VALUE(m._l, m._l)",
                   "ok = vx.__class__ is int and vl.__class__ is int",
                   "if ok:",
                   f" c = {last}[0]", " if c[0] == vl and c[1] == vx:",
@@ -125,8 +128,7 @@ class ArithmeticWriter:
     def divide(self, a: int, bail: str) -> None:
         """D on numbers with known values: both quotients stay ints in rA and rX, as
         fastarith.divide forms them; anything else through fastarith with words."""
-        self.emit(f"d = mem[{a}]", "va = d if d.__class__ is int else VALUE(d, False)",
-                  "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
+        self.emit(f"d = mem[{a}]", "va = VALUE(d, d)", "vl = VALUE(m._l, m._l)",
                   "r = None",
                   "if va.__class__ is int and vl.__class__ is int:",
                   " ma = va if va >= 0 else -va", " ml = vl if vl >= 0 else -vl",

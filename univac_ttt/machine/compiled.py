@@ -90,13 +90,16 @@ def _generic(m: Machine, room: int) -> int:
 
 
 def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
-                  *, single: bool = False) -> Block:
+                  *, single: bool = False, shadowed: set[int] | None = None) -> Block:
     """The block for the word at ``address`` (remembered, once seen twice). ``single``:
     one pair, for the table used at the end of a budget; fewer ``pairs``: a block shortened
-    after a word of it changed, replacing the long one at once."""
+    after a word of it changed, replacing the long one at once. A cell holding a number's
+    int (the value shadow) is made its word first, and dropped from ``shadowed``."""
     word = mem[address]
     if word.__class__ is int:  # a number stored where the program now fetches a pair
         mem[address] = word = word_of(word)  # type: ignore[arg-type]
+        if shadowed is not None:
+            shadowed.discard(address)  # a word again: nothing left to make of it
         known = (tables.singles if single else tables.by_address)[address].get(word)
         if known is not None and pairs == _MAX_PAIRS:
             return known  # (code that computes its instruction words: a pair made again)
@@ -161,11 +164,11 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
             if done <= whole:
                 function = by_address[cc].get(mem[cc])
                 if function is None:
-                    function = compile_block(tables, cc, mem)
+                    function = compile_block(tables, cc, mem, shadowed=shadowed)
             else:  # the last few instructions of the budget: one pair at a time
                 function = singles[cc].get(mem[cc])
                 if function is None:
-                    function = compile_block(tables, cc, mem, single=True)
+                    function = compile_block(tables, cc, mem, single=True, shadowed=shadowed)
             if function is _generic:
                 if first_sight is None:
                     break
