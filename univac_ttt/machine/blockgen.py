@@ -333,11 +333,13 @@ class _Writer(ArithmeticWriter):
         used = [r for r in "axlf" if r in found]
         flush = "; ".join(f"m._{r} = r{r}" for r in used) or "pass"
         body = body.replace("@FLUSH@", flush)
+        if not self.loops:  # called once: the shadow set is looked up only when needed
+            body = body.replace("sh(", "m._shadowed.add(")
         body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in used))
         body = body.replace("@D@", f" + passed * {_DONE}" if self.loops else "")
         body = body.replace("@DI@", " + passed" if self.loops else "")
         head = ["def block(m, room):", " mem = m.mem",
-                *([" sh = m._shadowed.add"] if "sh(" in body else []),
+                *([" sh = m._shadowed.add"] if "sh(" in body and self.loops else []),
                 " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
                 *(f" r{r} = m._{r}" for r in used)]
         if self.loops:
