@@ -188,7 +188,7 @@ class Machine:
     @property
     def sr(self) -> str:
         """The static register: the instruction about to execute."""
-        return self.mem[self.cc][:6] if self.half == 0 else self.cr[6:]
+        return self.word_at(self.cc)[:6] if self.half == 0 else self.cr[6:]
 
     def next_instruction_address(self) -> tuple[int, str]:
         """The word address and half of the instruction about to execute."""
