@@ -61,14 +61,20 @@ class ArithmeticWriter:
         second = "VALUE(w, w)" if code != "X" else "VALUE(m._x, m._x)"
         rx = {"A": " m._x = w", "X": " pass",
               "S": " m._x = -w if w.__class__ is int else NEGATE[w[0]] + w[1:]"}[code]
+        to_a = (" m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
+                _READS_A_AS_WORD else " m._a = WORD(s) or s" if self.half == 0
+                and self.right_code in _STORES_A else " m._a = s")
         self.emit(*([f"w = mem[{a}]"] if code != "X" else []),
                   "va = VALUE(m._a, m._a)",
                   f"vb = {second}",
                   "if va.__class__ is int and vb.__class__ is int and "
-                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS} and s:", rx,
-                  " m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
-                  _READS_A_AS_WORD else " m._a = WORD(s) or s" if self.half == 0
-                  and self.right_code in _STORES_A else " m._a = s", "else:")
+                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS} and s:", rx, to_a, "else:")
+        indent = " "
+        if not self.overflow_stop:  # an overflow of two numbers wraps as fastarith._sum
+            self.emit(" if va.__class__ is int and vb.__class__ is int and (s := va "
+                      f"{sign} vb) and (s := s - {MODULUS} if s > 0 else s + {MODULUS}):",
+                      " " + rx, " " + to_a, "  m.overflows += 1", "  n = 0", " else:")
+            indent = "  "  # (a wrapped zero, text, a zero sum: the word way below)
         # Text (address arithmetic on instruction words) is looked up in arithmetic.add's
         # own memo first: the same sums again and again, without fastarith's value tests.
         work = {"A": [" x = w if w.__class__ is str else WORD_OF(w)", f" e = {_A}",
@@ -80,7 +86,7 @@ class ArithmeticWriter:
             lines += ["if o:", f" {bail}"]
         lines += ["m._x = x" if code != "X" else "pass", "m._a = s", "if o:",
                   " m.overflows += 1", " n = 0"]
-        self.emit(*(" " + line for line in lines))
+        self.emit(*(indent + line for line in lines))
 
     def multiply(self, code: str, a: int, bail: str) -> None:
         """M, N, P on numbers with known values: the product's words stay ints in rA, rX
