@@ -5,8 +5,9 @@ bounded table remembers the value of each numeric word seen or made, so a result
 fetched again is not converted twice, and results are formed through a byte table. Every
 function returns exactly what its namesake in arithmetic.py returns
 (tests/machine/test_fastarith.py); words holding non-digits go to arithmetic.py unchanged.
-Compiled pairs also leave results in the registers as ints; ``register_word`` is the word
-such an int stands for.
+Compiled pairs also leave results in the registers, and new numbers they store in memory
+cells, as ints (the value shadow); ``register_word`` and ``word_of`` are the word such an
+int stands for, ``as_words`` and ``materialise`` turn shadowed cells back into words.
 """
 
 from __future__ import annotations
