@@ -13,7 +13,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-import univac_ttt.console.side_panel as panels
+import univac_ttt.console.panel_rows as panels
 from tests.support.serving import run
 from univac_ttt.cli.serve import served_apps
 
@@ -32,13 +32,13 @@ async def _until(condition, timeout: float = 5.0) -> None:  # type: ignore[no-un
 
 def test_a_move_is_two_redraws_and_the_panel_is_laid_out_once(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     layouts = []
-    render = panels.render_panel
+    render = panels.panel_rows
 
     def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
         layouts.append(1)
         return render(*args, **kwargs)
 
-    monkeypatch.setattr(panels, "render_panel", counted)
+    monkeypatch.setattr(panels, "panel_rows", counted)
 
     async def scenario() -> None:
         with create_pipe_input() as keys:
@@ -73,6 +73,35 @@ def test_a_move_is_two_redraws_and_the_panel_is_laid_out_once(monkeypatch) -> No
             replies = drawn[echoed:]
             assert len(replies) == 1  # the whole reply: one redraw
             assert replies[0][2] == drawn[echoed - 1][2] + 1  # new figures: laid out once
+            app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+    run(scenario(), 30)
+
+
+def test_a_seated_terminal_at_rest_in_fast_speed_does_no_work() -> None:
+    async def scenario() -> None:
+        with create_pipe_input() as keys:
+            output = Vt100_Output(_Sink(), lambda: Size(24, 80), term="xterm",
+                                  enable_cpr=False)
+            served = served_apps()["play"](keys, output)
+            app, console = served.application, served.console
+            looks: list[int] = []
+            advance = console.pacer.advance
+
+            def counted() -> bool:
+                looks.append(1)
+                return advance()
+
+            console.pacer.advance = counted  # type: ignore[method-assign]
+            task = asyncio.get_running_loop().create_task(served.run())
+            await _until(lambda: len(looks) > 0 and console.session.waiting_for_keyboard)
+            await asyncio.sleep(0.1)
+            seen = len(looks)
+            await asyncio.sleep(0.6)  # the ticker used to look five times a second
+            assert len(looks) == seen
+            assert app.terminal_size_polling_interval is None  # sizes come by notice
+            keys.send_text("\x1bOR")  # F3: the typewriter's own speed wakes the ticker
+            await _until(lambda: len(looks) > seen and console.pacer.authentic)
             app.exit(result=0)
             await asyncio.wait_for(task, 5)
     run(scenario(), 30)

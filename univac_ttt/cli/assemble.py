@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..hostio.wording import count
+from .commands import SUMMARIES
 from .common import EXIT_OK, EXIT_USAGE, writable
 from .options import path
 
@@ -14,7 +15,7 @@ NAME = "assemble"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    assemble = sub.add_parser("assemble", help="assemble a coding sheet into a memory image",
+    assemble = sub.add_parser(NAME, help=SUMMARIES[NAME],
                               description="Assemble a coding sheet (docs/coding-sheet.md) and "
                                           "print its listing: address, word, the two "
                                           "instructions, label and remark. With -o, also "

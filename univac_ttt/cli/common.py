@@ -3,16 +3,50 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from typing import TYPE_CHECKING
 
 from ..hostio.text_files import TextFileError, check_write_target
+
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_OK, EXIT_ERROR_STOP, EXIT_USAGE, EXIT_INTERNAL, EXIT_OUTPUT = 0, 1, 2, 70, 74
 IDLE_LIMIT = 86_400  # --idle (kiosk, serve): one day
 
 
+def help_width() -> int:
+    """The columns help is wrapped to, as ``shutil.get_terminal_size`` finds them ($COLUMNS,
+    else the terminal's, else 80), without importing shutil (and with it zlib, bz2 and
+    lzma) at every start: argparse asks for a formatter at each ``add_argument``."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, its width found by ``help_width``."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         help_width() - 2 if width is None else width)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse that says what was wrong in one line and exits 2, never a traceback."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)

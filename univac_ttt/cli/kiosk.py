@@ -8,6 +8,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..hostio.bounded_input import count_option
+from .commands import SUMMARIES
 from .common import EXIT_USAGE, IDLE_LIMIT, writable
 from .options import data_folder, path
 
@@ -16,7 +17,7 @@ IDLE_DEFAULT = 60  # seconds: the one default of the kiosk's idle time (KioskSet
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    kiosk = sub.add_parser("kiosk", help="unattended museum kiosk",
+    kiosk = sub.add_parser(NAME, help=SUMMARIES[NAME],
                            description="Run the console as an unattended museum kiosk: "
                                        "large board, demonstrations when idle, locked keys, "
                                        "a printout file per game and a daily tally. Staff "

@@ -4,21 +4,35 @@ run the chosen one, and turn whatever escapes it into one line and an exit statu
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from types import ModuleType
 
 from .. import __version__
 from ..tui.ending import SessionEnded
-from . import assemble, kiosk, monitor, play, programs, run, serve, tape, verify
+from .commands import COMMANDS, SUMMARIES
 from .common import EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Parser
 
-# In the order --help lists them; each module adds its parser and set_defaults(func=...).
-SUBCOMMANDS = (play, run, monitor, kiosk, serve, verify, assemble, tape, programs)
-COMMANDS = tuple(module.NAME for module in SUBCOMMANDS)
+
+def command_module(name: str) -> ModuleType:
+    """The module of one subcommand (``univac_ttt.cli.NAME``), imported when first asked:
+    it adds its parser and ``set_defaults(func=...)``."""
+    return importlib.import_module(f"{__package__}.{name}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def __getattr__(name: str) -> tuple[ModuleType, ...]:
+    """``SUBCOMMANDS``: every subcommand's module in --help's order, imported on demand
+    (a start imports only the one it runs)."""
+    if name == "SUBCOMMANDS":
+        return tuple(command_module(command) for command in COMMANDS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def build_parser(complete: Iterable[str] = COMMANDS) -> argparse.ArgumentParser:
+    """The whole command line; the subcommands not in ``complete`` only named with their
+    line of help, as ``univac-ttt --help`` lists them, their modules not imported."""
     parser = Parser(
         prog="univac-ttt",
         description="A UNIVAC I (1951) emulator playing Tom Gildersleeve's tic-tac-toe. "
@@ -29,8 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"univac-ttt {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for module in SUBCOMMANDS:
-        module.add_parser(sub)
+    complete = set(complete)
+    for name in COMMANDS:
+        if name in complete:
+            command_module(name).add_parser(sub)
+        else:
+            sub.add_parser(name, help=SUMMARIES[name])
     return parser
 
 
@@ -47,10 +65,10 @@ def _tape_values_joined(words: list[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
     if not words or (words[0] not in COMMANDS and words[0] not in ("-h", "--help", "--version")):
         words.insert(0, "play")  # no command: start a game
+    parser = build_parser(complete=words[:1])  # only the chosen command's module is loaded
     _prepare_streams()
     args = parser.parse_args(_tape_values_joined(words))
     command = args.command

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .commands import SUMMARIES
 from .common import EXIT_USAGE
 from .options import add_machine_options, machine_options, path
 
@@ -14,7 +15,7 @@ INTERACTIVE_CAP = 1_000_000_000  # instructions a full-screen monitor run may ta
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    monitor = sub.add_parser("monitor", help="step through memory: the lecture monitor",
+    monitor = sub.add_parser(NAME, help=SUMMARIES[NAME],
                              description="The lecture monitor: examine, step, break and go "
                                          "back through a program in memory, in SIMH's "
                                          "command language (type help inside). With no "

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..hostio.text_files import TextFileError, check_path
-from ..machine import MachineOptions
+
+if TYPE_CHECKING:
+    from ..machine import MachineOptions
 
 
 def path(text: str) -> str:
@@ -54,7 +57,7 @@ def add_machine_options(parser: argparse.ArgumentParser) -> None:
 def machine_options(args: argparse.Namespace) -> MachineOptions:
     """The MachineOptions that the options of ``add_machine_options`` chose; the whole
     process reads the disputed codes as ``--code-reading`` says."""
-    from ..machine import charset
+    from ..machine import MachineOptions, charset
 
     charset.use_reading(args.code_reading)
     return MachineOptions(

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .commands import SUMMARIES
 from .common import EXIT_ERROR_STOP, EXIT_OUTPUT, EXIT_USAGE, writable
 from .options import add_machine_options, machine_options, path
 
@@ -20,7 +21,7 @@ NAME = "play"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    play = sub.add_parser("play", help="play tic-tac-toe against the UNIVAC (the default)",
+    play = sub.add_parser(NAME, help=SUMMARIES[NAME],
                           description="Play tic-tac-toe against the UNIVAC. You are X and "
                                       "move first: type a square code 1-9 (1 top left, "
                                       "9 bottom right) and press Enter. Each game boots "
@@ -64,18 +65,19 @@ def _program_words(args: argparse.Namespace) -> tuple[dict[int, str], Reel, Pack
     """The words play runs, the program tape that loads them (the pack's, or a tape made
     from --image with the loader) and the pack (NO_PACK for an image); None after a
     message."""
-    from ..program.boottape import boot_reel
-    from ..program.image import ImageError, read_image
     from .programs import pack_from_args
 
     pack = pack_from_args(args, args.image)
     if pack is None:
         return None
-    try:
-        if args.image is not None:
-            words = read_image(args.image).words
-            return words, boot_reel(words, Path(args.image).name), pack
+    if args.image is None:
         return pack.words, pack.boot_tape(), pack
+    from ..program.boottape import boot_reel
+    from ..program.image import ImageError, read_image
+
+    try:
+        words = read_image(args.image).words
+        return words, boot_reel(words, Path(args.image).name), pack
     except ImageError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return None
@@ -92,13 +94,14 @@ def _full_screen_possible() -> bool:
 def _play_plain(args: argparse.Namespace, tape: Reel, pack: Pack) -> int:
     from ..console.plain import PlainConsole
     from ..desk import Desk
-    from ..desk.transcript import Transcript, TranscriptError
     from .programs import score_keeper
 
     if args.transcript is not None and not writable("the transcript", args.transcript):
         return EXIT_USAGE
     transcript = None
     if args.transcript is not None:
+        from ..desk.transcript import Transcript, TranscriptError
+
         try:
             transcript = Transcript(Path(args.transcript))
         except TranscriptError as exc:

@@ -7,6 +7,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from .commands import SUMMARIES
+
 if TYPE_CHECKING:
     from ..desk import Desk
     from ..desk.score import ScoreKeeper
@@ -16,9 +18,12 @@ NAME = "programs"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    from ..packs.choose import add_programs_command
-
-    add_programs_command(sub).set_defaults(func=command, reads_stdin=False)
+    programs = sub.add_parser(NAME, help=SUMMARIES[NAME],
+                              description="List the programs shipped with univac-ttt, each "
+                                          "by the name --program takes and its title. A "
+                                          "pack folder of your own runs with --program DIR "
+                                          "(docs/programs.md).")
+    programs.set_defaults(func=command, reads_stdin=False)
 
 
 def command(args: argparse.Namespace) -> int:

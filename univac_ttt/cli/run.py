@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..hostio.bounded_input import count_option
+from .commands import SUMMARIES
 from .common import EXIT_ERROR_STOP, EXIT_USAGE
 from .options import add_machine_options, machine_options, path
 
@@ -19,7 +20,7 @@ MAX_STEPS_LIMIT = 10**15  # --max-steps: more than a year of UNIVAC time
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    run = sub.add_parser("run", help="load an image or a sheet, or boot a tape, and run it",
+    run = sub.add_parser(NAME, help=SUMMARIES[NAME],
                          description="Load a memory image (docs/image-format.md) or a coding "
                                      "sheet (.ucs, assembled first) into a fresh "
                                      "machine and run it from 000; with no IMAGE, press "

@@ -7,6 +7,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from ..hostio.bounded_input import count_option
+from .commands import SUMMARIES
 from .common import EXIT_USAGE, IDLE_LIMIT
 from .options import data_folder, path
 
@@ -19,8 +20,7 @@ MAX_CLIENTS_LIMIT = 1_000  # serve --max-clients: a file descriptor or more each
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    serve = sub.add_parser(
-        "serve", help="a UNIVAC for every terminal or browser tab of a class (telnet/SSH/web)",
+    serve = sub.add_parser(NAME, help=SUMMARIES[NAME],
         description="Serve a class or an exhibit: every telnet or SSH connection gets its own "
                     "UNIVAC with the full-screen console (or the lecture monitor), and every "
                     "browser tab (--web) its own UNIVAC on a page. Listens on "

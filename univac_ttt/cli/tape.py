@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from .commands import SUMMARIES
 from .common import EXIT_ERROR_STOP, EXIT_OK, EXIT_USAGE, Parser
 from .options import path
 
@@ -13,7 +14,7 @@ NAME = "tape"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    tape = sub.add_parser("tape", help="make, list and compare tape reels",
+    tape = sub.add_parser(NAME, help=SUMMARIES[NAME],
                           description="Reel files (docs/tape-format.md): make a program tape "
                                       "that loads itself by INITIAL READ, list a reel's "
                                       "blocks, or compare two reels (exit 1 if they differ).")

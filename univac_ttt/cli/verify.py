@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .commands import SUMMARIES
 from .common import EXIT_USAGE
 from .options import add_machine_options, machine_options, path
 
@@ -12,7 +13,7 @@ NAME = "verify"
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
-    verify = sub.add_parser("verify", help="prove the program plays perfectly",
+    verify = sub.add_parser(NAME, help=SUMMARIES[NAME],
                             description="Play every opponent strategy against the program "
                                         "in emulated memory and check each game against "
                                         "an exact alpha-beta solver.")

@@ -7,7 +7,8 @@ operator's keyed entries marked apart. The paper scrolls back (PageUp/PageDown, 
 wheel); Up/Down recall earlier entries.
 
 As in ptpython, the state and its actions are here (ConsoleApp), the layout in
-app_layout.py and the key bindings in app_keys.py.
+app_layout.py and the key bindings in app_keys.py; the screen is drawn by the rows of
+app_rows.py, only those that changed (tui/row_renderer.py).
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import merge_key_bindings
-from prompt_toolkit.key_binding.bindings.basic import load_basic_bindings
 from prompt_toolkit.layout import Layout
 from prompt_toolkit.output import Output
 
@@ -39,9 +39,12 @@ from ..machine.charset import KEYBOARD_KEYS
 from ..machine.timing import pulses_to_us, us_to_pulses
 from ..program.pack import NO_PACK, Pack
 from ..tui.guard import run_guarded, run_guarded_async
-from ..tui.paper_view import PaperView
+from ..tui.row_renderer import RowRenderer
+from ..tui.shared import basic_bindings, merged_style, share_default_bindings
 from .app_keys import console_bindings
 from .app_layout import STYLE, ConsoleLayout
+from .app_rows import ConsoleRows
+from .paper_rows import PaperRows
 from .side_panel import PANEL_WIDTH
 
 REPLY_CHUNK = 200_000  # instructions run at once in a key handler (a reply takes ~1,600)
@@ -78,17 +81,26 @@ class ConsoleApp:
         self.running = False  # a reply longer than REPLY_CHUNK is running in the background
         self.quit_armed = False
         self.show_help = False
-        self.paper = PaperView()
+        self.paper = PaperRows()
         self.paper_buffer = self.paper.buffer
         self._hold_until: float | None = None  # a game ended: older type-ahead is dropped
         self.keyboard_buffer = Buffer(multiline=False, history=InMemoryHistory())
+        self._speed_changed = asyncio.Event()  # wakes the ticker, asleep in fast speed
         self.layout = ConsoleLayout(self)
         self.app: Application[int] = Application(
             layout=Layout(self.layout.container, focused_element=self.keyboard_buffer),
-            key_bindings=merge_key_bindings([load_basic_bindings(), console_bindings(self)]),
+            key_bindings=merge_key_bindings([basic_bindings(), console_bindings(self)]),
             style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls the paper
             input=input, output=output, after_render=lambda _app: None,
+            # A size change comes by SIGWINCH (play) or by the telnet or ssh session's
+            # own notice (serve): no poll twice a second for every seated terminal.
+            terminal_size_polling_interval=None,
         )
+        share_default_bindings(self.app)  # one table for a server's hundreds of terminals
+        # Drawn by rows that changed, not by prompt_toolkit's whole-screen pass (app_rows.py).
+        self.rows = ConsoleRows(self)
+        self.app.renderer = RowRenderer(merged_style(STYLE), self.app.output,
+                                        self.rows.frame, mouse_support=True)
         self._sync_paper()
 
     # ---- paper -----------------------------------------------------------------------
@@ -249,6 +261,7 @@ class ConsoleApp:
         self.pacer.set_authentic(authentic)
         self.say("Typing at the typewriter's own speed." if authentic else "Typing at once.")
         self._sync_paper()
+        self._speed_changed.set()
 
     def save_paper(self) -> Path | None:
         if self.settings.save_directory is None:
@@ -315,7 +328,9 @@ class ConsoleApp:
     async def _ticker(self) -> None:
         """Type paced text as it falls due; sleep longer when nothing is typing. Paper
         scrolled back stays put while the UNIVAC types, and comes back to the newest line
-        when the typing ends (INPUT READY)."""
+        when the typing ends (INPUT READY). In fast speed everything is typed at once and
+        tapes are at rest at once, so nothing falls due: the ticker sleeps until F3 (a
+        seated terminal at rest costs nothing, not five wake-ups a second)."""
         try:
             while True:
                 typing = self.pacer.busy
@@ -324,7 +339,13 @@ class ConsoleApp:
                     if typing and not self.pacer.busy:
                         self.paper.to_end()  # the reply is typed: its newest line shows
                     self.app.invalidate()
-                await asyncio.sleep(0.03 if self.pacer.busy else 0.2)
+                if self.pacer.busy:
+                    await asyncio.sleep(0.03)
+                elif self.pacer.authentic:
+                    await asyncio.sleep(0.2)  # the tapes' lamps, which run on after a stop
+                else:
+                    self._speed_changed.clear()
+                    await self._speed_changed.wait()
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - end the app cleanly, never a traceback

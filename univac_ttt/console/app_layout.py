@@ -1,6 +1,11 @@
 """The full-screen console's layout: the paper and the side panel, the hint line, the
 keyboard line, the key bar and the help box, each drawn from the console's state. It reads
-the state; the actions are the console's (app.py), the keys app_keys.py's."""
+the state; the actions are the console's (app.py), the keys app_keys.py's.
+
+The Application keeps this layout for focus and key bindings, and the texts here (title,
+hint, bar, help, prompt) are what app_rows.py draws; the drawing itself is app_rows.py's
+rows, not this layout's windows (prompt_toolkit's whole-screen pass cost ten times more).
+A test draws both and holds them equal, cell by cell: change them together."""
 
 from __future__ import annotations
 

@@ -16,9 +16,8 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from types import FrameType
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from ..desk import Desk, PrintedChunk
 from ..hostio.stdin_lines import KEYBOARD_LINE, Refused, line_reader
@@ -36,8 +35,9 @@ except ImportError:  # not on every platform: the ^C echo is then left as it is
 PROMPT = "> "
 
 
-@dataclass
-class PlainResult:
+class PlainResult(NamedTuple):
+    """How a plain session ended (a NamedTuple: cheaper to define than a dataclass)."""
+
     exit_code: int
     stop: Stop | None  # None when the input ended while the machine waited for a word
     summary: str

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -44,6 +43,8 @@ def _write_temporary(folder: Path, name: str, data: bytes, mode: int = 0o644) ->
 
     mkstemp makes it private (0600); it gets ``mode`` (the old file's, or 0644) before it
     takes the real name, so a replaced tally or a printout stays readable as before."""
+    import tempfile  # here, not at the top: most runs read reels and sheets, few write
+
     handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     with contextlib.suppress(OSError):
         os.fchmod(handle, mode)

@@ -8,7 +8,6 @@ and JSON is checked for size and depth before it is parsed. Each refusal is one 
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from collections.abc import Callable
 
@@ -72,6 +71,8 @@ def load_json(text: str, what: str, max_bytes: int, max_depth: int = JSON_MAX_DE
 
     def refuse(token: str) -> float:
         raise JsonError(f"{what} holds {_quoted(token)}, which is not a whole number")
+
+    import json  # here: only a saved state or a tally is JSON, not every start
 
     try:
         return json.loads(text, parse_int=integer, parse_float=refuse, parse_constant=refuse)

@@ -11,9 +11,8 @@ all: the reader refuses it once and then reports the end of input.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from io import TextIOBase
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, NamedTuple, TextIO
 
 KEYBOARD_LINE = 200  # bytes of a plain-console line (a keyboard word is 12 characters)
 COMMAND_LINE = 1_000  # bytes of a monitor command
@@ -21,9 +20,9 @@ GIVE_UP = 1 << 20  # bytes without a line end after which the input is not text
 _PIECE = 1 << 16
 
 
-@dataclass(frozen=True)
-class Refused:
-    """A line that was read and thrown away; ``reason`` says why in words."""
+class Refused(NamedTuple):
+    """A line that was read and thrown away; ``reason`` says why in words (a NamedTuple:
+    a dataclass costs every start a few times more to define)."""
 
     reason: str
 

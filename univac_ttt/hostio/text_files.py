@@ -84,7 +84,12 @@ def read_bytes(path: str | Path, limit: int) -> bytes:
 
 def read_text_file(path: str | Path, limit: int) -> str:
     """The file's text; TextFileError if it cannot be read, is too big, binary or not UTF-8."""
-    data = read_bytes(path, limit)
+    return decode_text(read_bytes(path, limit))
+
+
+def decode_text(data: bytes) -> str:
+    """A text file's bytes as text (no BOM, every line ending LF); TextFileError if they
+    are binary or not UTF-8."""
     if b"\0" in data:
         raise TextFileError("is a binary file, not text")
     if data.startswith(b"\xef\xbb\xbf"):

@@ -3,8 +3,10 @@ name or folder. Only the composer (the command line), the kiosk and the referee 
 desk/ and program/ never import a pack, the front ends are handed one.
 
 A shipped pack is a folder here with a pack.toml; its ``__init__.py`` may define
-``extend(pack) -> Pack`` to add what TOML cannot say. A folder named by path is read as
-TOML only: no Python in it is run.
+``check(pack)`` to check its committed files against the program read (a PackError if they
+disagree) and ``extend(pack) -> Pack`` to add what TOML cannot say. Its ``snapshot.json``
+(snapshot.py) is what a full read gave, used while the files it records are unchanged. A
+folder named by path is read as TOML only: no Python in it is run.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 
 from ..program.pack import NAME_PATTERN, PACK_FILE, Pack, PackError, read_pack
 
@@ -27,18 +30,36 @@ def shipped_names() -> list[str]:
 
 @lru_cache(maxsize=16)
 def shipped_pack(name: str) -> Pack:
-    """A shipped pack, with its Python extras; PackError if there is none by that name."""
+    """A shipped pack, with its Python extras; PackError if there is none by that name.
+    Read from its snapshot while that is current, else from its folder and checked."""
     if name not in shipped_names():
         known = ", ".join(shipped_names())
         raise PackError(f"no program {name!r}: the shipped programs are {known} "
                         "(univac-ttt programs lists them; or name a pack folder)")
+    from .snapshot import load_snapshot
+
+    pack = load_snapshot(HERE / name)
+    if pack is None or pack.name != name:
+        pack = read_shipped_folder(name)
+    extend = getattr(_module(name), "extend", None)
+    return extend(pack) if callable(extend) else pack
+
+
+def read_shipped_folder(name: str) -> Pack:
+    """A shipped pack read in full from its folder and checked by its Python (``check``),
+    without its extras: what a snapshot is made from."""
     pack = read_pack(HERE / name)
     if pack.name != name:
         raise PackError(f"{HERE / name / PACK_FILE}: name: {pack.name!r} is not the "
                         f"folder's name {name!r}")
-    module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
-    extend = getattr(module, "extend", None)
-    return extend(pack) if callable(extend) else pack
+    check = getattr(_module(name), "check", None)
+    if callable(check):
+        check(pack)
+    return pack
+
+
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
 
 
 def open_pack(spec: str) -> Pack:

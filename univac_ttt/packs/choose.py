@@ -35,13 +35,6 @@ def chosen_pack(args: argparse.Namespace, image: str | None,
     return shipped_pack(default)
 
 
-def add_programs_command(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    return sub.add_parser("programs", help="list the shipped programs (for --program)",
-                   description="List the programs shipped with univac-ttt, each by the name "
-                               "--program takes and its title. A pack folder of your own "
-                               "runs with --program DIR (docs/programs.md).")
-
-
 def list_programs(out: TextIO) -> int:
     """One line a shipped pack: its name and title; 2 if one cannot be read."""
     names = shipped_names()

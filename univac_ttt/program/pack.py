@@ -14,20 +14,16 @@ claims no board. Nothing here imports a pack: the composer hands packs to the fr
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..hostio.text_files import TextFileError, read_text_file
 from ..machine.tape import Reel
-from .assembler import Program
-from .boottape import boot_reel
-from .image import ImageError, read_image
-from .reel import ReelError, read_reel
-from .sources import ProgramFileError, read_sheet
+
+if TYPE_CHECKING:
+    from .assembler import Program
 
 PACK_FILE = "pack.toml"
 PACK_BYTES = 1_000_000  # a pack.toml larger than this is no pack
@@ -42,6 +38,39 @@ BoardReader = Callable[[Sequence[str]], list[str]]
 
 class PackError(ValueError):
     """A pack folder that cannot be used; the message names the file and the field."""
+
+
+class LoadedProgram:
+    """A pack's program: the words it puts into memory and its assembled sheet (labels,
+    remarks; None for an image). A pack read from its snapshot (packs/snapshot.py) has the
+    words at once and assembles its sheet only when someone first asks for the labels, from
+    the text read at the start; the copies ``Pack.extended`` makes share one."""
+
+    __slots__ = ("words", "_program", "_assemble", "_labels", "boot_blocks")
+
+    def __init__(self, words: dict[int, str], program: Program | None = None,
+                 assemble: Callable[[], Program] | None = None,
+                 labels: frozenset[str] | None = None,
+                 boot_blocks: list[tuple[str, ...]] | None = None) -> None:
+        self.words = words
+        self._program = program
+        self._assemble = assemble
+        self._labels = labels  # a snapshot's: the sheet's labels without assembling it
+        self.boot_blocks = boot_blocks  # the boot tape's blocks, when a snapshot has them
+
+    @property
+    def labels(self) -> frozenset[str]:
+        """The sheet's labels (none for an image)."""
+        if self._labels is None:
+            program = self.program
+            self._labels = frozenset(program.symbols) if program is not None else frozenset()
+        return self._labels
+
+    @property
+    def program(self) -> Program | None:
+        if self._assemble is not None:
+            self._program, self._assemble = self._assemble(), None
+        return self._program
 
 
 @dataclass(frozen=True)
@@ -60,8 +89,7 @@ class PackTape:
         return "-" if self.unit == 10 else str(self.unit)
 
 
-@dataclass(frozen=True)
-class Demonstration:
+class Demonstration(NamedTuple):
     """A demonstration the kiosk may play when idle: the entries keyed, and the result
     name the program should announce at its end."""
 
@@ -88,29 +116,27 @@ class Pack:
     # What only a shipped pack's Python can add (``extended``):
     board: BoardReader | None = None
     demonstrations: tuple[Demonstration, ...] = ()
-    _loaded: tuple[dict[int, str], Program | None] | None = field(
-        default=None, repr=False, compare=False)
+    _loaded: LoadedProgram | None = field(default=None, repr=False, compare=False)
 
     # ---- the program -------------------------------------------------------------------
 
     @property
     def words(self) -> dict[int, str]:
         """The words that go into memory."""
-        return self._program_file[0]
+        return self._loaded.words if self._loaded is not None else {}
 
     @property
     def program(self) -> Program | None:
         """The assembled coding sheet (labels, remarks), or None for an image pack."""
-        return self._program_file[1]
-
-    @property
-    def _program_file(self) -> tuple[dict[int, str], Program | None]:
-        if self._loaded is None:
-            return {}, None
-        return self._loaded
+        return self._loaded.program if self._loaded is not None else None
 
     @cached_property
     def _boot(self) -> Reel:
+        blocks = self._loaded.boot_blocks if self._loaded is not None else None
+        if blocks is not None:
+            return Reel(list(blocks), writable=False, name=f"{self.name}.tape")
+        from .boottape import boot_reel
+
         return boot_reel(self.words, f"{self.name}.tape")
 
     def boot_tape(self) -> Reel:
@@ -259,8 +285,45 @@ def _kind(value: object) -> str:
             list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
 
 
+# What a pack's files give its checks: the program of its sheet or image, and a reel's
+# blocks; either raises LoadError, which the check names the field of.
+ProgramReader = Callable[[Path, bool], LoadedProgram]  # (file, is a sheet)
+BlocksReader = Callable[[Path], tuple[tuple[str, ...], ...]]
+
+
+class LoadError(ValueError):
+    """A pack's sheet, image or reel that does not load (the reader's reason)."""
+
+
+def _read_program(path: Path, sheet: bool) -> LoadedProgram:
+    """The program of a sheet (assembled) or an image, read from its file now."""
+    from .image import ImageError, read_image
+    from .sources import ProgramFileError, read_sheet
+
+    try:
+        if sheet:
+            loaded = read_sheet(path)
+            return LoadedProgram(loaded.words, loaded.program)
+        return LoadedProgram(read_image(path).words)
+    except (ProgramFileError, ImageError) as exc:
+        raise LoadError(str(exc)) from None
+
+
+def _read_blocks(path: Path) -> tuple[tuple[str, ...], ...]:
+    from .reel import ReelError, read_reel
+
+    try:
+        return tuple(read_reel(path).blocks)
+    except ReelError as exc:
+        raise LoadError(str(exc)) from None
+
+
 def read_pack(folder: str | Path) -> Pack:
     """The pack in a folder, its program assembled or read; PackError names what is wrong."""
+    import tomllib
+
+    from ..hostio.text_files import TextFileError, read_text_file
+
     folder = Path(folder)
     path = folder / PACK_FILE
     if not folder.is_dir():
@@ -273,6 +336,14 @@ def read_pack(folder: str | Path) -> Pack:
         raise PackError(f"{path}: {exc.reason}") from None
     except tomllib.TOMLDecodeError as exc:
         raise PackError(f"{path}: not TOML: {exc}") from None
+    return pack_from_data(folder, data, _read_program, _read_blocks)
+
+
+def pack_from_data(folder: Path, data: dict[str, Any], read_program: ProgramReader,
+                   read_blocks: BlocksReader) -> Pack:
+    """The pack a folder's parsed pack.toml describes, every field checked; its program
+    and reels come from ``read_program`` and ``read_blocks`` (the files, or a snapshot)."""
+    path = folder / PACK_FILE
     check = _Fields(path)
     check.known(data, TOP_KEYS)
     name = check.text(data, "name", required=True, one_line=True)
@@ -288,12 +359,8 @@ def read_pack(folder: str | Path) -> Pack:
     source = sheet or image
     source_path = check.file(folder, source, "sheet" if sheet else "image")
     try:
-        if sheet:
-            loaded = read_sheet(source_path)
-            words, program = loaded.words, loaded.program
-        else:
-            words, program = read_image(source_path).words, None
-    except (ProgramFileError, ImageError) as exc:
+        loaded = read_program(source_path, bool(sheet))
+    except LoadError as exc:
         raise check.fail("sheet" if sheet else "image", f"does not load: {exc}") from None
 
     results = check.table(data, "results")
@@ -322,20 +389,22 @@ def read_pack(folder: str | Path) -> Pack:
     for label, caption in captions.items():
         if not isinstance(caption, str) or not caption.strip():
             raise check.fail(f"captions.{label}", "a caption must be text")
-        if program is not None and label not in program.symbols:
+        if sheet and label not in loaded.labels:
             raise check.fail(f"captions.{label}", f"the sheet {source} has no label {label}")
 
     return Pack(
         name=name, title=title, help=help_text, folder=folder, source=source,
         key_hint=check.text(data, "key_hint", one_line=True),
-        results=dict(results), tally=dict(tally), tapes=_tapes(check, folder, data),
+        results=dict(results), tally=dict(tally),
+        tapes=_tapes(check, folder, data, read_blocks),
         speed=speed, banner=check.text(data, "banner", one_line=True),
         card_title=check.text(card, "title", "card", one_line=True),
         card=check.text(card, "text", "card"), captions=dict(captions),
-        _loaded=(words, program))
+        _loaded=loaded)
 
 
-def _tapes(check: _Fields, folder: Path, data: dict[str, Any]) -> tuple[PackTape, ...]:
+def _tapes(check: _Fields, folder: Path, data: dict[str, Any],
+           read_blocks: BlocksReader) -> tuple[PackTape, ...]:
     tapes = data.get("tapes", [])
     if not isinstance(tapes, list) or not all(isinstance(t, dict) for t in tapes):
         raise check.fail("tapes", "write each reel as a [[tapes]] table")
@@ -366,8 +435,8 @@ def _tapes(check: _Fields, folder: Path, data: dict[str, Any]) -> tuple[PackTape
         blocks: tuple[tuple[str, ...], ...] = ()
         if path is not None:  # every reel file must read now, not when the program runs
             try:
-                blocks = tuple(read_reel(path).blocks)
-            except ReelError as exc:
+                blocks = read_blocks(path)
+            except LoadError as exc:
                 raise check.fail(f"{where}.reel", str(exc)) from None
         found.append(PackTape(unit, path, write, blocks))
     return tuple(found)

@@ -173,7 +173,9 @@ def main() -> int:
     for name, text in shipped_texts().items():
         atomic_write(here / name, text)
         print(f"wrote {here / name}")
-    return 0
+    from ..snapshot import main as write_snapshots  # the snapshots record the new reels
+
+    return write_snapshots()
 
 
 if __name__ == "__main__":

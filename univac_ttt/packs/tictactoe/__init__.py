@@ -13,20 +13,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
-from ...machine.tape import Reel
 from ...machine.word import to_int
-from ...program.assembler import AssemblyError, Program, assemble
-from ...program.boottape import boot_reel
-from ...program.image import ImageError, MemoryImage, parse_image
-from ...program.pack import Demonstration, Pack, PackError, read_pack
-from ...program.reel import ReelError, parse_reel
+from ...program.pack import Demonstration, Pack, PackError
 from ...program.shipped import ProgramError, read_shipped
 from .board import BLANK, O, X
+
+if TYPE_CHECKING:  # the assembler and the parsers are imported when a check needs them
+    from ...machine.tape import Reel
+    from ...program.assembler import Program
+    from ...program.image import MemoryImage
 
 NAME = "tictactoe"
 FOLDER = Path(__file__).parent
@@ -63,8 +62,7 @@ DEMO_GAMES: tuple[tuple[str, DemoResult], ...] = (
 )
 
 
-@dataclass(frozen=True)
-class ShippedProgram:
+class ShippedProgram(NamedTuple):
     program: Program  # from the coding sheet: symbols, remarks, sections
     image: MemoryImage  # from the committed image file
 
@@ -76,6 +74,9 @@ def sheet_text() -> str:
 @lru_cache(maxsize=1)
 def load_tictactoe() -> ShippedProgram:
     """The coding sheet, checked word for word against the committed tictactoe.img."""
+    from ...program.assembler import AssemblyError, assemble
+    from ...program.image import ImageError, parse_image
+
     try:
         program = assemble(sheet_text(), SHEET_NAME)
         image = parse_image(read_shipped(IMAGE_NAME, __name__), IMAGE_NAME)
@@ -90,6 +91,9 @@ def load_tictactoe() -> ShippedProgram:
 @lru_cache(maxsize=1)
 def load_tictactoe_tape() -> Reel:
     """The committed program tape, checked against the coding sheet and the loader."""
+    from ...program.boottape import boot_reel
+    from ...program.reel import ReelError, parse_reel
+
     try:
         reel = parse_reel(read_shipped(TAPE_NAME, __name__), TAPE_NAME)
     except ReelError as exc:
@@ -105,11 +109,13 @@ def fresh_tictactoe_tape() -> Reel:
     return tictactoe_pack().boot_tape()
 
 
-def extend(pack: Pack) -> Pack:
-    """What the pack loader adds to pack.toml: the board reader and the demonstrations.
-    The committed image and tape are checked against the sheet the pack assembled."""
-    program = pack.program
-    if program is None:
+def check(pack: Pack) -> None:
+    """The committed image and tape checked against the sheet the pack assembled (when
+    the folder is read in full; its snapshot records the files so checked)."""
+    from ...program.image import ImageError, parse_image
+    from ...program.reel import ReelError, parse_reel
+
+    if pack.program is None:
         raise PackError(f"{FOLDER}: the tic-tac-toe pack needs its coding sheet")
     try:
         image = parse_image(read_shipped(IMAGE_NAME, __name__), IMAGE_NAME)
@@ -121,8 +127,19 @@ def extend(pack: Pack) -> Pack:
         if not same:
             raise PackError(f"{name} does not match {SHEET_NAME}; rebuild it with "
                             f"`{BUILD_COMMAND}`")
+
+
+def extend(pack: Pack) -> Pack:
+    """What the pack loader adds to pack.toml: the board reader and the demonstrations
+    (the board's label is looked up when a board is first drawn, not at every start)."""
+    def board(memory: Sequence[str]) -> list[str]:
+        program = pack.program
+        if program is None:
+            raise PackError(f"{FOLDER}: the tic-tac-toe pack needs its coding sheet")
+        return board_lines(memory, program)
+
     return pack.extended(
-        board=lambda memory: board_lines(memory, program),
+        board=board,
         demonstrations=tuple(Demonstration(tuple(moves), result)
                              for moves, result in DEMO_GAMES))
 
@@ -130,7 +147,9 @@ def extend(pack: Pack) -> Pack:
 @lru_cache(maxsize=1)
 def tictactoe_pack() -> Pack:
     """The pack, for the kiosk and the referee, which name tic-tac-toe."""
-    return extend(read_pack(FOLDER))
+    from .. import shipped_pack
+
+    return shipped_pack(NAME)
 
 
 def results_in(text: str) -> list[Result]:
@@ -180,6 +199,9 @@ def program_for_referee(words: dict[int, str], program: Program | None) -> Progr
     referee reads, BRD, taken from the shipped program (an image has no labels)."""
     if program is not None:
         return program
+    from ...program.assembler import Program
+    from ...program.image import MemoryImage
+
     board = load_tictactoe().program.symbols[BOARD_LABEL]
     return Program(MemoryImage(dict(words)), symbols={BOARD_LABEL: board},
                    labels={board: BOARD_LABEL})

@@ -52,7 +52,9 @@ def main() -> int:
         target = HERE / name
         atomic_write(target, text)  # a build stopped halfway never leaves half a file
         print(f"wrote {target}")
-    return 0
+    from ..snapshot import main as write_snapshots  # the snapshots record the new files
+
+    return write_snapshots()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,93 @@
+"""What a start imports (a rule, not a timing): plain play loads no full-screen toolkit, no
+event loop, no server, and only the subcommand it runs; --help stays what argparse gives."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from univac_ttt.cli.commands import COMMANDS, SUMMARIES
+from univac_ttt.cli.common import help_width
+from univac_ttt.cli.main import build_parser
+
+# Run a subcommand through the entry point as the installed command does, stdin at its end,
+# then report every module the process had imported.
+PROBE = """\
+import json, sys
+from univac_ttt.cli import main
+code = main(sys.argv[1:])
+sys.stdout.flush()
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+"""
+
+# Never wanted by plain play: the full-screen console's toolkit and renderer, the servers'
+# event loop and HTTP, the zip machinery of importlib.resources, TOML and the assembler
+# (a shipped pack comes from its snapshot), and the other subcommands' modules.
+NOT_FOR_PLAIN_PLAY = (
+    "prompt_toolkit", "rich", "asyncio", "aiohttp", "asyncssh", "zipfile", "lzma", "bz2",
+    "importlib.resources", "tomllib", "shutil", "tempfile",
+    "univac_ttt.program.assembler", "univac_ttt.tui.app", "univac_ttt.console.app",
+    *(f"univac_ttt.cli.{name}" for name in COMMANDS if name not in ("play", "programs")),
+)
+
+
+def imported_by(*args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    result = subprocess.run([sys.executable, "-c", PROBE, *args], input="",
+                            capture_output=True, text=True, timeout=60)
+    marker = result.stderr.rindex("MODULES ")
+    return result, set(json.loads(result.stderr[marker + len("MODULES "):]))
+
+
+def test_plain_play_imports_nothing_it_does_not_use():
+    result, modules = imported_by("play", "--plain")
+    assert result.returncode == 0 and "   7   8   9\n> " in result.stdout
+    assert "univac_ttt.console.plain" in modules and "univac_ttt.machine.cpu" in modules
+    unwanted = sorted(name for name in modules
+                      if any(name == bad or name.startswith(bad + ".")
+                             for bad in NOT_FOR_PLAIN_PLAY))
+    assert unwanted == []
+
+
+def test_verify_imports_no_terminal_toolkit_and_no_other_subcommand():
+    result, modules = imported_by("verify")
+    assert result.returncode == 0, result.stderr
+    assert "univac_ttt.cli.verify" in modules
+    unwanted = sorted(name for name in modules
+                      if name.split(".")[0] in ("prompt_toolkit", "rich", "asyncio")
+                      or name in ("univac_ttt.cli.play", "univac_ttt.cli.serve"))
+    assert unwanted == []
+
+
+def test_help_lists_every_subcommand_without_building_them():
+    complete, named_only = build_parser(), build_parser(complete=())
+    assert named_only.format_help() == complete.format_help()
+    listing = " ".join(complete.format_help().split())
+    for name in COMMANDS:
+        assert f"{name} {SUMMARIES[name]}" in listing
+
+
+def test_a_subcommand_built_alone_is_the_same_parser():
+    every = build_parser()
+    for name in COMMANDS:
+        alone = build_parser(complete=[name])
+        assert _sub(alone, name).format_help() == _sub(every, name).format_help()
+
+
+def _sub(parser, name):
+    import argparse
+
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return action.choices[name]
+
+
+@pytest.mark.parametrize("columns", ["", "40", "200", "0", "-3", "wide"])
+def test_help_is_wrapped_as_shutil_would(monkeypatch, columns):
+    if columns:
+        monkeypatch.setenv("COLUMNS", columns)
+    else:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    assert help_width() == shutil.get_terminal_size().columns

@@ -1,0 +1,225 @@
+"""The console drawn by rows (console/app_rows.py, tui/row_renderer.py) shows what
+prompt_toolkit's own whole-screen renderer shows from the same layout, cell by cell (as a
+terminal emulator, pyte, reads both), and writes only what changed: a key's echo rewrites
+the keyboard line alone, a frame with nothing new writes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+
+import pyte
+import pytest
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output.color_depth import ColorDepth
+from prompt_toolkit.output.vt100 import Vt100_Output
+from prompt_toolkit.renderer import Renderer
+
+from univac_ttt.console.app import ConsoleApp, ConsoleSettings
+from univac_ttt.desk.session import GameSession
+from univac_ttt.packs import DEFAULT, shipped_pack
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _output(columns: int, rows: int) -> tuple[Vt100_Output, _Terminal]:
+    sink = _Terminal()
+    return Vt100_Output(sink, lambda: Size(rows=rows, columns=columns), term="xterm-256color",
+                        default_color_depth=ColorDepth.TRUE_COLOR, enable_cpr=False), sink
+
+
+def _console(columns: int, rows: int, served: bool = False) -> tuple[ConsoleApp, _Terminal]:
+    pack = shipped_pack(DEFAULT)
+    output, sink = _output(columns, rows)
+    keys = create_pipe_input().__enter__()
+    settings = ConsoleSettings(pack=pack, save_directory=None if served else ConsoleSettings()
+                               .save_directory)
+    console = ConsoleApp(lambda on_print: GameSession.from_pack(pack, on_print=on_print),
+                         settings, input=keys, output=output)
+    console.pacer.finish()
+    console._sync_paper()
+    return console, sink
+
+
+def _cells(data: str, columns: int, rows: int) -> list[list[tuple[object, ...]]]:
+    screen = pyte.Screen(columns, rows)
+    pyte.Stream(screen).feed(data)
+    return [[(c.data, c.fg, c.bg, c.bold, c.italics, c.reverse, c.underscore)
+             for c in (screen.buffer[y][x] for x in range(columns))] for y in range(rows)]
+
+
+def _both(console: ConsoleApp, columns: int, rows: int) -> tuple[list, list]:  # type: ignore[type-arg]
+    """The screen as prompt_toolkit's renderer draws the layout, and as the rows do."""
+    reference, theirs = _output(columns, rows)
+    ours, mine = _output(columns, rows)
+    app = console.app
+
+    async def draw() -> None:  # prompt_toolkit's buffer windows ask for a running loop
+        app.render_counter += 1  # prompt_toolkit's controls cache their text a redraw
+        with set_app(app):
+            stock = Renderer(app.renderer.style, reference, full_screen=True)
+            stock.render(app, app.layout)
+            renderer = type(app.renderer)(app.renderer.style, ours, console.rows.frame)
+            renderer.render(app, app.layout)
+    asyncio.run(draw())
+    return _cells(theirs.getvalue(), columns, rows), _cells(mine.getvalue(), columns, rows)
+
+
+def _same(console: ConsoleApp, columns: int, rows: int) -> None:
+    expected, drawn = _both(console, columns, rows)
+    for y, (want, got) in enumerate(zip(expected, drawn, strict=True)):
+        assert got == want, (y, "".join(str(c[0]) for c in want),
+                             "".join(str(c[0]) for c in got),
+                             [(x, w, g) for x, (w, g)
+                              in enumerate(zip(want, got, strict=True)) if w != g][:3])
+
+
+def _play(console: ConsoleApp, moves: str) -> None:
+    for move in moves:
+        console.keyboard_buffer.text = move
+        console.submit()
+        console.pacer.finish()
+        console._sync_paper()
+
+
+SIZES = [(120, 40), (80, 24), (100, 40), (60, 24), (200, 60), (64, 12), (63, 9), (40, 8)]
+
+
+@pytest.mark.parametrize(("columns", "rows"), SIZES)
+def test_the_rows_draw_what_prompt_toolkit_draws(columns: int, rows: int) -> None:
+    console, _ = _console(columns, rows)
+    _same(console, columns, rows)  # the greeting
+    console.keyboard_buffer.text = "5"
+    _same(console, columns, rows)  # a key's echo
+    _play(console, "5901")  # moves, a bad code (a warning), a taken square
+    _same(console, columns, rows)
+    console.say("The UNIVAC keyboard has no 'x' key. A long hint wraps at words, "
+                "onto more than one line at a narrow terminal, as it always did.", True)
+    _same(console, columns, rows)
+    console.show_help = True
+    _same(console, columns, rows)
+
+
+def test_a_whole_game_then_the_next_greeting_are_drawn_alike() -> None:
+    console, _ = _console(100, 40, served=True)
+    _play(console, "28051347")  # the README's game and on into the next
+    _same(console, 100, 40)
+
+
+@pytest.mark.parametrize("pack_name", ["tictactoe", "merge"])
+@pytest.mark.parametrize("typing", [False, True])
+@pytest.mark.parametrize("authentic", [False, True])
+def test_the_panel_rows_are_rich_s_panel(pack_name: str, typing: bool, authentic: bool) -> None:
+    from univac_ttt.console.panel_rows import ansi_rows, panel_rows
+    from univac_ttt.console.side_panel import render_panel
+    from univac_ttt.program.pack import NO_PACK
+
+    pack = shipped_pack(pack_name)
+    session = GameSession.from_pack(pack)
+    session.run_reply(200_000)
+    uniservos = ("2 input-a.tape", "  READING  block 1 of 4 and a detail that wraps") \
+        if pack_name == "merge" else ()
+    def cells(rows):  # type: ignore[no-untyped-def]
+        return [[(style, ch) for style, text in row for ch in text] for row in rows]
+
+    for shown in (pack, NO_PACK):  # NO_PACK: an --image, no card and no score
+        assert cells(panel_rows(session, typing, authentic, pack=shown,
+                                uniservos=uniservos)) == \
+            cells(ansi_rows(render_panel(session, typing, authentic, pack=shown,
+                                         uniservos=uniservos).removesuffix("\n")))
+
+
+class _Drawn:
+    """One row renderer drawing a console frame after frame into one terminal, as a
+    session's would; each ``draw`` returns what that frame wrote."""
+
+    def __init__(self, console: ConsoleApp, columns: int, rows: int) -> None:
+        self.console, self.size = console, [columns, rows]
+        self.sink = _Terminal()
+        self.output = Vt100_Output(self.sink, lambda: Size(rows=self.size[1],
+                                                           columns=self.size[0]),
+                                   term="xterm-256color",
+                                   default_color_depth=ColorDepth.TRUE_COLOR, enable_cpr=False)
+        app = console.app
+        self.renderer = type(app.renderer)(app.renderer.style, self.output, console.rows.frame)
+
+    def draw(self) -> str:
+        before = len(self.sink.getvalue())
+
+        async def draw() -> None:
+            with set_app(self.console.app):
+                self.renderer.render(self.console.app, self.console.app.layout)
+        asyncio.run(draw())
+        return self.sink.getvalue()[before:]
+
+    def screen(self) -> list[list[tuple[object, ...]]]:
+        return _cells(self.sink.getvalue(), *self.size)
+
+
+def _rows_written(data: str) -> set[int]:
+    """The screen rows (from 1) a frame moved the cursor to."""
+    return {int(row) for row, _ in re.findall(r"\x1b\[(\d+);(\d+)H", data)}
+
+
+def test_a_key_s_echo_rewrites_the_keyboard_line_alone_and_nothing_new_writes_nothing() -> None:
+    console, _ = _console(120, 40, served=True)
+    drawn = _Drawn(console, 120, 40)
+    assert _rows_written(drawn.draw()) >= set(range(1, 41))  # the first frame: all of it
+    assert drawn.draw() == ""  # nothing new: not a byte
+    console.keyboard_buffer.insert_text("5")
+    echo = drawn.draw()
+    assert _rows_written(echo) == {39} and "5" in echo  # the keyboard line, above the bar
+    assert drawn.draw() == ""
+    console.keyboard_buffer.text = "5"
+    console.submit()
+    reply = drawn.draw()
+    assert 39 in _rows_written(reply) and 1 not in _rows_written(reply)  # the title stays
+    assert drawn.draw() == ""
+
+
+def test_frame_after_frame_the_terminal_shows_what_prompt_toolkit_would() -> None:
+    console, _ = _console(100, 30, served=True)
+    drawn = _Drawn(console, 100, 30)
+    steps = [lambda: None, lambda: console.keyboard_buffer.insert_text("2"),
+             lambda: _play(console, "2"), lambda: _play(console, "80"),
+             lambda: setattr(console, "show_help", True),
+             lambda: setattr(console, "show_help", False),
+             console.paper.page_up, console.paper.page_up, console.paper.page_down,
+             lambda: drawn.size.__setitem__(slice(None), [70, 20]),  # a resize
+             lambda: _play(console, "51347"),  # the game ends, the next begins
+             console.paper.to_end, lambda: drawn.size.__setitem__(slice(None), [130, 45]),
+             lambda: _play(console, "5")]
+    for step in steps:
+        step()
+        drawn.draw()
+        if console.paper.at_end:  # scrolled back, the rows keep their own scroll
+            expected, _mine = _both(console, *drawn.size)
+            assert drawn.screen() == expected
+
+
+def test_control_characters_on_the_paper_are_shown_as_prompt_toolkit_shows_them() -> None:
+    console, _ = _console(80, 24, served=True)
+    console.paper.sync(console.paper.buffer.text + "A\x1b[2JB\x07C\x9bD\n")  # not typed: a test's
+    _same(console, 80, 24)
+    drawn = _Drawn(console, 80, 24)
+    written = drawn.draw()
+    assert "\x1b[2J" not in written and "\x07" not in written and "\x9b" not in written
+    assert "A^[[2JB^GC<9b>D" in "".join(str(cell[0]) for row in drawn.screen() for cell in row)
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(1, 1), (5, 3), (20, 2), (300, 120), (64, 1)])
+def test_any_size_a_terminal_reports_is_drawn_within_it(columns: int, rows: int) -> None:
+    console, _ = _console(columns, rows, served=True)
+    console.show_help = True
+    drawn = _Drawn(console, columns, rows)
+    written = drawn.draw()
+    assert all(int(row) <= rows and int(column) <= columns
+               for row, column in re.findall(r"\x1b\[(\d+);(\d+)H", written))
+    screen = drawn.screen()
+    assert len(screen) == rows and all(len(line) == columns for line in screen)

@@ -1,0 +1,77 @@
+"""A shipped pack's snapshot.json: what a full read of its folder gives, used only while the
+files it records are unchanged (packs/snapshot.py)."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from univac_ttt.packs import HERE, read_shipped_folder, shipped_names, snapshot
+from univac_ttt.packs.snapshot import SNAPSHOT_FILE, load_snapshot, snapshot_text
+
+
+@pytest.mark.parametrize("name", shipped_names())
+def test_the_committed_snapshot_is_what_a_full_read_gives_now(name):
+    folder = HERE / name
+    assert (folder / SNAPSHOT_FILE).is_file(), "write it: python -m univac_ttt.packs.snapshot"
+    fresh = snapshot_text(folder, read_shipped_folder(name))
+    committed = (folder / SNAPSHOT_FILE).read_text(encoding="utf-8")
+    assert committed == fresh, "rebuild it: python -m univac_ttt.packs.snapshot"
+
+
+@pytest.mark.parametrize("name", shipped_names())
+def test_a_pack_from_its_snapshot_is_the_pack_read_in_full(name):
+    full, quick = read_shipped_folder(name), load_snapshot(HERE / name)
+    assert quick is not None
+    assert quick == full  # every field pack.toml gives
+    assert quick.words == full.words
+    assert quick.boot_tape().blocks == full.boot_tape().blocks
+    assert {u: r.blocks for u, r in quick.reels().items()} == \
+        {u: r.blocks for u, r in full.reels().items()}
+    assert [t.blocks for t in quick.tapes] == [t.blocks for t in full.tapes]
+    program, assembled = quick.program, full.program  # assembled when first asked for
+    assert program is not None and assembled is not None
+    assert program.symbols == assembled.symbols
+    assert program.image.remarks == assembled.image.remarks
+    assert quick.caption_addresses() == full.caption_addresses()
+
+
+@pytest.fixture
+def package_copy(tmp_path, monkeypatch):
+    """univac_ttt's tic-tac-toe folder and loader copied, the snapshot reading from there."""
+    root = tmp_path / "univac_ttt"
+    shutil.copytree(HERE / "tictactoe", root / "packs" / "tictactoe",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "program").mkdir()
+    shutil.copy(snapshot.PACKAGE_ROOT / snapshot.LOADER, root / snapshot.LOADER)
+    monkeypatch.setattr(snapshot, "PACKAGE_ROOT", root)
+    return root
+
+
+def test_the_snapshot_is_used_while_its_files_are_unchanged(package_copy):
+    assert load_snapshot(package_copy / "packs" / "tictactoe") is not None
+
+
+@pytest.mark.parametrize("changed", ["packs/tictactoe/tictactoe.ucs",
+                                     "packs/tictactoe/pack.toml",
+                                     "packs/tictactoe/tictactoe.tape",
+                                     "program/loader.ucs"])
+def test_any_changed_file_sends_the_read_to_the_folder(package_copy, changed):
+    path = package_copy / changed
+    path.write_bytes(path.read_bytes() + b"\n")
+    assert load_snapshot(package_copy / "packs" / "tictactoe") is None
+
+
+@pytest.mark.parametrize("damage", [b"", b"{not json", b'{"format": 999}', b"[]",
+                                    b'{"format": 1, "files": {}}'])
+def test_a_damaged_or_foreign_snapshot_is_not_used(package_copy, damage):
+    folder = package_copy / "packs" / "tictactoe"
+    (folder / SNAPSHOT_FILE).write_bytes(damage)
+    assert load_snapshot(folder) is None
+
+
+def test_a_folder_without_a_snapshot_has_none(package_copy):
+    folder = package_copy / "packs" / "tictactoe"
+    (folder / SNAPSHOT_FILE).unlink()
+    assert load_snapshot(folder) is None

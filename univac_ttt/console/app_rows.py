@@ -1,0 +1,160 @@
+"""The console's screen as rows, for the row renderer (tui/row_renderer.py): the title, the
+paper beside the side panel, the hint, the keyboard line, the key bar and the help box over
+them, where app_layout.py's prompt_toolkit layout puts them and in its styles (a test holds
+the two drawings equal, cell by cell).
+
+Each part is rebuilt only when what it shows changes: the paper when the paper, its scroll
+or the size change (paper_rows.py), the panel when its figures change (side_panel.py's
+cache), the hint when the hint changes; a key's echo builds one row. A frame is then a
+list of tuples that the renderer compares with the last one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
+
+from ..tui.row_renderer import Frame, MouseRegions, Row, cut, overlay, pad, visible
+from . import panel_rows
+from .app_layout import HELP_WIDTH
+from .panel_rows import PANEL_COLUMNS
+from .side_panel import lamp_for
+
+if TYPE_CHECKING:
+    from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
+
+    from .app import ConsoleApp
+
+WIDE, TALL = 64, 10  # from these sizes on, the panel, the title and the key bar show
+
+
+class ConsoleRows:
+    """Composes the console's frames from its state; ``frame`` is the renderer's compose."""
+
+    def __init__(self, console: ConsoleApp) -> None:
+        self.console = console
+        self._panel_key: tuple[object, ...] | None = None
+        self._panel_shown: list[Row] = []  # the panel's rows at the body's height
+        self._middle_from: tuple[list[Row] | None, list[Row] | None] = (None, None)
+        self._middle: list[Row] = []
+        self._panel_rows: list[Row] = []
+        self._hint_key: tuple[str, bool, int] | None = None
+        self._hint_rows: list[Row] = []
+        self._fixed_key: tuple[object, ...] | None = None
+        self._fixed: tuple[Row, Row] = ((), ())
+        self._mouse_key: tuple[int, int, int] | None = None
+        self._mouse = MouseRegions()
+
+    def frame(self, size: Size) -> Frame:
+        console, layout = self.console, self.console.layout
+        columns, height = size.columns, size.rows
+        drawn = columns
+        tall, wide = height >= TALL, columns >= WIDE
+        title, bar = self._title_and_bar(columns, drawn)
+        hint = self._hint(columns, drawn)
+        body = max(0, height - len(hint) - 1 - (2 if tall else 0))
+        paper_width = columns - PANEL_COLUMNS if wide else columns
+        paper = console.paper.rows(paper_width, body)  # rows exactly paper_width wide
+        panel = self._panel(body) if wide else None  # rows exactly PANEL_COLUMNS wide
+        if paper is not self._middle_from[0] or panel is not self._middle_from[1]:
+            self._middle = paper if panel is None else [
+                paper[y] + panel[y] for y in range(body)]
+            self._middle_from = (paper, panel)
+        middle = self._middle
+        prompt = tuple(layout.prompt_text())
+        rows = ([title] if tall else []) + middle + hint
+        keyboard_y = len(rows)
+        rows.append(self._keyboard(prompt, columns, drawn))
+        if tall:
+            rows.append(bar)
+        if console.show_help:
+            rows = self._with_help(rows, columns, height, drawn)
+        prompt_width = sum(len(text) for _, text in prompt)
+        cursor = (prompt_width + self._keyboard_cursor(columns - prompt_width), keyboard_y)
+        return Frame(rows[:height], cursor, self._mouse_for(1 if tall else 0, paper_width, body))
+
+    def _title_and_bar(self, columns: int, drawn: int) -> tuple[Row, Row]:
+        layout = self.console.layout
+        key = (columns, self.console.settings.pack.banner,
+               self.console.settings.save_directory is None)
+        if key != self._fixed_key:
+            title = pad(tuple(("class:title", text) for _, text in layout.title_text()),
+                        drawn, "class:title")
+            bar = pad(tuple((f"class:bar {style}", text) for style, text in layout.bar_text()),
+                      drawn, "class:bar")
+            self._fixed, self._fixed_key = (title, bar), key
+        return self._fixed
+
+    def _hint(self, columns: int, drawn: int) -> list[Row]:
+        console = self.console
+        key = (console.hint, console.hint_is_warning, columns)
+        if key != self._hint_key:
+            style = "class:hint.warn" if console.hint_is_warning else "class:hint"
+            self._hint_rows = [cut(((style, visible(line)),), drawn)
+                               for line in console.layout.hint_lines()]
+            self._hint_key = key
+        return self._hint_rows
+
+    def _panel(self, height: int) -> list[Row]:
+        """The side panel's rows, built again only when what it shows changes."""
+        console = self.console
+        session, pack, typing = console.session, console.settings.pack, console.typing
+        uniservos = tuple(console.uniservo_lines())
+        last, game = session.last_move, session.game
+        key = (lamp_for(session, typing, pack.key_hint), last.instructions, last.pulses,
+               game.instructions, game.pulses, tuple(sorted(session.score.counts.items())),
+               console.pacer.authentic, id(pack), uniservos)
+        if key != self._panel_key or len(self._panel_shown) != height:
+            if key != self._panel_key:
+                self._panel_rows = panel_rows.panel_rows(
+                    session, typing, console.pacer.authentic, pack=pack, uniservos=uniservos)
+                self._panel_key = key
+            blank: Row = (("", " " * PANEL_COLUMNS),)
+            rows = self._panel_rows[:height]
+            self._panel_shown = rows + [blank] * (height - len(rows))
+        return self._panel_shown
+
+    def _keyboard_scroll(self, width: int) -> int:
+        """How far the keyboard line is scrolled so its cursor shows (a long paste)."""
+        return max(0, self.console.keyboard_buffer.cursor_position + 1 - max(1, width))
+
+    def _keyboard_cursor(self, width: int) -> int:
+        return self.console.keyboard_buffer.cursor_position - self._keyboard_scroll(width)
+
+    def _keyboard(self, prompt: Row, columns: int, drawn: int) -> Row:
+        width = columns - sum(len(text) for _, text in prompt)
+        text = visible(self.console.keyboard_buffer.text[self._keyboard_scroll(width):])
+        return cut(pad((*prompt, ("class:keyboard", text)), columns, "class:keyboard"), drawn)
+
+    def _with_help(self, rows: list[Row], columns: int, height: int, drawn: int) -> list[Row]:
+        """The help box over the screen, centred as prompt_toolkit centres a float."""
+        lines = self.console.layout.help_lines()
+        x = max(0, int((columns - HELP_WIDTH) / 2))
+        width = min(HELP_WIDTH, columns - x)
+        y = max(0, int((height - len(lines)) / 2))
+        rows = rows + [()] * (height - len(rows))
+        for index, line in enumerate(lines[:max(0, height - y)]):
+            patch: Row = (("class:help", visible(line)),)
+            rows[y + index] = cut(overlay(rows[y + index], x, patch, width, "class:help"), drawn)
+        return rows
+
+    def _mouse_for(self, top: int, width: int, height: int) -> MouseRegions:
+        """The wheel over the paper scrolls it, a line a turn, as its window did."""
+        key = (top, width, height)
+        if key != self._mouse_key:
+            paper = self.console.paper
+
+            def wheel(event: MouseEvent) -> NotImplementedOrNone:
+                if event.event_type == MouseEventType.SCROLL_UP:
+                    paper.scroll(-1)
+                elif event.event_type == MouseEventType.SCROLL_DOWN:
+                    paper.scroll(1)
+                else:
+                    return NotImplemented
+                return None
+
+            self._mouse = MouseRegions([(0, width, top, top + height, wheel)])
+            self._mouse_key = key
+        return self._mouse

@@ -1,0 +1,122 @@
+"""The side panel as screen rows, laid out as side_panel.py's rich rendering lays it out
+(a test holds the two equal, cell by cell) for a fraction of its cost.
+
+rich printing the whole panel (its card's box, then the lamp, the figures and the score)
+and prompt_toolkit parsing the ANSI it printed cost about a millisecond each time the
+figures change, which is every reply. Here the pack's card, the same for every terminal
+and every game, is printed once and shared; the small texts under it are wrapped by rich
+(``Text.wrap``, as ``print`` wraps them) and their segments' styles turned into
+prompt_toolkit style strings through a cache, so no ANSI is printed or parsed again.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from prompt_toolkit.formatted_text import ANSI, split_lines, to_formatted_text
+from rich.console import Console
+from rich.panel import Panel
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Span, Text
+
+from ..desk.session import GameSession
+from ..program.pack import NO_PACK, Pack
+from ..tui.row_renderer import Row, pad
+from .side_panel import PANEL_WIDTH, card, figures_text, lamp_for
+
+PANEL_COLUMNS = PANEL_WIDTH + 1  # the panel's window: rich's 30 columns and a gap
+
+
+def _console(width: int) -> Console:
+    return Console(file=io.StringIO(), width=width, force_terminal=True, color_system="256",
+                   legacy_windows=False)
+
+
+_WRAPPER = _console(PANEL_WIDTH)
+
+
+def ansi_rows(ansi: str) -> list[Row]:
+    """Rows of ANSI text as prompt_toolkit reads it (its zero-width escapes left out)."""
+    fragments = [(style, text) for style, text, *_ in to_formatted_text(ANSI(ansi))
+                 if "[ZeroWidthEscape]" not in style]
+    return [pad(_joined(line), PANEL_COLUMNS) for line in split_lines(fragments)]
+
+
+def _joined(line: Iterable[tuple[str, str]]) -> Row:
+    """Neighbouring fragments of one style as one (prompt_toolkit reads ANSI a character
+    a fragment)."""
+    out: list[tuple[str, str]] = []
+    for style, text in line:
+        if out and out[-1][0] == style:
+            out[-1] = (style, out[-1][1] + text)
+        else:
+            out.append((style, text))
+    return tuple(out)
+
+
+@lru_cache(maxsize=32)
+def card_rows(text: str, title: str, width: int = PANEL_WIDTH) -> tuple[Row, ...]:
+    """The pack's card in its box, printed once for every terminal that shows it."""
+    console = _console(width)
+    console.print(Panel(card(text), title=title or None, border_style="cyan"))
+    value = console.file.getvalue()  # type: ignore[attr-defined]
+    return tuple(ansi_rows(value.removesuffix("\n")))
+
+
+@lru_cache(maxsize=256)
+def _style(style: Style) -> str:
+    """prompt_toolkit's style string for a rich style, as it reads rich's escape codes."""
+    fragments = to_formatted_text(ANSI(style.render("x", color_system=_WRAPPER._color_system)))
+    return fragments[0][0] if fragments else ""
+
+
+def text_rows(text: Text, width: int = PANEL_WIDTH) -> tuple[Row, ...]:
+    """The text wrapped and styled as rich prints it at this width, as rows. The lamp,
+    the score and the speed repeat from move to move and terminal to terminal: their rows
+    are kept (only the figures are new each reply)."""
+    return _text_rows(text.plain, tuple(text.spans), text.style, width)
+
+
+@lru_cache(maxsize=512)
+def _text_rows(plain: str, spans: tuple[Span, ...], style: str | Style,
+               width: int) -> tuple[Row, ...]:
+    """Rows of the text given by its parts (the lines joined first, as
+    ``Text.__rich_console__`` joins them: a line's own style applies)."""
+    text = Text(plain, style=style, spans=list(spans))
+    joined = Text("\n").join(text.wrap(_WRAPPER, width))
+    rows: list[Row] = []
+    for line in Segment.split_lines(joined.render(_WRAPPER, end="\n")):
+        rows.append(pad(tuple((_style(segment.style) if segment.style else "", segment.text)
+                              for segment in line if segment.text and not segment.control),
+                        PANEL_COLUMNS))
+    return tuple(rows)
+
+
+def panel_rows(session: GameSession, typing: bool, authentic: bool,
+               width: int = PANEL_WIDTH, pack: Pack = NO_PACK,
+               uniservos: Sequence[str] = ()) -> list[Row]:
+    """side_panel.render_panel's panel, as rows: the card, the lamp, the figures, the
+    Uniservos, the score and the speed."""
+    lamp = lamp_for(session, typing, pack.key_hint)
+    lamp_text = Text()
+    lamp_text.append(f" {lamp.label} ", style=lamp.style)
+    if lamp.detail:
+        lamp_text.append(f"\n{lamp.detail}", style="italic")
+    parts = [lamp_text, Text(""), figures_text(session, width)]
+    if uniservos:
+        parts += [Text("UNISERVOS", style="cyan"), Text("\n".join(uniservos))]
+    if pack.scores:
+        score, tally = session.score, Text()
+        for index, name in enumerate(pack.result_names):
+            tally.append(("  " if index else "") + pack.result_label(name) + " ", style="bold")
+            tally.append(str(score.count(name)))
+        parts.append(tally)
+    speed = "authentic (10 char/s)" if authentic else "fast"
+    parts.append(Text(f"typing: {speed}", style="dim"))
+    rows = list(card_rows(pack.card, pack.card_title, width)) if pack.card else []
+    for part in parts:
+        rows += text_rows(part, width)
+    return rows

@@ -1,0 +1,126 @@
+"""The console's paper as screen rows: the newest lines at the bottom, or, scrolled back, a
+page from an earlier line; the operator's keyed lines in their own style.
+
+The rows are built again only when the paper, the scroll position or the window's size
+change (a reply), never for a key's echo. The paper is also kept in the PaperView's
+buffer (what the prompt_toolkit layout and the tests read); its wrapping follows that
+window's (``wrap_lines``: a line breaks at the window's width, each line with room for the
+cursor after its last character).
+"""
+
+from __future__ import annotations
+
+from prompt_toolkit.document import Document
+
+from ..desk.paper import KEYED_MARK
+from ..tui.paper_view import PaperView
+from ..tui.row_renderer import Row, chunks, pad, visible_fragments
+
+
+class PaperRows(PaperView):
+    """The paper, scrolled by the console itself (it is drawn by the row renderer, so no
+    prompt_toolkit window measures what is visible)."""
+
+    def __init__(self, style: str = "class:paper") -> None:
+        super().__init__(style)
+        self._style = style
+        self._keyed_style = f"{style} class:keyed"
+        self._lines: list[str] = [""]
+        self._version = 0  # counts the paper's changes: the cache's key
+        self.top: int | None = None  # the first line shown when scrolled back; None: newest
+        self._first_shown = 0  # the first line in view when last drawn
+        self._page = 1  # rows in view when last drawn
+        self._key: tuple[int, int, int, int | None] | None = None
+        self._rows: list[Row] = []
+        self._wrapped: dict[str, list[Row]] = {}  # the lines in view last time, wrapped
+        self._known: dict[str, list[Row]] = {}
+
+    @property
+    def at_end(self) -> bool:
+        return self.top is None
+
+    def sync(self, text: str) -> None:
+        if text == self.buffer.text:
+            return
+        self.buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+        self._lines = text.split("\n")
+        self._version += 1
+        if self.top is not None:
+            self.top = min(self.top, len(self._lines) - 1)
+
+    def to_end(self) -> None:
+        self.top = None
+
+    def page_up(self) -> None:
+        self.scroll(-max(1, self._page - 1))
+
+    def page_down(self) -> None:
+        self.scroll(max(1, self._page - 1))
+
+    def scroll(self, lines: int) -> None:
+        """Back (negative) or on by whole lines; on past the newest line follows it."""
+        start = self._first_shown if self.top is None else self.top
+        target = max(0, start + lines)
+        if lines > 0 and self._rows_from(target) <= self._page:
+            self.top = None
+        elif lines < 0 or self.top is not None:
+            self.top = target
+
+    def _rows_from(self, line: int) -> int:
+        return sum(len(text) // self._width + 1 for text in self._lines[line:])
+
+    _width = 1
+
+    def rows(self, width: int, height: int) -> list[Row]:
+        """``height`` rows, each exactly ``width`` columns, of the paper as it is shown."""
+        width, height = max(1, width), max(0, height)
+        key = (self._version, width, height, self.top)
+        if key == self._key:
+            return self._rows
+        if width != self._width:
+            self._wrapped = {}
+        self._width, self._page = width, max(1, height)
+        self._known, self._wrapped = self._wrapped, {}  # the lines in view, wrapped
+        wrapped: list[Row] = []
+        if self.top is None:  # the newest lines: as many whole lines as fit, from the end
+            first = len(self._lines)
+            while first > 0:
+                line = self._wrapped_line(self._lines[first - 1], width)
+                if len(wrapped) + len(line) > height and first < len(self._lines):
+                    break
+                wrapped[:0] = line
+                first -= 1
+            wrapped = wrapped[:height]  # a newest line taller than the window: its start
+            self._first_shown = first
+        else:
+            line = self.top
+            while line < len(self._lines) and len(wrapped) < height:
+                wrapped += self._wrapped_line(self._lines[line], width)
+                line += 1
+            wrapped = wrapped[:height]
+            self._first_shown = self.top
+        blank: Row = ((self._style, " " * width),)
+        self._rows = wrapped + [blank] * (height - len(wrapped))
+        self._key = key
+        return self._rows
+
+    def _wrapped_line(self, text: str, width: int) -> list[Row]:
+        """The line's rows, wrapped again only if it was not in view last time."""
+        rows = self._known.get(text)
+        if rows is None:
+            rows = self._wrap(text, width)
+        self._wrapped[text] = rows
+        return rows
+
+    def _wrap(self, text: str, width: int) -> list[Row]:
+        """The line's rows; its own characters in its style, the rest of the row paper."""
+        style = self._keyed_style if text.startswith(KEYED_MARK) else self._style
+        if not text.isprintable():  # control characters: shown as ^[ and <9b>, 2-4 wide
+            shown = chunks((*visible_fragments(style, text), (self._style, " ")), width)
+            return [pad(row, width, self._style) for row in shown]
+        rows: list[Row] = []
+        for start in range(0, len(text) + 1, width):  # + 1: room for the cursor at the end
+            chunk = text[start:start + width]
+            rest = (self._style, " " * (width - len(chunk)))
+            rows.append(((style, chunk), rest) if chunk else (rest,))
+        return rows
