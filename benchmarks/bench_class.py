@@ -1,8 +1,11 @@
 """The class load on `univac-ttt serve`, as the clients see it: one command, a table.
 
-Run: python3 benchmarks/bench_class.py [--clients 100,300] [--sizes 80x24,120x40,200x60]
-         [--games 20] [--think-min 0.5] [--think-max 1.5] [--workers N] [--max-seconds 240]
-         [--cycles 0]
+Run: python3 benchmarks/bench_class.py [--quick] [--clients 100,300]
+         [--sizes 80x24,120x40,200x60] [--games 20] [--think-min 0.5] [--think-max 1.5]
+         [--workers N] [--max-seconds 240] [--cycles 0] [--client-processes P]
+
+``--quick`` is the same table in about ten minutes (every configuration, 4 games a client,
+no new game after 40 s): for a rerun on a quiet machine; the full run takes about 40.
 
 Each configuration (clients x terminal size) is one run of benchmarks/bench_serve.py in its
 own process against a fresh server: telnet clients with pyte screens playing --games games
@@ -13,8 +16,11 @@ keystroke to board over all legal moves, server CPU a move (all server processes
 keys and illegal moves included), server memory a playing client (peak resident memory of
 all server processes during the class, less the idle server, over the clients), and the
 load average of the machine when the run ended: on a shared machine, read the latencies
-with it. Every game must end in a UNIVAC win or a draw with no cross-talk; the server's
-tallies must agree with the clients'.
+with it. The clients run in processes of their own (one a hundred clients unless
+--client-processes says): the table gives their CPU (all their processes, as a share of one
+core, and the busiest one's) and how late their event loops woke (p99), so that a p99 the
+clients caused can be told from the server's. Every game must end in a UNIVAC win or a
+draw with no cross-talk; the server's tallies must agree with the clients'.
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ def run_one(clients: int, size: str, args: argparse.Namespace) -> dict[str, obje
                "--think-min", str(args.think_min), "--think-max", str(args.think_max),
                "--columns", columns, "--rows", rows, "--workers", str(args.workers),
                "--max-seconds", str(args.max_seconds)]
+    if args.client_processes:
+        command += ["--client-processes", str(args.client_processes)]
     done = subprocess.run(command, capture_output=True, text=True,
                           timeout=args.max_seconds + 600)
     for line in done.stdout.splitlines():
@@ -50,13 +58,16 @@ def row(result: dict[str, object]) -> str:
     ok = "yes" if (r["opponent"] == 0 and r["errors"] == 0 and r["agree"]) else "NO"
     return (f"| {r['clients']} | {r['size']} | {r['workers']} | {r['games']} | "
             f"{r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['max_ms']:.1f} | "
-            f"{r['cpu_move_ms']:.2f} | {r['mib_client_playing']:.2f} | {ok} | "
-            f"{r['load']:.1f} |")
+            f"{r['cpu_move_ms']:.2f} | {r['server_cpu_pct']:.0f} | "
+            f"{r['mib_client_playing']:.2f} | {ok} | {r['client_processes']}: "
+            f"{r['client_cpu_pct']:.0f} % / {r['client_cpu_max_pct']:.0f} %, lag p99 "
+            f"{r['client_lag_p99_ms']:.0f} ms | {r['load']:.1f} |")
 
 
 HEADER = ("| clients | terminal | workers | games | p50 ms | p99 ms | max ms | server CPU a move "
-          "ms | MiB a playing client | all wins/draws, no cross-talk | load average |\n"
-          "|---|---|---|---|---|---|---|---|---|---|---|")
+          "ms | server CPU % of a core | MiB a playing client | all wins/draws, no cross-talk "
+          "| client processes: CPU all / busiest, loop lag | load average |\n"
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
 def main() -> int:
@@ -71,12 +82,29 @@ def main() -> int:
     parser.add_argument("--cycles", type=int, default=0,
                         help="connect/disconnect cycles after each class (1000 to check "
                              "memory and descriptors come back)")
+    parser.add_argument("--client-processes", type=int, default=0,
+                        help="processes the clients are spread over (default: one a "
+                             "hundred clients)")
+    parser.add_argument("--quick", action="store_true",
+                        help="4 games a client, no new game after 40 s: the whole table "
+                             "in about ten minutes")
     args = parser.parse_args()
+    if args.quick:
+        args.games, args.max_seconds = min(args.games, 4), min(args.max_seconds, 40.0)
+    print(f"bench_class: {args.games} games a client, at most {args.max_seconds:.0f} s a "
+          f"configuration, think {args.think_min}-{args.think_max} s, {args.workers} "
+          f"workers; load average {os.getloadavg()[0]:.1f} at the start", flush=True)
     print(HEADER, flush=True)
     failed = False
     for clients in (int(c) for c in args.clients.split(",")):
         for size in args.sizes.split(","):
-            result = run_one(clients, size, args)
+            try:
+                result = run_one(clients, size, args)
+            except (RuntimeError, subprocess.TimeoutExpired) as exc:
+                print(f"| {clients} | {size} | {args.workers} | failed: "
+                      f"{str(exc).splitlines()[-1][:120]} |", flush=True)
+                failed = True
+                continue
             print(row(result), flush=True)
             failed |= not (result["opponent"] == 0 and result["errors"] == 0
                            and result["agree"])

@@ -2,7 +2,8 @@
 
 Run: python3 benchmarks/bench_heap.py [--terminals 100,200,300]
 
-Builds N served consoles in this process (each its own machine, paper and prompt_toolkit
+Builds N served consoles in this process as serve builds them (``serve.apps.make_app``,
+prompt_toolkit's default key bindings shared; each its own machine, paper and prompt_toolkit
 application, drawn once on a VT100 output to nowhere), as one server process holds them,
 then times (CPU time, best of 3) what the collector does to everyone at once: a full
 collection with nothing frozen (CPython left alone), a young collection (generations 0
@@ -26,6 +27,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from univac_ttt.cli.serve import served_apps
+from univac_ttt.serve.apps import make_app
 
 
 class _Sink(io.StringIO):
@@ -56,7 +58,7 @@ async def measure(args: argparse.Namespace) -> None:
             pipes.append(pipe)
             output = Vt100_Output(_Sink(), lambda: Size(24, 80), term="xterm",
                                   enable_cpr=False)
-            served = factory(pipe, output)
+            served = make_app(factory, pipe, output, authentic=False, transcript=None)
             app = served.application
             with set_app(app):
                 app.renderer.render(app, app.layout)  # one screen drawn, as when seated

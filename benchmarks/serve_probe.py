@@ -13,13 +13,13 @@ young-collection threshold of 50,000 that serve/heap.py had before.
 
 from __future__ import annotations
 
-import asyncio
 import atexit
 import gc
 import os
 import sys
 import time
 
+from probe import pct_ms, watch_the_server_loop
 from prompt_toolkit.application import Application
 
 from univac_ttt.cli import main
@@ -50,28 +50,8 @@ def _timed_redraw(self: Application[object], render_as_done: bool = False) -> No
 
 Application._redraw = _timed_redraw  # type: ignore[method-assign]
 
-_sweep = server.ClassServer._sweep
-
-
-async def _probed_sweep(self: server.ClassServer) -> None:
-    async def lag() -> None:
-        while True:
-            started = time.perf_counter()
-            await asyncio.sleep(0.01)
-            lags.append(time.perf_counter() - started - 0.01)
-    task = asyncio.get_running_loop().create_task(lag())
-    try:
-        await _sweep(self)
-    finally:
-        task.cancel()
-
-
-server.ClassServer._sweep = _probed_sweep  # type: ignore[method-assign]
-
-
-def _pct(values: list[float], fraction: float) -> float:
-    ordered = sorted(values) or [0.0]
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] * 1000
+watch_the_server_loop(lags)
+_pct = pct_ms
 
 
 def _summary() -> None:

@@ -10,14 +10,14 @@ far less), garbage-collection pauses, and how late the event loop wakes (a 10 ms
 
 from __future__ import annotations
 
-import asyncio
 import atexit
 import gc
 import sys
 import time
 
+from probe import pct_ms, watch_the_server_loop
+
 from univac_ttt.cli import main
-from univac_ttt.serve import server
 from univac_ttt.web import tab
 
 walls: list[float] = []
@@ -54,28 +54,8 @@ async def _timed_key(self: tab.GameTab, key: str) -> None:
 
 
 tab.GameTab.key = _timed_key  # type: ignore[method-assign]
-_sweep = server.ClassServer._sweep
-
-
-async def _probed_sweep(self: server.ClassServer) -> None:
-    async def lag() -> None:
-        while True:
-            started = time.perf_counter()
-            await asyncio.sleep(0.01)
-            lags.append(time.perf_counter() - started - 0.01)
-    task = asyncio.get_running_loop().create_task(lag())
-    try:
-        await _sweep(self)
-    finally:
-        task.cancel()
-
-
-server.ClassServer._sweep = _probed_sweep  # type: ignore[method-assign]
-
-
-def _pct(values: list[float], fraction: float) -> float:
-    ordered = sorted(values) or [0.0]
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] * 1000
+watch_the_server_loop(lags)
+_pct = pct_ms
 
 
 def _summary() -> None:

@@ -39,7 +39,8 @@ def make_machine():
 
 def pytest_addoption(parser):
     parser.addoption("--long", action="store_true",
-                     help="run the long fuzz and soak runs (10,000 games, many more examples)")
+                     help="run the long fuzz and soak runs (10,000 games, many more "
+                          "examples) and start every command as a fresh interpreter")
 
 
 def pytest_configure(config):
@@ -50,6 +51,8 @@ def pytest_configure(config):
     settings.register_profile("long", max_examples=2_000, deadline=None,
                               suppress_health_check=[HealthCheck.too_slow])
     settings.load_profile("long" if config.getoption("--long") else "default")
+    if config.getoption("--long"):  # every command a fresh interpreter (support/command.py)
+        os.environ["UNIVAC_TTT_TEST_FRESH"] = "1"
 
 
 @pytest.fixture

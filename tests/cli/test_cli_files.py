@@ -2,8 +2,7 @@
 traceback, never read forever.
 """
 
-import subprocess
-import sys
+from tests.support import command
 
 
 def test_malformed_files_exit_2_with_one_line(tmp_path):
@@ -24,8 +23,7 @@ def test_malformed_files_exit_2_with_one_line(tmp_path):
             path.write_bytes(content)
         else:
             path.write_text(content, encoding="utf-8")
-        result = subprocess.run([sys.executable, "-m", "univac_ttt", "run", str(path)],
-                                capture_output=True, text=True, timeout=60)
+        result = command.univac("run", str(path))
         assert result.returncode == 2, name
         assert expected in result.stderr, (name, result.stderr)
         assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
@@ -34,7 +32,6 @@ def test_malformed_files_exit_2_with_one_line(tmp_path):
 def test_an_endless_file_is_refused_not_read_forever():
     for args in (["run", "/dev/zero"], ["monitor", "--script", "/dev/zero"],
                  ["monitor", "/dev/zero"], ["verify", "/dev/zero"]):
-        result = subprocess.run([sys.executable, "-m", "univac_ttt", *args],
-                                capture_output=True, text=True, timeout=60)
+        result = command.univac(*args)
         assert result.returncode == 2, args
         assert "is a device, not a file" in result.stderr and "Traceback" not in result.stderr

@@ -5,10 +5,10 @@ project's own writer. Their programs type no upper-case shift, so the typewriter
 small letters (S-PV; docs/fidelity.md, "The typewriter's case"), types them in small letters.
 """
 
-import subprocess
-import sys
 
 import pytest
+
+from tests.support import command
 
 # One block, read by INITIAL READ into 000-059: add two typed numbers and type the sum.
 ADD_ONCE = """\
@@ -52,8 +52,7 @@ COPIEDιιιιιι
 
 
 def univac(*args, stdin="", cwd=None):
-    return subprocess.run([sys.executable, "-m", "univac_ttt", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60, cwd=cwd)
+    return command.univac(*args, stdin=stdin, cwd=cwd)
 
 
 def write(tmp_path, name, text):

@@ -1,10 +1,9 @@
 """What a first-time player reads in plain mode and on the screens: messages on a line of
 their own, each figure said once, counts and UNIVAC times in plain words."""
 
-import subprocess
-import sys
 from pathlib import Path
 
+from tests.support import command
 from univac_ttt.hostio.wording import count
 from univac_ttt.machine.timing import format_time
 
@@ -14,10 +13,7 @@ SHIPPED_IMAGE = (Path(__file__).resolve().parents[2] / "univac_ttt" / "packs" / 
 
 def univac(*args, stdin="", together=False):
     """Run the command; with ``together`` stderr goes where stdout goes (2>&1)."""
-    return subprocess.run([sys.executable, "-m", "univac_ttt", *args], input=stdin,
-                          stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT if together else subprocess.PIPE,
-                          text=True, timeout=120)
+    return command.univac(*args, stdin=stdin, together=together, timeout=120)
 
 
 def test_a_message_starts_on_its_own_line_when_both_streams_go_to_one_place():

@@ -6,6 +6,7 @@ from conftest import n, w
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from tests.support import command
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
 from univac_ttt.desk import Desk, TapeUnitError, tape_unit
 from univac_ttt.desk.desk import LOADER_LIMIT
@@ -271,13 +272,10 @@ def test_a_patched_program_is_judged_from_a_patched_tape():
 
 
 def test_play_plain_boots_a_tape_made_from_its_image(tmp_path):
-    import subprocess
-    import sys
 
     image = tmp_path / "halt.img"
     image.write_text("000 900000000000\n", encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "univac_ttt", "play", "--plain", "--image",
-                             str(image)], input="", capture_output=True, text=True, timeout=60)
+    result = command.univac("play", "--plain", "--image", str(image))
     # The loader's 20 instructions and 18 blocks of tape time, then the stop at 000.
     assert "normal stop at 000 (left): stop instruction (90); 21 instructions, 1.801 s" \
         in result.stderr

@@ -27,7 +27,9 @@ def kiosk_args(tmp_path) -> list[str]:
     return ["kiosk", "--pin", PIN, "--data", str(tmp_path), "--speed", "fast"]
 
 
-def type_slowly(terminal: Terminal, keys: str, pause: float = 0.3) -> None:
+def type_slowly(terminal: Terminal, keys: str, pause: float = 0.1) -> None:
+    """Each key its own write, the next within prompt_toolkit's 0.5 s escape timeout: one
+    sequence, typed by hand rather than sent by a terminal in one piece."""
     for key in keys:
         terminal.send(key)
         terminal.pump(pause)
@@ -50,8 +52,8 @@ def test_mouse_like_keys_and_a_slow_paste_start_leave_play_usable():
     terminal = Terminal([COMMAND], columns=100, rows=34)
     terminal.wait_for("INPUT READY")
     for sequence in MOUSE_LIKE:
-        terminal.send(sequence)
-        terminal.pump(0.1)
+        terminal.send(sequence)  # each sequence its own write
+        terminal.pump(0.02)
     terminal.send("\x1b")  # clears any half-typed sequence, as a person would
     terminal.pump(0.6)
     assert terminal.child.isalive()
@@ -69,8 +71,8 @@ def test_mouse_like_keys_leave_the_monitor_usable():
     terminal = Terminal([COMMAND, "monitor"], columns=100, rows=34)
     terminal.wait_for("monitor>")
     for sequence in MOUSE_LIKE:
-        terminal.send(sequence)
-        terminal.pump(0.1)
+        terminal.send(sequence)  # each sequence its own write
+        terminal.pump(0.02)
     terminal.send("\x1b")
     terminal.pump(0.6)
     terminal.send("\x15where\r")  # Ctrl-U clears whatever the sequences left typed
@@ -85,12 +87,12 @@ def test_staff_leave_the_kiosk_after_a_slowly_typed_paste_start(tmp_path):
     terminal = Terminal([COMMAND, *kiosk_args(tmp_path)], columns=100, rows=30)
     terminal.wait_for("TIC-TAC-TOE")
     for sequence in MOUSE_LIKE[:3]:
-        terminal.send(sequence)
-        terminal.pump(0.1)
+        terminal.send(sequence)  # each sequence its own write
+        terminal.pump(0.02)
     type_slowly(terminal, "\x1b[200~")
     terminal.pump(0.7)
     terminal.send(F12)
-    terminal.pump(0.3)
+    terminal.wait_for("STAFF PIN")
     terminal.send(PIN + "\r")
     ended(terminal)
     assert not terminal.child.isalive()

@@ -1,14 +1,13 @@
 """The lecture monitor: every command, bad input, exact back-stepping, tours, UI, CLI."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from tests.support.command import univac
 from tests.support.monitors import game_monitor
 from univac_ttt.machine.word import from_int, from_text, to_int
 from univac_ttt.monitor.app import MonitorApp
@@ -318,24 +317,18 @@ def test_keyboard_mode_takes_only_colon_lines_as_commands():
 def test_monitor_script_command_line(tmp_path):
     script = tmp_path / "tour.txt"
     script.write_text("go\nwhere\n")
-    result = subprocess.run([sys.executable, "-m", "univac_ttt", "monitor", "--script",
-                             str(script)], capture_output=True, text=True, timeout=60)
+    result = univac("monitor", "--script", str(script))
     assert result.returncode == 0 and "monitor> where" in result.stdout
-    piped = subprocess.run([sys.executable, "-m", "univac_ttt", "monitor"], input="go\nzz\n",
-                           capture_output=True, text=True, timeout=60)
+    piped = univac("monitor", stdin="go\nzz\n")
     assert piped.returncode == 1 and "?? no command 'zz'" in piped.stdout
-    missing = subprocess.run([sys.executable, "-m", "univac_ttt", "monitor", "--script",
-                              str(tmp_path / "none.txt")], capture_output=True, text=True,
-                             timeout=60)
+    missing = univac("monitor", "--script", str(tmp_path / "none.txt"))
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
 
 
 def test_monitor_on_a_coding_sheet(tmp_path):
     sheet = tmp_path / "p.ucs"
     sheet.write_text("000 START: B0 NUM  90 000  bring it\n010 NUM: = 7\n")
-    result = subprocess.run([sys.executable, "-m", "univac_ttt", "monitor", str(sheet)],
-                            input="go\nexamine NUM\nwhere\n", capture_output=True, text=True,
-                            timeout=60)
+    result = univac("monitor", str(sheet), stdin="go\nexamine NUM\nwhere\n")
     assert "NUM:" in result.stdout and "normal stop" in result.stdout
 
 

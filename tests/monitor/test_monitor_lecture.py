@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.support import command
 from univac_ttt.desk import Limits
 from univac_ttt.machine import StopKind
 from univac_ttt.machine.word import ZERO, to_text
@@ -311,15 +312,11 @@ def test_every_key_in_the_lecture_guide_is_bound():
 
 
 def test_monitor_log_option_logs_the_session_and_refuses_a_device(tmp_path):
-    import subprocess
-    import sys
 
     log = tmp_path / "class.log"
-    result = subprocess.run([sys.executable, "-m", "univac_ttt", "monitor", "--log", str(log)],
-                            input="where\n", capture_output=True, text=True, timeout=60)
+    result = command.univac("monitor", "--log", str(log), stdin="where\n")
     assert result.returncode == 0 and "monitor> where\n000 left = START" in log.read_text()
-    result = subprocess.run([sys.executable, "-m", "univac_ttt", "monitor", "--log",
-                             "/dev/null"], input="", capture_output=True, text=True, timeout=60)
+    result = command.univac("monitor", "--log", "/dev/null")
     assert result.returncode == 2 and "device" in result.stderr
 
 

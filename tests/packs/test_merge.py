@@ -9,8 +9,6 @@ What it wrote and typed is compared with Python's own merge (heapq.merge, stable
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -19,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support import command
 from univac_ttt.desk import Desk, Limits
 from univac_ttt.machine import StopKind
 from univac_ttt.machine.tape import BLOCK_WORDS, Reel
@@ -274,10 +273,8 @@ def test_run_the_sheet_with_the_shipped_reels_types_the_counts(tmp_path):
     a, b = (Path(str(PACK.joinpath(n))) for n in (rec.REEL_A_NAME, rec.REEL_B_NAME))
     before = a.read_bytes(), b.read_bytes()
     out = tmp_path / "merged.tape"
-    result = subprocess.run(
-        [sys.executable, "-m", "univac_ttt", "run", str(sheet), "--tape", f"2={a}",
-         "--tape", f"3={b}", "--tape", f"4={out}:rw", "--plain"],
-        capture_output=True, text=True, timeout=60)
+    result = command.univac("run", str(sheet), "--tape", f"2={a}", "--tape", f"3={b}",
+                            "--tape", f"4={out}:rw", "--plain")
     assert result.returncode == 0, result.stderr
     assert "UNISERVO 2  RECORDS  000000000020\n" in result.stdout
     assert "UNISERVO 3  RECORDS  000000000013\n" in result.stdout
@@ -447,8 +444,7 @@ def test_every_file_of_the_pack_is_shipped_as_package_data():
 # ---- through the pack: univac-ttt programs, run --program merge ----------------------------
 
 def univac(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "univac_ttt", *args], capture_output=True,
-                          text=True, timeout=60, cwd=cwd)
+    return command.univac(*args, cwd=cwd)
 
 
 def test_programs_lists_the_merge_with_its_title():

@@ -2,14 +2,13 @@
 pack.toml, no Python) run end to end with --program in run, play --plain and monitor."""
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from tests.support import command
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
 from univac_ttt.console.side_panel import render_panel
 from univac_ttt.desk.paper import PrintedChunk
@@ -51,8 +50,7 @@ greeted = "words"
 
 
 def univac(*args, stdin="", timeout=60):
-    return subprocess.run([sys.executable, "-m", "univac_ttt", *args], input=stdin,
-                          capture_output=True, text=True, timeout=timeout)
+    return command.univac(*args, stdin=stdin, timeout=timeout)
 
 
 def make_pack(folder: Path, toml: str = GREETING_TOML, files: dict | None = None) -> Path:

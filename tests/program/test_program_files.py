@@ -1,11 +1,10 @@
 """One loader for run, monitor, verify and assemble (issue 13): a coding sheet or an image,
 whichever command is given it; and ``univac-ttt assemble`` with its listing."""
 
-import subprocess
-import sys
 
 import pytest
 
+from tests.support import command
 from univac_ttt.packs.tictactoe import load_tictactoe, sheet_text
 from univac_ttt.program.image import parse_image
 from univac_ttt.program.sources import ProgramFileError, read_program
@@ -15,8 +14,7 @@ TINY_SHEET = "000 START: 90 000 00 000  stop at once\n"
 
 
 def univac(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "univac_ttt", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return command.univac(*args, stdin=stdin, timeout=120)
 
 
 @pytest.fixture()

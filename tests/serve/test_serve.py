@@ -286,7 +286,8 @@ def test_a_terminal_that_cannot_start_is_told_so(tmp_path: Path) -> None:
 def test_the_heap_freezes_terminals_and_reclaims_the_ones_that_left() -> None:
     import gc
 
-    from univac_ttt.serve.heap import RECLAIM_AFTER_LEFT, Heap
+    from univac_ttt.serve import heap as heap_module
+    from univac_ttt.serve.heap import RECLAIM_AFTER_LEFT, RECLAIM_MIN_LEFT, Heap
 
     heap = Heap()
     thresholds = gc.get_threshold()
@@ -298,11 +299,25 @@ def test_the_heap_freezes_terminals_and_reclaims_the_ones_that_left() -> None:
         assert not heap.tick(active=3)  # nobody has left: freeze the survivors only
         heap.terminal_left()
         assert not heap.tick(active=3)  # one left while others play: wait
-        for _ in range(RECLAIM_AFTER_LEFT):
+        for _ in range(RECLAIM_MIN_LEFT):
             heap.terminal_left()
         assert heap.tick(active=3) and heap.left == 0
+        for _ in range(RECLAIM_MIN_LEFT):  # a big class waits for a quarter of it ...
+            heap.terminal_left()
+        assert not heap.tick(active=100)
+        for _ in range(25 - RECLAIM_MIN_LEFT):
+            heap.terminal_left()
+        assert heap.tick(active=100)
+        for _ in range(RECLAIM_AFTER_LEFT):  # ... and never for more than the cap
+            heap.terminal_left()
+        assert heap.tick(active=1000)
         heap.terminal_left()
-        assert heap.tick(active=0)  # the room is quiet: reclaim at once
+        assert heap.tick(active=0)  # the room is empty: reclaim at once ...
+        assert not heap.tick(active=0)  # ... and once more when it has settled
+        heap.settle_at = 0.0
+        assert heap.tick(active=0) and heap.settle_at is None
+        assert not heap.tick(active=0)
+        assert heap_module.reclaim_due_after(0) == RECLAIM_MIN_LEFT
     finally:
         heap.release()
     assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
@@ -363,7 +378,8 @@ def test_the_prompt_toolkit_internals_serve_relies_on_still_exist() -> None:
     from univac_ttt.serve.private import PROMPT_TOOLKIT_INTERNALS
 
     for module, name, members in PROMPT_TOOLKIT_INTERNALS:
-        cls = getattr(importlib.import_module(module), name)
+        found = importlib.import_module(module)
+        cls = found if name is None else getattr(found, name)
         source = inspect.getsource(cls)
         for member in members:
             assert hasattr(cls, member) or f"self.{member}" in source, (name, member)

@@ -1,11 +1,147 @@
-"""The command as a user runs it: a real process, pipes, an exit status, a time limit."""
+"""The command as a user runs it: a real process, pipes, an exit status, a time limit.
+
+By default the process is a fork of the test's own interpreter that runs
+``univac_ttt.cli.main`` on its own standard streams (the pipes), its own signals and its
+own exit status: everything ``python -m univac_ttt`` does except starting an interpreter
+and importing the package again, which cost ~0.1 s of CPU a run and were a sixth of the
+suite's CPU. ``--long`` (or ``UNIVAC_TTT_TEST_FRESH=1``) runs every one of them as a
+fresh ``python -m univac_ttt`` instead; the pty tests in tests/e2e always start the
+installed command.
+"""
 
 from __future__ import annotations
 
+import atexit
+import io
+import os
+import signal
 import subprocess
 import sys
+import threading
+import traceback
+
+FRESH_VARIABLE = "UNIVAC_TTT_TEST_FRESH"
+SIGNALS_RESET = [getattr(signal, name) for name in (
+    "SIGTERM", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGALRM", "SIGCHLD", "SIGWINCH", "SIGQUIT")
+    if hasattr(signal, name)]
 
 
-def univac(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "univac_ttt", *args], input=stdin,
-                          capture_output=True, text=True, timeout=timeout)
+def fresh_processes() -> bool:
+    """True where every run starts a new interpreter (``--long`` sets it for the run)."""
+    return os.environ.get(FRESH_VARIABLE, "") not in ("", "0")
+
+
+def univac(*args: str, stdin: str = "", timeout: float = 60, cwd: str | None = None,
+           together: bool = False) -> subprocess.CompletedProcess[str]:
+    """``python -m univac_ttt ARGS`` with ``stdin`` typed in; stdout and stderr read
+    (with ``together`` stderr goes where stdout goes, as ``2>&1``)."""
+    argv = [sys.executable, "-m", "univac_ttt", *args]
+    if fresh_processes():
+        return subprocess.run(argv, input=stdin, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT if together else subprocess.PIPE,
+                              text=True, timeout=timeout, cwd=cwd)
+    return _forked(argv, list(args), stdin, timeout, cwd, together)
+
+
+def _forked(argv: list[str], args: list[str], stdin: str, timeout: float, cwd: str | None,
+            together: bool) -> subprocess.CompletedProcess[str]:
+    from univac_ttt.cli import main  # imported here once, then shared by every fork
+
+    in_read, in_write = os.pipe()
+    out_read, out_write = os.pipe()
+    err_read, err_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into the test
+        _child(main, args, cwd, in_read, out_write, out_write if together else err_write,
+               (in_write, out_read, err_read, err_write))
+    for fd in (in_read, out_write, err_write):
+        os.close(fd)
+    streams: dict[int, bytes] = {}
+
+    def read(fd: int) -> None:
+        chunks = []
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+        os.close(fd)
+        streams[fd] = b"".join(chunks)
+
+    def write() -> None:
+        try:
+            _write_all(in_write, stdin.encode())
+        except BrokenPipeError:  # the command stopped reading: as subprocess.run allows
+            pass
+        finally:
+            os.close(in_write)
+
+    threads = [threading.Thread(target=read, args=(fd,), daemon=True)
+               for fd in (out_read, err_read)]
+    threads.append(threading.Thread(target=write, daemon=True))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout)
+    if any(thread.is_alive() for thread in threads):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise subprocess.TimeoutExpired(argv, timeout)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    return subprocess.CompletedProcess(argv, code, streams[out_read].decode(errors="replace"),
+                                       streams[err_read].decode(errors="replace"))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _child(main, args: list[str], cwd: str | None, stdin: int, stdout: int, stderr: int,
+           others: tuple[int, ...]) -> None:
+    """Become the command: its streams on fds 0-2, default signals, no test's exit hooks;
+    run main and leave with its status as ``sys.exit(main())`` would."""
+    code = 1
+    try:
+        os.dup2(stdin, 0)
+        os.dup2(stdout, 1)
+        os.dup2(stderr, 2)
+        for fd in {stdin, stdout, stderr, *others}:
+            os.close(fd)
+        if cwd is not None:
+            os.chdir(cwd)
+        for signum in SIGNALS_RESET:
+            signal.signal(signum, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)  # as Python starts
+        atexit._clear()  # the test run's exit hooks are not the command's
+        sys.stdin = sys.__stdin__ = open(0, closefd=False)  # noqa: SIM115
+        sys.stdout = sys.__stdout__ = open(1, "w", closefd=False)  # noqa: SIM115
+        sys.stderr = sys.__stderr__ = io.TextIOWrapper(  # as Python makes it
+            open(2, "wb", buffering=0, closefd=False), errors="backslashreplace",  # noqa: SIM115
+            line_buffering=True)
+        sys.argv = ["univac_ttt", *args]
+        try:
+            code = _exit_status(main(args))
+        except SystemExit as leaving:
+            code = _exit_status(leaving.code)
+        except BaseException:  # noqa: BLE001 - what the interpreter would print
+            traceback.print_exc()
+            code = 1
+        atexit._run_exitfuncs()
+        threading._shutdown()  # type: ignore[attr-defined] - non-daemon threads, as at exit
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                code = 120 if code == 0 else code
+    finally:
+        os._exit(code if isinstance(code, int) else 1)
+
+
+def _exit_status(value: object) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value
+    sys.stderr.write(f"{value}\n")
+    return 1

@@ -26,6 +26,9 @@ class Terminal:
         self.stream = pyte.ByteStream(self.screen)
         self.child = pexpect.spawn(argv[0], argv[1:], dimensions=(rows, columns),
                                    env=environment, cwd=cwd, timeout=10)
+        # pexpect sleeps 50 ms before every send, for programs that lose keys typed before
+        # they are ready; every test here waits for the screen first, so none is needed
+        self.child.delaybeforesend = None
         self.raw = b""
 
     def pump(self, seconds: float = 0.2) -> None:
@@ -83,10 +86,16 @@ class Terminal:
         self.child.setwinsize(rows, columns)
 
     def close(self) -> int | None:
+        """Wait for the program to end by itself (10 s at most), then its exit status."""
         try:
             self.child.expect(pexpect.EOF, timeout=10)
         except pexpect.TIMEOUT:
             self.child.terminate(force=True)
+        end = time.monotonic() + 10
+        while self.child.isalive() and time.monotonic() < end:  # EOF comes just before exit
+            time.sleep(0.005)
+        if not self.child.isalive():
+            self.child.delayafterclose = 0  # (pexpect's fixed 0.1 s for a child still going)
         self.child.close()
         return self.child.exitstatus
 

@@ -8,7 +8,9 @@ answer its quit keys afterwards.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import signal
+import termios
 import threading
 import time
 from collections.abc import Callable
@@ -189,24 +191,50 @@ class Driven:
         self.pipe = self.context.__enter__()
         self.front = make(self.pipe)
         self.app: Application[object] = self.front.app  # type: ignore[attr-defined]
-        self.app.ttimeoutlen = 0.05
+        self.app.ttimeoutlen = 0.02  # the pause that ends an escape or a paste: waited on
         self.quit_keys = quit_keys
         self.alive_before_quit: bool | None = None
+        self._fed = False  # the parser was fed since the last send
+        self._flushed = False  # ... and flushed after that (the app's pause in the input)
+
+    def _watch_the_parser(self) -> None:
+        """Note each feed and flush of the app's guarded parser, to wait on them."""
+        parser = self.app.input.vt100_parser  # type: ignore[attr-defined]
+        feed, flush = parser.feed, parser.flush
+
+        def fed(data: str) -> None:
+            self._fed, self._flushed = True, False
+            feed(data)
+
+        def flushed() -> None:
+            self._flushed = self._fed
+            flush()
+
+        parser.feed, parser.flush = fed, flushed
+
+    def _send(self, data: bytes, end: float) -> None:
+        """Send bytes, then wait until the app has read them all and, ttimeoutlen later,
+        flushed its parser (a paste left open is ended there), or has ended."""
+        self._fed = self._flushed = False
+        self.pipe.send_bytes(data)
+        if not data:
+            return
+        while self.app.is_running and time.monotonic() < end and not (
+                self._flushed and fcntl.ioctl(self.pipe.pipe.read_fd, termios.FIONREAD,
+                                              b"\0\0\0\0") == b"\0\0\0\0"):
+            time.sleep(0.002)
 
     def run(self, data: bytes, timeout: float = 20.0) -> object:
         def feed() -> None:
             end = time.monotonic() + timeout
             while not self.app.is_running and time.monotonic() < end:
-                time.sleep(0.01)
-            self.pipe.send_bytes(data)
-            time.sleep(0.15)  # past a pause: a paste left open is ended
+                time.sleep(0.005)
+            self._watch_the_parser()
+            self._send(data, end)
             self.alive_before_quit = self.app.is_running and not self.app.is_done
             while self.app.is_running and time.monotonic() < end:
-                for keys in self.quit_keys:
-                    self.pipe.send_text(keys)
-                    pause = time.monotonic() + 0.12  # each key alone, past ttimeoutlen
-                    while self.app.is_running and time.monotonic() < pause:
-                        time.sleep(0.005)  # until the app has ended, or the pause is over
+                for keys in self.quit_keys:  # each key alone, past a pause
+                    self._send(keys.encode(), end)
             if self.app.is_running:  # not responsive: end it so the suite goes on
                 self.app.loop.call_soon_threadsafe(  # type: ignore[union-attr]
                     lambda: self.app.exit(result="unresponsive"))
@@ -340,7 +368,7 @@ def test_a_served_console_survives_the_attack_sequences_over_telnet():
             client = await connected(server)
             for sequence in MALFORMED[:-1] + ["\x1b[200~"]:  # the long report types digits
                 await client.send(sequence)
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(0.02)  # each sequence its own write
             await asyncio.sleep(0.7)  # a pause ends the paste mark
             assert client.keyboard_line() == ""
             await key_in(client, "5")

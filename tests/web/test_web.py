@@ -26,6 +26,15 @@ def browser():
         yield browser
 
 
+@pytest.fixture(autouse=True)
+def _close_pages(browser):
+    """Each test's pages close with it: a page left open goes on running its timers and
+    drawing in the shared browser, costing the tests after it CPU."""
+    yield
+    for context in browser.contexts:
+        context.close()
+
+
 def open_page(browser, running, **context):
     # The page's CSP forbids eval; Playwright's wait_for_function needs it (the header
     # itself is checked in test_web_safety.py).
@@ -194,8 +203,10 @@ def test_the_sound_follows_the_typewriter(browser):
         page = context.new_page()
         page.clock.install()
         page.goto(running.url)
-        page.clock.run_for(2_000)
-        page.wait_for_function("!window.univac.typing()")
+        page.wait_for_function("window.univac.typing() || " + READY)  # the greeting came
+        while page.evaluate("window.univac.typing()"):  # and is typed on the page's clock
+            page.clock.run_for(1_000)
+        page.wait_for_function(READY)
         assert page.evaluate("window.univac.sound.log.length") == 0  # off by default
         page.get_by_role("button", name="SOUND OFF").click()
         assert page.get_by_role("button", name="SOUND ON").get_attribute("aria-pressed") == "true"

@@ -36,6 +36,12 @@ class Listener(Protocol):
     browser page's listener): it seats its clients through ``admit``, ``next_number`` and
     the table, and ``end`` closes one of them politely."""
 
+    def bind(self) -> str | None:
+        """Bind the listening socket now, before a pool of worker processes is forked, so
+        that every worker accepts on it; the line announcing it, or None when this listener
+        cannot be shared by several processes (then the server runs in one)."""
+        ...
+
     async def start(self, server: Room, stop: asyncio.Event) -> str: ...
 
     def end(self, number: int, goodbye: str) -> None: ...

@@ -12,6 +12,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from ..desk.pacing import SERVED_SHOWN_LIMIT
 from ..desk.session import GameSession
 from ..machine import MachineOptions
 from ..program.pack import NO_PACK, Pack
@@ -29,6 +30,7 @@ class ServedConsole:
             ConsoleSettings(authentic=authentic, transcript=transcript, save_directory=None,
                             pack=pack),
             input, output)
+        self.console.pacer.shown_limit = SERVED_SHOWN_LIMIT  # a class's memory (serve)
         self.application: Application[int] = self.console.app
 
     async def run(self) -> int:

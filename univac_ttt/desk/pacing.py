@@ -16,12 +16,17 @@ from ..machine.timing import pulses_to_us
 from .paper import PrintedChunk
 
 SHOWN_LIMIT = 16_000  # characters of typed paper a screen can scroll back through
+# A served terminal's share: its screen's text costs about a hundred bytes a character in
+# prompt_toolkit's document caches (1.6 MiB at 16,000), times every terminal of a class.
+SERVED_SHOWN_LIMIT = 4_000  # some ten games back
 
 
 class TypewriterPacer:
     def __init__(self, authentic: bool = False,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 shown_limit: int = SHOWN_LIMIT) -> None:
         self.authentic = authentic
+        self.shown_limit = shown_limit  # characters ``text`` keeps (SHOWN_LIMIT or a share)
         self.clock = clock
         self._shown: list[str] = []
         self._queue: deque[tuple[str, float]] = deque()
@@ -48,13 +53,13 @@ class TypewriterPacer:
 
     @property
     def text(self) -> str:
-        """What has been typed so far, the last ``SHOWN_LIMIT`` characters of it."""
+        """What has been typed so far, the last ``shown_limit`` characters of it."""
         return "".join(self._shown)
 
     def _show(self, text: str) -> None:
         self._shown.append(text)
         if len(self._shown) > 64:
-            self._shown[:] = ["".join(self._shown)[-SHOWN_LIMIT:]]
+            self._shown[:] = ["".join(self._shown)[-self.shown_limit:]]
 
     @property
     def busy(self) -> bool:

@@ -15,6 +15,8 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from ..tui.shared import share_default_bindings
+
 
 class ServedApp(Protocol):
     application: Application[int]
@@ -41,4 +43,7 @@ def make_app(factory: AppFactory, input: Input, output: Output, *, authentic: bo
     # prompt_toolkit postpones a redraw while the loop has other work, up to 10 ms, by
     # rescheduling it; with many applications on one loop they keep each other waiting.
     served.application.max_render_postpone_time = None
+    app = served.application
+    # prompt_toolkit's default key bindings, one table for every terminal (the monitor's too).
+    share_default_bindings(app)
     return served

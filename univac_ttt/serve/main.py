@@ -62,10 +62,14 @@ def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories,
         return EXIT_USAGE
     workers = getattr(args, "workers", None) or default_workers()
     try:
-        if workers > 1 and not extra:
-            return Pool(options, apps, workers).run()
-        if workers > 1 and getattr(args, "workers", None):
-            sys.stderr.write("univac-ttt: --web serves from one process: --workers is not used\n")
+        if workers > 1:
+            lines = [listener.bind() for listener in extra]  # bound before the fork
+            if None not in lines:
+                return Pool(options, apps, workers, others=extra,
+                            announcements=[line for line in lines if line]).run()
+            if getattr(args, "workers", None):
+                sys.stderr.write("univac-ttt: museum mode is one exhibit, served from one "
+                                 "process: --workers is not used\n")
         return asyncio.run(ClassServer(options, apps, listeners=extra).run())
     except OSError as exc:
         sys.stderr.write(f"univac-ttt: cannot listen: {exc.strerror or exc}\n")

@@ -1,4 +1,4 @@
-"""The one read of a private attribute the server needs, kept here so an upgrade breaks
+"""The reads of private attributes the server needs, kept here so an upgrade breaks
 one place (tests/serve/test_serve.py checks the internals serve relies on still exist).
 
 Many applications share one event loop, so the loop's exception handler must find which
@@ -7,19 +7,31 @@ other. asyncio gives a callback's ``contextvars`` context only as ``Handle._cont
 (CPython 3.7+); prompt_toolkit keeps the current application in a context variable, so
 running ``get_app_or_none`` in that context names the application.
 
-Besides this, telnet.py and ssh.py subclass prompt_toolkit's servers and override or use
+prompt_toolkit was made for one application at a time in a process, and two of its
+process-wide records outlive a served terminal (found by diffing the heap across connect
+and disconnect cycles, docs/performance.md): its typeahead store keeps one entry for every
+input ever made (``typeahead._buffer``, keyed by the input's hash, never removed), and each
+application restores, when it ends, the SIGWINCH handler it found when it began, which
+among many terminals ending in any order is often a departed terminal's, keeping that
+terminal's whole application (and, through the handler's context, another's) alive.
+``forget_terminal`` undoes both when a terminal ends.
+
+Besides these, telnet.py and ssh.py subclass prompt_toolkit's servers and override or use
 their underscored members (listed in ``PROMPT_TOOLKIT_INTERNALS``): that is the point of
 those subclasses (non-blocking writes, paced reading, a handshake timeout).
 """
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app_or_none
+from prompt_toolkit.input import Input, typeahead
 
-# (module, class, members) of prompt_toolkit that telnet.py and ssh.py rely on.
+# (module, class or None for the module itself, members) that serve/ relies on.
 PROMPT_TOOLKIT_INTERNALS = (
     ("prompt_toolkit.contrib.telnet.server", "TelnetConnection",
      ("_ready", "_closed", "feed", "close", "run_application", "vt100_input", "vt100_output")),
@@ -27,10 +39,32 @@ PROMPT_TOOLKIT_INTERNALS = (
      ("_accept", "_create_socket", "_application_tasks", "connections")),
     ("prompt_toolkit.contrib.ssh.server", "PromptToolkitSSHSession",
      ("_get_size", "_chan", "app_session", "data_received", "connection_made")),
+    ("prompt_toolkit.input.typeahead", None, ("_buffer",)),
+    ("prompt_toolkit.application.application", "Application",
+     ("_default_bindings", "_page_navigation_bindings")),
+    ("asyncio.unix_events", "_UnixSelectorEventLoop", ("_signal_handlers",)),
+    ("asyncio.events", "Handle", ("_callback",)),
 )
+
+_SIGWINCH = getattr(signal, "SIGWINCH", None)
 
 
 def app_of_failed_callback(context: dict[str, Any]) -> Application[Any] | None:
     """The application whose callback raised, from the loop's exception handler context."""
     handle_context = getattr(context.get("handle"), "_context", None)
     return handle_context.run(get_app_or_none) if handle_context is not None else None
+
+
+def forget_terminal(input: Input, loop: asyncio.AbstractEventLoop) -> None:
+    """A terminal has ended: drop what prompt_toolkit's process-wide records keep of it
+    and of any other terminal that is no longer running."""
+    typeahead._buffer.pop(input.typeahead_hash(), None)
+    handlers = getattr(loop, "_signal_handlers", None)  # the Unix loops only
+    if _SIGWINCH is None or not isinstance(handlers, dict):
+        return
+    handle = handlers.get(_SIGWINCH)
+    owner = getattr(getattr(handle, "_callback", None), "__self__", None)
+    if handle is not None and (not isinstance(owner, Application) or not owner.is_running):
+        # Served terminals learn their size from the protocol (NAWS, SSH's window change):
+        # the server's own SIGWINCH is nobody's, and a departed terminal's handler is a leak.
+        loop.remove_signal_handler(_SIGWINCH)

@@ -25,7 +25,7 @@ from ..classroom.seats import Hold, SeatCounter, Seats
 from ..classroom.table import ClassTable, Seat
 from .apps import AppFactories, ServedApp, make_app
 from .heap import Heap
-from .private import app_of_failed_callback
+from .private import app_of_failed_callback, forget_terminal
 from .telnet import ServedTelnetConnection, ServedTelnetServer
 
 FULL = "The class is full ({n} terminals). Please try again in a little while. Goodbye."
@@ -132,6 +132,7 @@ class ClassServer:
             if goodbye is not None:
                 why = "idle" if goodbye.startswith("No key") else "server stopping"
             self.table.unseat(number, why)
+            forget_terminal(session.input, asyncio.get_running_loop())
             self.heap.terminal_left()
         with contextlib.suppress(Exception):
             terminal.write_line(goodbye or GOODBYE)
@@ -162,13 +163,18 @@ class ClassServer:
         """Close idle terminals; redraw the class table."""
         idle = self.options.idle_seconds
         while True:
-            now = time.monotonic()
-            for number, seat in list(self.table.seats.items()):
-                if now - seat.last_input > idle:
-                    self.end(number, IDLE.format(s=idle))
+            self._end_idle(idle)
             self.heap.tick(len(self.table.seats))  # terminals and tabs alike
             self.table.refresh()
             await asyncio.sleep(min(1.0, idle / 4))
+
+    def _end_idle(self, idle: float) -> None:
+        """Its own frame: a loop variable left in ``_sweep``'s would keep the last seat (and
+        so its terminal's whole application) alive after it left."""
+        now = time.monotonic()
+        for number, seat in list(self.table.seats.items()):
+            if now - seat.last_input > idle:
+                self.end(number, IDLE.format(s=idle))
 
     def _exception_handler(self, loop: asyncio.AbstractEventLoop,
                            context: dict[str, Any]) -> None:

@@ -10,6 +10,9 @@ Across the pool:
   ``--max-clients`` holds for the whole class; a worker that dies has its slot cleared;
 - each worker sends its part of the class table up a pipe once a second and at every
   join and departure (``WorkerTable``); the first process draws the table of them all;
+- the composer's other listeners (the browser page's) are bound here too, before the fork,
+  and every worker's aiohttp serves the same socket (``Listener.bind``); museum mode, one
+  exhibit, stays in one process;
 - SIGINT and SIGTERM reach the first process (and, from a terminal's Ctrl-C, the workers
   too): it passes SIGTERM to every worker, each says goodbye on its own terminals, and it
   waits for them all before printing the class's summary.
@@ -31,9 +34,11 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any, TextIO
 
 from ..classroom.options import Endpoint, ServeOptions
+from ..classroom.room import Listener
 from ..classroom.seats import Hold
 from ..classroom.table import ClassTable, Seat
 from ..desk.score import Score
@@ -168,13 +173,15 @@ def bind(endpoint: Endpoint) -> socket.socket:
 
 def _worker(index: int, workers: int, options: ServeOptions, factories: AppFactories,
             seats: SharedSeats, pipe: multiprocessing.connection.Connection,
-            listeners: dict[str, socket.socket]) -> None:
-    """One worker process: a whole class server on the inherited sockets."""
+            listeners: dict[str, socket.socket], others: Sequence[Listener]) -> None:
+    """One worker process: a whole class server on the inherited sockets (``others``, the
+    composer's listeners, bound before the fork: the browser's)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     seats.index = index
     server = ClassServer(options, factories, table=WorkerTable(pipe), seats=seats,
-                         numbers=itertools.count(index + 1, workers), sockets=listeners)
+                         numbers=itertools.count(index + 1, workers), sockets=listeners,
+                         listeners=others)
     try:
         asyncio.run(server.run())
     finally:
@@ -186,8 +193,12 @@ class Pool:
     """The first process: binds, forks the workers, draws the table, ends them politely."""
 
     def __init__(self, options: ServeOptions, factories: AppFactories, workers: int,
-                 out: TextIO | None = None, live: bool | None = None) -> None:
+                 out: TextIO | None = None, live: bool | None = None,
+                 others: Sequence[Listener] = (), announcements: Sequence[str] = ()) -> None:
+        """``others`` are the composer's listeners, already bound (``Listener.bind``), and
+        ``announcements`` the lines bind gave: every worker serves them too."""
         self.options, self.factories, self.workers = options, factories, workers
+        self.others, self.announcements = tuple(others), tuple(announcements)
         self.out = out or sys.stdout
         self.table = ClassTable(self.out, live)
         self.pool_table = PoolTable(self.table)
@@ -203,7 +214,7 @@ class Pool:
         process = self.context.Process(
             target=_worker, name=f"univac-ttt serve worker {index + 1}", daemon=False,
             args=(index, self.workers, self.options, self.factories, self.seats, writer,
-                  self.listeners))
+                  self.listeners, self.others))
         process.start()
         writer.close()
         self.processes[index], self.pipes[index] = process, reader
@@ -213,6 +224,8 @@ class Pool:
             host, port = listener.getsockname()[:2]
             plain = " (plain text on the wire)" if name == "telnet" else ""
             self.out.write(f"univac-ttt: {name} on {host}:{port}{plain}\n")
+        for line in self.announcements:
+            self.out.write(line + "\n")
         pids = ", ".join(str(p.pid) for p in self.processes.values())
         self.out.write(f"univac-ttt: {self.workers} worker processes ({pids}), "
                        f"{self.options.max_clients} seats in all\n")

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import hmac
 import json
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -94,8 +95,30 @@ class WebListener:
         self.runner: web.AppRunner | None = None
         self.port = settings.endpoint.port
         self.tabs: dict[int, GameTab] = {}  # for tests and the benchmark: each tab's desk
+        self.listening: socket.socket | None = None  # bound before a pool forks (``bind``)
 
     # ---- the class server's side -----------------------------------------------------
+
+    def bind(self) -> str | None:
+        """Bind before ``serve --workers`` forks: every worker's aiohttp serves the same
+        socket (the kernel hands each new connection to one of them). Museum mode keeps one
+        process: its exhibit (attract mode, the day's tally) is one, not one a worker."""
+        if self.settings.museum is not None:
+            return None
+        endpoint = self.settings.endpoint
+        family = socket.AF_INET6 if ":" in endpoint.host else socket.AF_INET
+        listening = socket.socket(family, socket.SOCK_STREAM)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((endpoint.host, endpoint.port))
+        listening.listen(128)
+        listening.setblocking(False)
+        self.listening, self.port = listening, listening.getsockname()[1]
+        return self._announcement()
+
+    def _announcement(self) -> str:
+        mode = " museum mode" if self.settings.museum is not None else ""
+        return (f"univac-ttt: web{mode} on http://{self.settings.endpoint.host}:{self.port}/ "
+                "(plain HTTP: for a network you trust)")
 
     async def start(self, server: Room, stop: asyncio.Event) -> str:
         self.server, self.stop = server, stop
@@ -106,12 +129,15 @@ class WebListener:
         app.on_response_prepare.append(self._headers)
         self.runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, self.settings.endpoint.host, self.settings.endpoint.port)
+        site: web.BaseSite
+        if self.listening is not None:  # a pool's worker: the socket bound before the fork
+            site = web.SockSite(self.runner, self.listening)
+        else:
+            site = web.TCPSite(self.runner, self.settings.endpoint.host,
+                               self.settings.endpoint.port)
         await site.start()
         self.port = self.runner.addresses[0][1]
-        mode = " museum mode" if self.settings.museum is not None else ""
-        return (f"univac-ttt: web{mode} on http://{self.settings.endpoint.host}:{self.port}/ "
-                "(plain HTTP: for a network you trust)")
+        return self._announcement()
 
     def end(self, number: int, goodbye: str) -> None:
         socket = self.sockets.get(number)

@@ -1,0 +1,99 @@
+"""Connect/disconnect cycles leave the server where it started: no terminal's application
+kept alive, no per-connection record growing, descriptors and tasks back to their count.
+
+A real measurement in one process (the server and its telnet clients on one loop): after a
+warm-up, N cycles (half polite closes, half resets, ten at a time, as bench_serve.py makes
+them), then the server's own reclaim; `pytest --long` makes 1,000.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import io
+import os
+import sys
+import time
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.input import typeahead
+
+from tests.support.serving import LOCAL, run
+from tests.support.telnet_client import TelnetClient
+from univac_ttt.classroom.options import Endpoint, ServeOptions
+from univac_ttt.cli import served_apps
+from univac_ttt.serve.server import ClassServer
+
+PARALLEL = 10
+# Python's allocated blocks may drift by a few caches' worth (interned strings, the first
+# sizes of prompt_toolkit's bounded caches); a departed terminal left behind is ~30,000
+# blocks and the typeahead record this test caught was 2 blocks a cycle.
+BLOCKS_SLACK = 1_500
+
+
+class _Nowhere(io.StringIO):
+    """The class table's log, written and forgotten (a StringIO would keep every line)."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+async def _cycle(port: int, abrupt: bool) -> None:
+    client = TelnetClient(columns=80, rows=24)
+    await client.connect(port)
+    await client.wait_for(lambda c: c.keyboard_line() == "" and c.board() is not None, 30)
+    await client.close(abrupt=abrupt)
+
+
+async def _cycles(server: ClassServer, count: int) -> None:
+    assert server.telnet is not None
+    port = server.telnet.bound_port
+    for start in range(0, count, PARALLEL):
+        await asyncio.gather(*(_cycle(port, (start + i) % 2 == 1)
+                               for i in range(min(PARALLEL, count - start))))
+    deadline = time.monotonic() + 30
+    while ((server.apps or server.table.seats or server.heap.left
+            or server.heap.settle_at is not None) and time.monotonic() < deadline):
+        await asyncio.sleep(0.05)  # every terminal gone, and the server's own reclaims run
+    assert not server.apps and not server.table.seats and not server.heap.left
+
+
+def _figures() -> tuple[int, int, int, int]:
+    """Applications alive, typeahead records, allocated blocks, open descriptors. The blocks
+    are counted first, as the server left them; then the applications, every generation
+    unfrozen for the count (``gc.get_objects`` does not see frozen objects), with no
+    collection, so the count sees what the server's own reclaim left."""
+    blocks = sys.getallocatedblocks()
+    gc.unfreeze()
+    apps = sum(isinstance(o, Application) for o in gc.get_objects())
+    gc.freeze()
+    return (apps, len(typeahead._buffer), blocks,
+            len(os.listdir("/proc/self/fd")))
+
+
+def test_connect_disconnect_cycles_leave_memory_and_descriptors_where_they_started(
+        long_run: bool) -> None:
+    cycles = 1_000 if long_run else 200
+
+    async def scenario() -> None:
+        options = ServeOptions(telnet=Endpoint(LOCAL, 0), idle_seconds=4.0,
+                               max_clients=PARALLEL * 3)
+        server = ClassServer(options, served_apps(), _Nowhere(), live=False)
+        stop = asyncio.Event()
+        task = asyncio.get_running_loop().create_task(server.run(stop))
+        await asyncio.wait_for(server.ready.wait(), 10)
+        try:
+            await _cycles(server, 3 * PARALLEL)  # warm: modules, caches, the program
+            tasks = len(asyncio.all_tasks())
+            apps0, records0, blocks0, fds0 = _figures()
+            await _cycles(server, cycles)
+            apps1, records1, blocks1, fds1 = _figures()
+            assert len(asyncio.all_tasks()) == tasks
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, 15)
+        assert apps1 == 0 == apps0  # no departed terminal's application kept alive
+        assert records1 <= records0  # prompt_toolkit's typeahead record of each input
+        assert fds1 == fds0
+        assert blocks1 - blocks0 < BLOCKS_SLACK, (blocks0, blocks1)
+    run(scenario(), timeout=600 if long_run else 120)
