@@ -1,6 +1,6 @@
 """The core against py65 in one process: interleaved rounds of CPU time, ratios per round.
 
-Run: python3 benchmarks/paired.py [--rounds N] [--seconds S]
+Run: python3 benchmarks/paired.py [--rounds N] [--seconds S] [--only PREFIX ...]
 
 Each round runs one of our workloads for about S seconds of CPU time (time.process_time),
 then py65 (pure-Python 6502) on its counting loop for about as long, and records our
@@ -168,12 +168,16 @@ def workloads() -> dict[str, Runner]:
     }
 
 
-def paired(rounds: int, seconds: float) -> dict[str, tuple[float, float, float]]:
-    """name -> (our median rate, min ratio to py65, median ratio to py65)."""
+def paired(rounds: int, seconds: float, only: list[str] | None = None
+           ) -> dict[str, tuple[float, float, float]]:
+    """name -> (our median rate, min ratio to py65, median ratio to py65); ``only``: the
+    workloads whose names start with one of these (the dispatch loop always runs)."""
     theirs = py65_runner()
     if theirs is None:
         raise SystemExit("py65 is not installed: pip install -e '.[bench]'")
-    ours = workloads()
+    ours = {name: run for name, run in workloads().items()
+            if not only or name == "minimal dispatch loop"
+            or any(name.startswith(prefix) for prefix in only)}
     for run in (*ours.values(), theirs):  # warm the caches and memos once
         timed(run, seconds / 4)
     rates: dict[str, list[float]] = {name: [] for name in ours}
@@ -192,14 +196,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds")
     parser.add_argument("--seconds", type=float, default=0.3, help="CPU seconds per side")
+    parser.add_argument("--only", action="append", metavar="PREFIX",
+                        help="only the workloads whose names start so (repeatable)")
     args = parser.parse_args()
-    results = paired(args.rounds, args.seconds)
+    results = paired(args.rounds, args.seconds, args.only)
     print(f"{'workload':<28}{'instructions/s':>16}{'min x py65':>12}{'median':>9}")
     for name, (rate, low, mid) in results.items():
         print(f"{name:<28}{rate:>16,.0f}{low:>12.2f}{mid:>9.2f}")
     ceiling = results["minimal dispatch loop"][0]
     for name in ("tic-tac-toe mix", "every kind"):
-        print(f"fraction of the minimal dispatch loop, {name}: {results[name][0] / ceiling:.2f}")
+        if name in results:
+            print(f"fraction of the minimal dispatch loop, {name}: "
+                  f"{results[name][0] / ceiling:.2f}")
 
 
 if __name__ == "__main__":

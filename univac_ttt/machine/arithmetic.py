@@ -245,23 +245,3 @@ def greater(a: str, b: str) -> bool:
 def extract(a: str, m: str, f: str) -> str:
     """E: positions where rF holds an odd code (low bit 1, U6) take (m); others keep rA."""
     return "".join(mc if ord(fc) & 1 else ac for ac, mc, fc in zip(a, m, f, strict=True))
-
-
-def shift_right(word: str, n: int) -> str:
-    """``.n``: all twelve positions move right n places; zeros enter at the left (U8)."""
-    return (ZERO_DIGIT * n + word)[:12]
-
-
-def shift_left(word: str, n: int) -> str:
-    """``;n``: all twelve positions move left n places; zeros enter at the right."""
-    return (word + ZERO_DIGIT * n)[n:n + 12]
-
-
-def shift_right_keep_sign(word: str, n: int) -> str:
-    """``-n``: positions 2-12 move right n places; the sign stays."""
-    return word[0] + (ZERO_DIGIT * n + word[1:])[:11]
-
-
-def shift_left_keep_sign(word: str, n: int) -> str:
-    """``0n``: positions 2-12 move left n places; the sign stays."""
-    return word[0] + (word[1:] + ZERO_DIGIT * n)[n:n + 11]

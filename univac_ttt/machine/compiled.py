@@ -2,11 +2,9 @@
 
 A straight-line run of pairs (up to an unconditional transfer, a word that cannot be
 compiled, or 16 pairs) is compiled, the second time its first word is fetched at its
-address, into one Python function that runs every instruction of it and its timing, with
-memory, the clock and the registers in locals. After a pair fetch the delay lines have a
-known phase (the fetch ends as word cc passes the heads), so every later wait of the block
-(operands, and the fetches of the pairs after it) is a constant worked out here; the clock
-is read once when the block starts and only a multiply's digits or a device make it vary.
+address, into one Python function (blockgen.py writes its source) that runs every
+instruction of it and its timing; a pair seen for the first time runs through the
+operation table's executors (firstsight.py).
 
 Blocks are looked up by their address and the word memory holds there at the moment of the
 fetch, and before each later pair a block compares the word memory holds now with the word
@@ -14,11 +12,6 @@ it was compiled from: a store from anywhere (an instruction, even one of the blo
 the monitor, a restore, a tape, a fault) is seen at the next pair boundary, where the block
 leaves exactly as the machine stands there. A block left that way is shortened to the pairs
 before the changed word (code that writes its own instructions keeps its blocks short).
-
-Arithmetic on numbers whose values are known (A, S, X, M, N, P, D) leaves its results in
-the registers as ints and makes no word; a word is made only when something reads the
-register as one (a store, a compare with a word, a shift, the interpreter, the monitor:
-Machine.a and its kin materialise on read).
 
 Anything unusual (a stop, a keyboard with nothing typed, a tape error, an adder fault, an
 overflow stop, a non-digit in a multiply or divide) leaves through ``Bail`` before that
@@ -28,67 +21,27 @@ half, the clock, the registers), and the interpreter in cpu.py runs it as always
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from . import arithmetic as ar
-from . import fastarith, ops
-from .charset import MINUS, ZERO_DIGIT
-from .ops import BY_CODE, decode
+from .blockgen import _CHANGED, _DONE, _MAX_PAIRS, Bail, block_source
+from .fastarith import materialise, word_of
+from .firstsight import _first_sight
+from .ops import BY_CODE
 from .stops import Stop, StopKind
-from .timing import MINOR_CYCLE_PULSES, instruction_cost
-from .word import MODULUS, RETURN_LINKS, ZERO
 
 if TYPE_CHECKING:
     from .cpu import Machine
 
-# A block runs with room for so many instructions (at most _ROOM); it returns the next CC
-# plus the instructions it ran times _DONE, plus _CHANGED times the pairs before the word
-# it found changed when it left for that reason.
+# A block runs with room for so many instructions (at most _ROOM); what it returns is
+# blockgen's: the next CC plus _DONE times the instructions it ran (plus _CHANGED ...).
 Block = Callable[["Machine", int], int]
-_DONE = 1024
-_CHANGED = 1 << 40
 _ROOM = 1 << 24
-_MAX_PAIRS = 16  # pairs in one block
-_REGISTER_NAMES = re.compile(r"\br([axlf])\b")
+_DONE_SHIFT = _DONE.bit_length() - 1  # r >> _DONE_SHIFT: instructions; r & _CC_MASK: CC
+_CC_MASK = _DONE - 1
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
 _OBSERVING_LIMIT = 16  # sets of observed addresses whose tables are kept
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
-
-
-class Bail(Exception):
-    """The block cannot go on compiled; ``done`` instructions of it have run, and the
-    machine is settled just before the next one (CC, CR, the half, the clock, registers)."""
-
-    def __init__(self, done: int) -> None:
-        super().__init__(done)
-        self.done = done
-
-
-def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, half: int,
-            done: int, **registers: str | int) -> Bail:
-    """Put the machine where a block leaves it before an instruction it cannot run: the
-    clock, CC, CR (None: as it was, the block's first pair not yet fetched), the half and
-    the registers the block holds in locals."""
-    m.pulses = pulses
-    m.cc = cc
-    if cr is not None:
-        m.cr, m.cr_address = cr, cr_address
-    m.half = half
-    for name, value in registers.items():
-        setattr(m, "_" + name, value)
-    return Bail(done)
-
-
-def _leave(m: Machine, pulses: int, cr: str, cr_address: int, result: int,
-           **registers: str | int) -> int:
-    """A block's exit written as a call: the clock, CR and registers back in the machine."""
-    m.pulses = pulses
-    m.cr, m.cr_address = cr, cr_address
-    for name, value in registers.items():
-        setattr(m, "_" + name, value)
-    return result
 
 
 def eligible(m: Machine) -> bool:
@@ -132,419 +85,24 @@ class Tables:
 TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the machine"
 
 
-# ---- code generation ---------------------------------------------------------------------
-
-def _mixed_equal(a: str | int, l: str | int) -> bool:  # noqa: E741 - rL
-    """Q's test when one of rA, rL holds an int and the other a word: as words."""
-    return (a if a.__class__ is str else fastarith.register_word(a)) == (  # type: ignore[arg-type]
-        l if l.__class__ is str else fastarith.register_word(l))  # type: ignore[arg-type]
-
-
-_NAMESPACE = {
-    "MIXED_EQUAL": _mixed_equal, "SETTLE": _settle, "LEAVE": _leave,
-    "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
-    "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
-    "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word,
-    "NEW": fastarith._new_word, "PASSES": fastarith.passes_of,
-    "PASSES_OF": fastarith._PASSES_OF.get,
-    "ADD": fastarith.add, "MUL": fastarith.multiply,
-    "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
-    "PRODUCTS_P": fastarith.PRODUCTS[False, True],
-    "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
-    "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": RETURN_LINKS,
-    "SR": ar.shift_right, "SL": ar.shift_left, "SRK": ar.shift_right_keep_sign,
-    "SLK": ar.shift_left_keep_sign, "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
-}
-# A sum that the right half of its pair reads as a word is made a word at once.
-_READS_A_AS_WORD = {"H", "C", "E", "Q", "T", ".n", ";n", "-n", "0n"}
-_SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
-# Registers live in m._a, m._x, m._l, m._f: a word, or (after compiled arithmetic) a
-# number's int value that fastarith.register_word turns into its word when one is needed.
-# Compiled code reading one as a word makes the word from an int and keeps it there (the
-# machine's own thread), so the next read is cheap.
-# rA, rX and rL hold ints below 10^11 only (NEW makes word_of's word); rF may hold a
-# twelve-digit triple (REG).
-_A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else WORD(v) or {new}(v))"
-                  for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
-_WA, _WX, _WL, _WF = ([f"v = m._{r}",
-                       f"if v.__class__ is not str: m._{r} = v = WORD(v) or {new}(v)"]
-                      for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
-_PLAIN = {
-    "B": ["m._a = m._x = mem[{a}]"], "L": ["m._l = m._x = mem[{a}]"], "F": ["m._f = mem[{a}]"],
-    "H": [*_WA, "mem[{a}] = v"], "C": [f"mem[{{a}}] = {_A}", "m._a = ZERO"],
-    "G": [*_WF, "mem[{a}] = v"], "J": [*_WX, "mem[{a}] = v"], "K": ["m._l = m._a", "m._a = ZERO"],
-    "E": [*_WF, "e = v", *_WA, "m._a = EXTRACT(v, mem[{a}], e)"],
-    "V": ["m.v = [mem[{a}], mem[{a1}]]"], "W": ["mem[{a}], mem[{a1}] = m.v"],
-    "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"], "00": [],
-    # Two ints are equal exactly when their words are; a word and an int are compared as words.
-    "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(e, v):",
-          " n = {a}"],
-    # Two ints compare as numbers, which is what T does with two numeric words (U4).
-    "T": ["e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
-          " g = e > v", "else:",
-          " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
-          " if v.__class__ is not str: m._l = v = WORD(v) or NEW(v)",
-          " g = GREATER(e, v)", "if g:", " n = {a}"],
-    "U": ["n = {a}"], "R": ["mem[{a}] = LINKS[n]"],
-}
-_CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
-# Devices and stops: their executors are called as they are, with the clock, CC and CR set;
-# each returns a stop request only before it has changed anything (tape.py), so the
-# interpreter can run it again from the start.
-_CODE_OF.update({BY_CODE[code].execute: "device" for code in (
-    "10", "90", "1n", "2n", "30", "3n", "40", "4n", "5n", "6n", "7n", "8n")})
-_COMPILABLE = set(_PLAIN) | set(_SHIFTS) | {"A", "S", "X", "M", "N", "P", "D", ",0", "50",
-                                            "device"}
-
-
-class _Writer:
-    """Source of one block; the clock is ``t`` plus the constant ``off``, and ``phase`` is
-    the minor cycle (mod 10) at that time, or None once a multiply or a device has made it
-    vary. Registers are the locals ra, rx, rl, rf (written m._a ... while generating)."""
-
-    def __init__(self, start: int, overflow_stop: bool) -> None:
-        self.start = start
-        self.overflow_stop = overflow_stop
-        self.lines: list[str] = []
-        self.off = 0
-        self.phase: int | None = None  # unknown until the first fetch
-        self.pair = 0  # pairs begun
-        self.half = 0
-        self.address = start
-        self.word = ""
-        self.previous: tuple[str, int] | None = None  # the pair before this one
-        self.boundary = "t0"  # the clock before this pair's fetch
-        self.right_code: str | None = None  # the right half's operation, for the left
-        self.words: set[str] = set()  # registers ("a", "l") known to hold words here
-        self.namespace: dict[str, object] = dict(_NAMESPACE)
-        self.loops = False  # the last pair may transfer back to the start: loop in place
-        self.first_word = ""
-
-    def emit(self, *lines: str) -> None:
-        self.lines += [" " + line for line in lines]
-
-    def now(self) -> str:
-        return f"t + {self.off}" if self.off else "t"
-
-    def _exit(self, cc: str, done: int, cr: tuple[str, int] | None, *, changed: bool = False
-              ) -> str:
-        """One line leaving the block normally: registers, clock and CR written back (a
-        call for the rare exit at a changed word: less source to compile)."""
-        if changed and cr is not None:
-            code = done * _DONE + _CHANGED * (done // 2)
-            return (f"return LEAVE(m, {self.now()}, {cr[0]!r}, {cr[1]}, {cc} + {code}@D@"
-                    "@REGS@)")
-        parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
-        if cr is not None:
-            parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
-        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0)
-        parts.append(f"return {cc} + {code}@D@")
-        return "; ".join(parts)
-
-    def bail(self, pulses: str | None = None) -> str:
-        """Leave before the instruction about to be written: the machine as it stands."""
-        done = 2 * self.pair + self.half
-        if self.half == 0:
-            if self.previous is not None:
-                cr, address = repr(self.previous[0]), str(self.previous[1])
-            else:  # the pair before the block, or the last of it after a pass round
-                cr, address = ("crw", "cra") if self.loops else ("None", "0")
-            return (f"raise SETTLE(m, {self.boundary}, {self.address}, {cr}, {address}, "
-                    f"0, {done}@DI@@REGS@)")
-        return (f"raise SETTLE(m, {pulses or self.now()}, n, {self.word!r}, {self.address}, "
-                f"1, {done}@DI@@REGS@)")
-
-    def begin_pair(self, address: int, word: str) -> None:
-        """The fetch of the pair at ``address``: after the first, a check that memory still
-        holds the word compiled."""
-        self.address, self.word = address, word
-        if self.pair:
-            done = 2 * self.pair
-            self.emit(f"if mem[{address}] != {word!r}:",
-                      " " + self._exit(str(address), done, self.previous, changed=True))
-        if self.phase is None:
-            if self.pair:
-                self.emit(f"t += {self.off}" if self.off else "pass", "tb = t")
-                self.boundary = "tb"
-            self.off = 0
-            self.emit(f"t += (({address} - t // 91) % 10 + 1) * 91")
-        else:
-            self.boundary = self.now()
-            self.off += ((address - self.phase) % 10 + 1) * MINOR_CYCLE_PULSES
-        self.phase = (address + 1) % 10
-        self.emit(f"n = {(address + 1) % 1000}")
-        self.half = 0
-
-    def end_pair(self, may_transfer: bool, last: bool) -> None:
-        self.previous = (self.word, self.address)
-        done = 2 * (self.pair + 1)
-        if last:
-            if self.loops:  # round again, everything kept in locals, while room allows
-                self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
-                          f"mem[{self.start}] == {self.first_word!r}:",
-                          f" passed += {done}", f" t += {self.off}" if self.off else " pass",
-                          f" crw = {self.word!r}; cra = {self.address}", " continue")
-            self.emit(self._exit("n", done, self.previous))
-        elif may_transfer:
-            self.emit(f"if n != {(self.address + 1) % 1000}:",
-                      " " + self._exit("n", done, self.previous))
-        self.pair += 1
-
-    def instruction(self, code: str, operand: int, op: ops.Operation) -> None:
-        bail = self.bail()  # the clock before this instruction's wait
-        pulses, position = instruction_cost(op, operand, False)
-        cycles = 0  # minor cycles this instruction moves the clock on, when known
-        if position >= 0:
-            if self.phase is None:  # after a multiply or a device: wait by the clock
-                self.emit(f"t += {self.off}", "t1 = t",
-                          f"t += (({position} - t // 91) % 10) * 91")
-                self.off = 0
-                bail = self.bail("t1")
-            else:
-                cycles = (position - self.phase) % 10
-                self.off += cycles * MINOR_CYCLE_PULSES
-        self.off += pulses
-        if self.phase is not None:
-            whole, rest = divmod(pulses, MINOR_CYCLE_PULSES)
-            self.phase = None if rest else (self.phase + cycles + whole) % 10
-        a = operand
-        first = len(self.lines)
-        known = self.words
-        if code in ("Q", "T") and known >= {"a", "l"}:  # two words: as the interpreter does
-            self.emit("if m._a == m._l:" if code == "Q" else "if GREATER(m._a, m._l):",
-                      f" n = {a}")
-        elif code == "Y":  # the channel of m: the last digit is ignored (U7)
-            self.emit(f"m.y = mem[{a - a % 10}:{a - a % 10 + 10}]")
-        elif code == "Z":
-            self.emit("y = m.y", "if len(y) == 10:", f" mem[{a - a % 10}:{a - a % 10 + 10}] = y",
-                      "else:", f" FROM_Y(m, {a})")
-        elif code in _PLAIN:
-            self.emit(*(line.format(a=a, a1=(a + 1) % 1000) for line in _PLAIN[code]))
-        elif code in _SHIFTS:
-            zeros = repr(ZERO_DIGIT * a)
-            self.emit(*_WA, "w = v")
-            self.emit({".n": f"m._a = ({zeros} + w)[:12]",
-                       ";n": f"m._a = (w + {zeros})[{a}:{a + 12}]",
-                       "-n": f"m._a = w[0] + ({zeros} + w[1:])[:11]",
-                       "0n": f"m._a = w[0] + (w[1:] + {zeros})[{a}:{a + 11}]"}[code])
-        elif code in ("A", "S", "X"):
-            self.adder(code, a, bail)
-        elif code in ("M", "N", "P"):
-            self.multiply(code, a, bail)
-        elif code == "D":
-            self.divide(a, bail)
-        elif code == ",0":
-            self.emit("if m.breakpoint_switch:", f" {bail}")
-        elif code == "device":
-            name = f"EX{self.pair}_{self.half}"
-            self.namespace[name] = op.execute
-            if self.pair == 0 and self.half == 0 and not self.loops:  # CR is set for the
-                self.emit("crw = m.cr", "cra = m.cr_address")  # device: keep the old
-                bail = f"raise SETTLE(m, t0, {self.address}, crw, cra, 0, 0@REGS@)"
-            self.emit("@FLUSH@", f"m.pulses = {self.now()}", "m.cc = n",
-                      f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
-                      f"r = {name}(m, {a})", "if r is not None:", f" {bail}",
-                      "t = m.pulses")
-            self.off = 0
-            self.phase = None
-        elif code == "50":
-            self.emit("@FLUSH@", f"m.pulses = {self.now()}", "m.cc = n",
-                      f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
-                      "printer = m.printer",
-                      "if printer is not None:", f" printer.print_word(mem[{a}])",
-                      "m.printed_words += 1")
-        self._simplify(first)
-        self._learn(code)
-        self.half = 1
-
-    def _simplify(self, first: int) -> None:
-        """Drop the int checks of rA and rL where they are known to hold words."""
-        lines = self.lines[first:]
-        for register, check, expression in (("a", _WA[1], _A), ("l", _WL[1], _L)):
-            if register in self.words:
-                lines = [line.replace(expression, f"m._{register}") for line in lines
-                         if line.strip() != check]
-        self.lines[first:] = lines
-
-    def _learn(self, code: str) -> None:
-        """What this instruction leaves in rA and rL: a word for sure, or perhaps an int."""
-        words = self.words
-        if code == "K":
-            words.discard("l")
-            if "a" in words:
-                words.add("l")
-        if code in ("B", "H", "C", "E", "K", *_SHIFTS) or (
-                code in ("A", "S", "X") and self.half == 0
-                and self.right_code in _READS_A_AS_WORD):
-            words.add("a")
-        elif code in ("A", "S", "X", "M", "N", "P", "D"):
-            words.discard("a")
-        elif code == "L":
-            words.add("l")
-        elif code == "device":
-            words.clear()
-
-    def adder(self, code: str, a: int, bail: str) -> None:
-        """A, S, X: numbers with known values add here and rA keeps the sum as an int;
-        the rest (text, overflow, a zero sum, whose sign is arithmetic.py's rule) go
-        through fastarith and arithmetic as words."""
-        sign = "-" if code == "S" else "+"
-        second = "VALUE(w, False)" if code != "X" else \
-            "v if (v := m._x).__class__ is int else VALUE(v, False)"
-        rx = {"A": " m._x = w", "S": " m._x = NEGATE[w[0]] + w[1:]", "X": " pass"}[code]
-        self.emit(*([f"w = mem[{a}]"] if code != "X" else []),
-                  "va = v if (v := m._a).__class__ is int else VALUE(v, False)",
-                  f"vb = {second}",
-                  "if va.__class__ is int and vb.__class__ is int and "
-                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS} and s:", rx,
-                  " m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
-                  _READS_A_AS_WORD else " m._a = s", "else:")
-        work = {"A": [" x = w", f" s, o = ADD({_A}, x)"],
-                "X": [f" e = {_A}", f" s, o = ADD(e, {_X})"],
-                "S": [f" x, s, o = SUB({_A}, w)"]}
-        lines = ["try:", *work[code], "except AdderFault:", f" {bail}"]
-        if self.overflow_stop:
-            lines += ["if o:", f" {bail}"]
-        lines += ["m._x = x" if code != "X" else "pass", "m._a = s", "if o:",
-                  " m.overflows += 1", " n = 0"]
-        self.emit(*(" " + line for line in lines))
-
-    def multiply(self, code: str, a: int, bail: str) -> None:
-        """M, N, P on numbers with known values: the product's words stay ints in rA, rX
-        (P) and rF (the triple), as fastarith._multiply would form them; otherwise (an
-        unknown word, a non-digit) through fastarith with words. Each multiply in compiled
-        code remembers its last operands and results (one tuple, replaced whole, so that
-        machines in other threads sharing the code read a consistent one): programs without
-        index registers multiply the same numbers pass after pass."""
-        last = f"LAST{self.pair}_{self.half}"
-        self.namespace[last] = [(None,)]
-        self.emit(f"x = mem[{a}]", "vx = VALUE(x, False)",
-                  "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
-                  "ok = vx.__class__ is int and vl.__class__ is int",
-                  "if ok:",
-                  f" c = {last}[0]", " if c[0] == vl and c[1] == vx:",
-                  "  m._a = c[2]", "  m._x = c[3] if c[3] is not None else x",
-                  "  m._f = c[4]", "  p = c[5]", " else:",
-                  "  r = vl * vx", "  s = r if r >= 0 else -r")
-        if code == "P":
-            self.emit(f"  hi, lo = divmod(s, {MODULUS})",
-                      "  if r < 0:", "   hi, lo = -hi, -lo")
-        else:  # M rounds the magnitude; N gives the product the other sign
-            test = "r < 0" if code == "M" else "r >= 0"
-            self.emit(f"  s = (s + {ar.HALF_UNIT}) // {MODULUS}",
-                      f"  hi = -s if {test} else s", "  lo = None")
-        # A zero product (or half of one) takes its sign from arithmetic.py, the one
-        # place the rule is written: it goes the word way below.
-        self.emit("  ok = hi and lo != 0",
-                  "  if ok:",
-                  "   f = 3 * (vl if vl >= 0 else -vl)",
-                  "   p = PASSES_OF(vx)", "   if p is None:", "    p = PASSES(vx)",
-                  f"   {last}[0] = (vl, vx, hi, lo, f, p)",
-                  "   m._a = hi", "   m._x = lo if lo is not None else x", "   m._f = f",
-                  "if not ok:",
-                  f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
-                  f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
-                  " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",
-                  # a zero product of two nonzero numbers (their signs are the words')
-                  # is remembered too: loops multiplying small numbers meet it every pass
-                  " if vx.__class__ is int and vl.__class__ is int and vl and vx:",
-                  f"  {last}[0] = (vl, vx, r[0], {'r[1]' if code == 'P' else 'None'}, r[2], p)",
-                  f"t += {self.off} + p * 91")
-        self.off = 0
-        self.phase = None
-
-    def divide(self, a: int, bail: str) -> None:
-        """D on numbers with known values: both quotients stay ints in rA and rX, as
-        fastarith.divide forms them; anything else through fastarith with words."""
-        self.emit(f"d = mem[{a}]", "va = VALUE(d, False)",
-                  "vl = v if (v := m._l).__class__ is int else VALUE(v, False)",
-                  "r = None",
-                  "if va.__class__ is int and vl.__class__ is int:",
-                  " ma = va if va >= 0 else -va", " ml = vl if vl >= 0 else -vl",
-                  " if ma < ml:", f"  q, r = divmod(ma * {MODULUS}, ml)",
-                  "  r = q + (2 * r >= ml)", f"  if r >= {MODULUS} or not q:",
-                  "   r = None",  # a zero quotient's sign is arithmetic.py's rule
-                  "  elif (va < 0) != (vl < 0):", "   m._a = -r", "   m._x = -q", "  else:",
-                  "   m._a = r", "   m._x = q",
-                  "if r is None:", f" r = DIV(d, {_L})", " if r.__class__ is str:", f"  {bail}",
-                  " m._a, m._x = r")
-
-    def source(self) -> str:
-        body = "\n".join(self.lines)
-        for register in "axlf":
-            body = body.replace(f"m._{register}", f"r{register}")
-        found = set(_REGISTER_NAMES.findall(body))
-        used = [r for r in "axlf" if r in found]
-        flush = "; ".join(f"m._{r} = r{r}" for r in used) or "pass"
-        body = body.replace("@FLUSH@", flush)
-        body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in used))
-        body = body.replace("@D@", f" + passed * {_DONE}" if self.loops else "")
-        body = body.replace("@DI@", " + passed" if self.loops else "")
-        head = ["def block(m, room):", " mem = m.mem",
-                " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
-                *(f" r{r} = m._{r}" for r in used)]
-        if self.loops:
-            head += [" passed = 0", " crw = m.cr", " cra = m.cr_address", " while True:"]
-            body = "\n".join(" " + line for line in body.split("\n"))
-            if "t0" in body:
-                head.append("  t0 = t")
-        return "\n".join(head) + "\n" + body
-
-
 def _generic(m: Machine, room: int) -> int:
     raise Bail(0)
 
 
-def _codes(word: str) -> tuple[list[tuple[ops.Operation, int]], list[str | None]]:
-    halves = [decode(word[:6]), decode(word[6:])]
-    return halves, [_CODE_OF.get(op.execute) for op, _ in halves]
-
-
-def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS
-                 ) -> tuple[str, dict[str, object]] | None:
-    """The source of the block starting at ``address`` as memory holds it now (at most
-    ``pairs`` pairs), and its namespace; None if its first pair cannot be compiled."""
-    writer = _Writer(address, tables.overflow_stop)
-    plan = []
-    at = address
-    for _ in range(pairs):
-        if plan and at in tables.observed:
-            break  # an observed address starts a block of its own
-        word = mem[at]
-        halves, codes = _codes(word)
-        if not all(code in _COMPILABLE for code in codes):
-            break
-        plan.append((at, word, halves, codes))
-        if "U" in codes:  # straight line ends at an unconditional transfer
-            break
-        at = (at + 1) % 1000
-        if at == address:
-            break
-    if not plan:
-        return None
-    last_at, _, last_halves, last_codes = plan[-1]
-    writer.loops = any(code in ("U", "Q", "T") and operand == address or
-                       code in ("A", "S", "X") and address == 0  # overflow: to 000
-                       for code, (_, operand) in zip(last_codes, last_halves, strict=True))
-    if address in tables.observed:
-        writer.loops = False  # each arrival goes back through the observer
-    writer.first_word = plan[0][1]
-    for index, (at, word, halves, codes) in enumerate(plan):
-        writer.begin_pair(at, word)
-        writer.right_code = codes[1]
-        for code, (op, operand) in zip(codes, halves, strict=True):
-            writer.instruction(code, operand, op)  # type: ignore[arg-type]
-        may_transfer = any(code in ("Q", "T", "U", "A", "S", "X") for code in codes)
-        writer.end_pair(may_transfer, index == len(plan) - 1)
-    return writer.source(), writer.namespace
-
-
 def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
-                  *, single: bool = False) -> Block:
+                  *, single: bool = False, shadowed: set[int] | None = None) -> Block:
     """The block for the word at ``address`` (remembered, once seen twice). ``single``:
     one pair, for the table used at the end of a budget; fewer ``pairs``: a block shortened
-    after a word of it changed, replacing the long one at once."""
+    after a word of it changed, replacing the long one at once. A cell holding a number's
+    int (the value shadow) is made its word first, and dropped from ``shadowed``."""
     word = mem[address]
+    if word.__class__ is int:  # a number stored where the program now fetches a pair
+        mem[address] = word = word_of(word)  # type: ignore[arg-type]
+        if shadowed is not None:
+            shadowed.discard(address)  # a word again: nothing left to make of it
+        known = (tables.singles if single else tables.by_address)[address].get(word)
+        if known is not None and pairs == _MAX_PAIRS:
+            return known  # (code that computes its instruction words: a pair made again)
     key = (address, word)
     if key not in tables.seen and (single or pairs == _MAX_PAIRS):
         if len(tables.seen) >= _SEEN_LIMIT:
@@ -574,79 +132,13 @@ def _telling(block: Block, address: int) -> Block:
             result = block(m, room)
         except Bail as bail:
             if bail.done:
+                materialise(m)  # the observer reads memory as words
                 m.on_arrival(address)
             raise
+        materialise(m)
         m.on_arrival(address)
         return result
     return observed
-
-
-# ---- a pair seen for the first time --------------------------------------------------------
-# Executors that never change anything before returning a stop request: a pair of these
-# seen for the first time runs here, through the operation table's executors, instead of
-# leaving the compiled path (the adder and the multiplier change rX first; they go to the
-# interpreter).
-_SAFE = frozenset(op.execute for op in ops.OPERATIONS
-                  if op.code not in ("A", "S", "X", "M", "N", "P"))
-_HALVES: dict[str, tuple[Callable[..., object], int, int, int] | None] = {}
-_HALVES_LIMIT = 8192
-
-
-def _half(instruction: str) -> tuple[Callable[..., object], int, int, int] | None:
-    """(executor, operand, execution pulses, operand word position or -1) of a half, or
-    None when it is not one of the safe executors; remembered."""
-    op, operand = decode(instruction)
-    pulses, position = instruction_cost(op, operand, False)
-    known = (op.execute, operand, pulses, position) if op.execute in _SAFE else None
-    if len(_HALVES) >= _HALVES_LIMIT:
-        _HALVES.clear()
-    _HALVES[instruction] = known
-    return known
-
-
-def _first_sight(m: Machine, cc: int) -> int:
-    """Run the pair at ``cc`` (not compiled: seen for the first time) with its timing, as
-    the interpreter does; return the next CC. Bail, settled, before a half that is not
-    safe here or that asks to stop."""
-    word = m.mem[cc]
-    left = _HALVES.get(word[:6], False)
-    if left is False:
-        left = _half(word[:6])
-    right = _HALVES.get(word[6:], False)
-    if right is False:
-        right = _half(word[6:])
-    if left is None or right is None:
-        m.cc = cc  # the machine stands at the pair boundary: the interpreter runs it
-        raise Bail(0)
-    t0 = t = m.pulses
-    previous = m.cr, m.cr_address
-    m.cr, m.cr_address = word, cc
-    t += ((cc - t // 91) % 10 + 1) * 91
-    n = m.cc = cc + 1 if cc != 999 else 0
-    ex, operand, pulses, position = left
-    if position >= 0:
-        t += ((position - t // 91) % 10) * 91
-    m.pulses = t + pulses
-    outcome = ex(m, operand)
-    if outcome is not None:
-        if outcome.__class__ is not int:  # a stop request: nothing has changed
-            m.pulses, m.cc = t0, cc
-            m.cr, m.cr_address = previous
-            raise Bail(0)
-        n = m.cc = outcome  # type: ignore[assignment]
-    t = t1 = m.pulses
-    ex, operand, pulses, position = right
-    if position >= 0:
-        t += ((position - t // 91) % 10) * 91
-    m.pulses = t + pulses
-    outcome = ex(m, operand)
-    if outcome is not None:
-        if outcome.__class__ is not int:
-            m.pulses = t1
-            m.half = 1
-            raise Bail(1)
-        n = m.cc = outcome  # type: ignore[assignment]
-    return n
 
 
 # ---- the loop ----------------------------------------------------------------------------
@@ -657,10 +149,12 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
     either at a pair boundary or, after a bail in a right half, just before that right
     half. Each block sets CR when it leaves."""
     mem = m.mem
+    shadowed = m._shadowed  # cells holding ints: words again before anything else runs
     by_address = tables.by_address
     singles = tables.singles
     cc = m.cc
     done = 0
+    budget = min(budget, _ROOM)  # (the caller comes back for the rest)
     limit = budget - 1
     whole = budget - 2 * _MAX_PAIRS  # below this, room for any block
     # A first sight runs in the interpreter where an observer must be told (it checks).
@@ -670,26 +164,32 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
             if done <= whole:
                 function = by_address[cc].get(mem[cc])
                 if function is None:
-                    function = compile_block(tables, cc, mem)
+                    function = compile_block(tables, cc, mem, shadowed=shadowed)
             else:  # the last few instructions of the budget: one pair at a time
                 function = singles[cc].get(mem[cc])
                 if function is None:
-                    function = compile_block(tables, cc, mem, single=True)
+                    function = compile_block(tables, cc, mem, single=True, shadowed=shadowed)
             if function is _generic:
                 if first_sight is None:
                     break
+                if shadowed:  # the executors read memory as words
+                    materialise(m)
                 cc = first_sight(m, cc)
                 done += 2
                 continue
-            r = function(m, room if (room := budget - done) < _ROOM else _ROOM)
+            r = function(m, budget - done)
             if r >= _CHANGED:  # a word of the block had changed: shorten the block
                 pairs, r = divmod(r, _CHANGED)
                 compile_block(tables, cc, mem, pairs)
-            done += r // _DONE
-            cc = r % _DONE
+            done += r >> _DONE_SHIFT
+            cc = r & _CC_MASK
     except Bail as bail:
+        if shadowed:
+            materialise(m)
         m.instructions += done + bail.done
         return done + bail.done
+    if shadowed:
+        materialise(m)
     m.cc = cc
     m.instructions += done
     return done

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from . import checking, compiled, timing
 from .devices import Keyboard, Printer
-from .fastarith import register_word
+from .fastarith import as_words, register_word, word_of
 from .ops import decode
 from .options import MachineOptions
 from .stops import Stop, StopKind, StopRequest
@@ -84,7 +84,12 @@ class Machine:
         self.options = options or MachineOptions()
         self.keyboard = keyboard
         self.printer = printer
+        # Memory: 1000 words. While the compiled path runs, a cell may hold a number's int
+        # value instead (the value shadow: its word is made only when something reads it as
+        # text); the cells that may are in _shadowed, and every one is a word again before
+        # Machine.run returns. A reader in another thread uses word_at or words.
         self.mem: list[str] = [ZERO] * MEMORY_WORDS
+        self._shadowed: set[int] = set()
         self.tapes = TapeUnits()  # Uniservos 1-10: a desk mounts and removes reels
         self._cache: dict[str, DecodedPair] = {}
         self.breakpoint_switch = self.options.breakpoint_switch
@@ -165,6 +170,16 @@ class Machine:
 
     # ---- what the console shows ------------------------------------------------------
 
+    def word_at(self, address: int) -> str:
+        """The word at ``address``, also from another thread while the machine runs (a
+        cell holding a number's int value is read as its word, and left as it is)."""
+        cell = self.mem[address]
+        return cell if cell.__class__ is str else word_of(cell)  # type: ignore[arg-type]
+
+    def words(self) -> list[str]:
+        """All of memory as words, taken at one moment (safe from another thread)."""
+        return as_words(self.mem[:])
+
     @property
     def time_us(self) -> float:
         """Simulated UNIVAC time since the last clear, in microseconds."""
@@ -173,7 +188,7 @@ class Machine:
     @property
     def sr(self) -> str:
         """The static register: the instruction about to execute."""
-        return self.mem[self.cc][:6] if self.half == 0 else self.cr[6:]
+        return self.word_at(self.cc)[:6] if self.half == 0 else self.cr[6:]
 
     def next_instruction_address(self) -> tuple[int, str]:
         """The word address and half of the instruction about to execute."""

@@ -156,7 +156,11 @@ class PaperPrinter(Typewriter):
         self.pieces: list[str] = []
 
     def print_word(self, word: str) -> None:
-        text = self.text_of(word)
+        known = _TYPED_WORDS.get((word, self.upper))  # text_of, written out: the hot path
+        if known is None:
+            text = self.text_of(word)
+        else:
+            text, self.upper = known
         if text:
             self.pieces.append(text)
             if self.sink is not None:

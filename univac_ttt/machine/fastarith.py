@@ -5,15 +5,21 @@ bounded table remembers the value of each numeric word seen or made, so a result
 fetched again is not converted twice, and results are formed through a byte table. Every
 function returns exactly what its namesake in arithmetic.py returns
 (tests/machine/test_fastarith.py); words holding non-digits go to arithmetic.py unchanged.
-Compiled pairs also leave results in the registers as ints; ``register_word`` is the word
-such an int stands for.
+Compiled pairs also leave results in the registers, and new numbers they store in memory
+cells, as ints (the value shadow); ``register_word`` and ``word_of`` are the word such an
+int stands for, ``as_words`` and ``materialise`` turn shadowed cells back into words.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import arithmetic as ar
 from .charset import MINUS, ZERO_DIGIT
 from .word import MODULUS
+
+if TYPE_CHECKING:
+    from .cpu import Machine
 
 _LIMIT = 4096  # values and words remembered before a table is emptied
 _VALUES: dict[str, int | None] = {}  # word -> signed value (None: not a number to the adder)
@@ -55,6 +61,23 @@ def _new_word(number: int) -> str:
     _WORDS[number] = word
     _VALUES[word] = number
     return word
+
+
+def as_words(cells: list[str | int]) -> list[str]:
+    """Memory cells as words: an int a cell holds (the value shadow) stands for word_of it.
+    Reads only, so a reader in another thread may call it while the machine runs."""
+    return [c if c.__class__ is str else word_of(c) for c in cells]  # type: ignore[arg-type]
+
+
+def materialise(m: Machine) -> None:
+    """Make a word of every cell that compiled code left holding an int (Machine.mem
+    holds only words whenever the compiled path is not running)."""
+    mem = m.mem
+    for address in m._shadowed:
+        cell = mem[address]
+        if cell.__class__ is int:
+            mem[address] = word_of(cell)  # type: ignore[arg-type]
+    m._shadowed.clear()
 
 
 def register_word(number: int) -> str:

@@ -3,21 +3,24 @@ timing model, the monitor's ``break -op`` and its ``help ops`` (py65 style).
 
 Each executor takes the machine and the operand (an address, or the shift count for the
 shifts) and returns None to go on, an ``int`` to transfer control there, or a
-``StopRequest``. REFERENCE.md section 5 is the source of every row.
+``StopRequest``. A row written as a ``body`` (the plain moves, transfers and shifts) is
+the one statement of that instruction: its executor here and its compiled form
+(blockgen.py) are both generated from it. REFERENCE.md section 5 is the source of every row.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
 from . import tape
-from .charset import GLYPHS
+from .charset import GLYPHS, ZERO_DIGIT
 from .stops import BREAKPOINT, HALT, KEYBOARD_WAIT, StopRequest, error
 from .timing import MINOR_CYCLE_PULSES
-from .word import MEMORY_WORDS, ZERO
+from .word import MEMORY_WORDS, RETURN_LINKS, ZERO
 
 if TYPE_CHECKING:
     from .cpu import Machine
@@ -35,6 +38,9 @@ class Operation:
     cycles: int  # execution time in minor cycles, operand waits not included
     words: int = 1  # memory words the operand moves (0: none, the address is ignored)
     transfers: bool = False  # may load the control counter
+    # The operation's meaning as source lines (see "one body" below), when it is written
+    # so: the executor above is generated from it, and so is the compiled pairs' form.
+    body: tuple[str, ...] = ()
 
     @property
     def uses_address(self) -> bool:
@@ -47,21 +53,43 @@ class Operation:
         return self.code.endswith("n") and self.code[0] in ".;-0"
 
 
+# ---- one body ----------------------------------------------------------------------------
+# An operation written as a body states its meaning once, as lines of Python over the
+# machine ``m``, memory ``mem`` and these names: {a} the operand, {a1} the next address,
+# {M} the cell at {a} as it is (a register may take a compiled store's int as it is), {MW}
+# and {M1W} the cells at {a} and {a1} as words, {A} {X} {L} {F} the registers as words,
+# {cc} the control counter after the fetch; a transfer sets ``n``. From it come the
+# interpreter's executor (here) and the compiled pairs' inline form (blockgen.py).
+
+INTERPRETED = {"a": "a", "a1": "(a + 1) % 1000", "M": "mem[a]", "MW": "mem[a]",
+               "M1W": "mem[(a + 1) % 1000]", "A": "m.a", "X": "m.x", "L": "m.l", "F": "m.f",
+               "cc": "m.cc"}
+BODY_NAMES: dict[str, object] = {"ZERO": ZERO, "EXTRACT": ar.extract, "LINKS": RETURN_LINKS,
+                                 "ZEROS": tuple(ZERO_DIGIT * n for n in range(12))}
+
+
+def _executor(name: str, body: tuple[str, ...]) -> Executor:
+    """The interpreter's executor of an operation written as ``body``."""
+    lines = [line.format(**INTERPRETED) for line in body] or ["pass"]
+    text = "\n".join(lines)
+    source = "\n ".join([f"def {name}(m, a):", *(["mem = m.mem"] if "mem" in text else []),
+                         *(["n = None"] if "n = " in text else []), *lines,
+                         "return n" if "n = " in text else "return None"])
+    namespace = dict(BODY_NAMES)
+    exec(source, namespace)  # noqa: S102 - the table's own bodies
+    return namespace[name]  # type: ignore[return-value]
+
+
+def _op(code: str, name: str, action: str, body: tuple[str, ...], cycles: int,
+        **more: int | bool) -> Operation:
+    """A row whose executor is generated from its body."""
+    return Operation(code, name, action, _executor("_" + re.sub(r"\W+", "_", name), body),
+                     cycles, body=body, **more)  # type: ignore[arg-type]
+
+
 # ---- executors -------------------------------------------------------------------------
 
-def _bring(m: Machine, a: int) -> Outcome:
-    m._a = m._x = m.mem[a]
-    return None
 
-
-def _load_l(m: Machine, a: int) -> Outcome:
-    m._l = m._x = m.mem[a]
-    return None
-
-
-def _load_f(m: Machine, a: int) -> Outcome:
-    m._f = m.mem[a]
-    return None
 
 
 def _hold(m: Machine, a: int) -> Outcome:
@@ -84,11 +112,6 @@ def _store_x(m: Machine, a: int) -> Outcome:
     m.mem[a] = m.x
     return None
 
-
-def _a_to_l(m: Machine, a: int) -> Outcome:
-    m._l = m.a
-    m._a = ZERO
-    return None
 
 
 def _sum_into_a(m: Machine) -> Outcome:
@@ -164,20 +187,7 @@ def _divide(m: Machine, a: int) -> Outcome:
     return None
 
 
-def _extract(m: Machine, a: int) -> Outcome:
-    m._a = ar.extract(m.a, m.mem[a], m.f)
-    return None
 
-
-def _to_v(m: Machine, a: int) -> Outcome:
-    mem = m.mem
-    m.v = [mem[a], mem[(a + 1) % MEMORY_WORDS]]
-    return None
-
-
-def _from_v(m: Machine, a: int) -> Outcome:
-    m.mem[a], m.mem[(a + 1) % MEMORY_WORDS] = m.v
-    return None
 
 
 def _to_y(m: Machine, a: int) -> Outcome:
@@ -205,37 +215,11 @@ def _test_greater(m: Machine, a: int) -> Outcome:
     return a if ar.greater(m.a, m.l) else None
 
 
-def _transfer(m: Machine, a: int) -> Outcome:
-    return a
 
 
-def _record(m: Machine, a: int) -> Outcome:
-    m.mem[a] = m.return_link()
-    return None
 
 
-def _shift_right(m: Machine, n: int) -> Outcome:
-    m._a = ar.shift_right(m.a, n)
-    return None
 
-
-def _shift_left(m: Machine, n: int) -> Outcome:
-    m._a = ar.shift_left(m.a, n)
-    return None
-
-
-def _shift_right_keep_sign(m: Machine, n: int) -> Outcome:
-    m._a = ar.shift_right_keep_sign(m.a, n)
-    return None
-
-
-def _shift_left_keep_sign(m: Machine, n: int) -> Outcome:
-    m._a = ar.shift_left_keep_sign(m.a, n)
-    return None
-
-
-def _skip(m: Machine, a: int) -> Outcome:
-    return None
 
 
 def _stop(m: Machine, a: int) -> Outcome:
@@ -280,14 +264,15 @@ ADD_CYCLES = 5  # compare the magnitudes, then the adder pass (BN-157)
 DIVIDE_CYCLES = 88
 
 OPERATIONS: tuple[Operation, ...] = (
-    Operation("B", "bring", "(m) to rA and rX", _bring, 2),
-    Operation("L", "load L", "(m) to rL and rX", _load_l, 2),
-    Operation("F", "load F", "(m) to rF", _load_f, 2),
+    _op("B", "bring", "(m) to rA and rX", ("m._a = m._x = {M}",), 2),
+    _op("L", "load L", "(m) to rL and rX", ("m._l = m._x = {M}",), 2),
+    _op("F", "load F", "(m) to rF", ("m._f = {M}",), 2),
     Operation("H", "hold", "rA to m, rA kept", _hold, 2),
     Operation("C", "clear", "rA to m, then rA cleared to zero", _clear, 2),
     Operation("G", "store F", "rF to m", _store_f, 2),
     Operation("J", "store X", "rX to m", _store_x, 2),
-    Operation("K", "A to L", "rA to rL, then rA cleared (m ignored)", _a_to_l, 2, words=0),
+    _op("K", "A to L", "rA to rL, then rA cleared (m ignored)", ("m._l = m._a", "m._a = ZERO"),
+        2, words=0),
     Operation("A", "add", "(m) to rX; rA + rX to rA", _add, ADD_CYCLES),
     Operation("S", "subtract", "-(m) to rX; rA + rX to rA", _subtract, ADD_CYCLES),
     Operation("X", "add X", "rA + rX to rA (m ignored)", _add_x, ADD_CYCLES, words=0),
@@ -299,23 +284,28 @@ OPERATIONS: tuple[Operation, ...] = (
               "to rF", _product, MULTIPLY_FIXED_CYCLES),
     Operation("D", "divide", "(m) to rA; rA / rL rounded to rA, unrounded to rX", _divide,
               DIVIDE_CYCLES),
-    Operation("E", "extract", "where rF is odd, (m) replaces rA", _extract, 3),
-    Operation("V", "to V", "(m), (m+1) to rV", _to_v, 3, words=2),
-    Operation("W", "from V", "rV to m, m+1", _from_v, 3, words=2),
+    _op("E", "extract", "where rF is odd, (m) replaces rA",
+        ("m._a = EXTRACT({A}, {MW}, {F})",), 3),
+    _op("V", "to V", "(m), (m+1) to rV", ("m.v = [{MW}, {M1W}]",), 3, words=2),
+    _op("W", "from V", "rV to m, m+1", ("mem[{a}], mem[{a1}] = m.v",), 3, words=2),
     Operation("Y", "to Y", "(m) ... (m+9) to rY", _to_y, 11, words=10),
     Operation("Z", "from Y", "rY to m ... m+9", _from_y, 11, words=10),
     Operation("Q", "equal test", "if rA = rL, next pair from m", _equal, 2, transfers=True),
     Operation("T", "greater test", "if rA > rL, next pair from m", _test_greater, 2,
               transfers=True),
-    Operation("U", "transfer", "next pair from m", _transfer, 1, transfers=True),
-    Operation("R", "record", "return link 000000U00ccc (ccc = CC) to m", _record, 2),
-    Operation(".n", "shift right", "rA right n places, sign included", _shift_right, 2, words=0),
-    Operation(";n", "shift left", "rA left n places, sign included", _shift_left, 2, words=0),
-    Operation("-n", "shift right, sign kept", "rA digits right n places",
-              _shift_right_keep_sign, 2, words=0),
-    Operation("0n", "shift left, sign kept", "rA digits left n places",
-              _shift_left_keep_sign, 2, words=0),
-    Operation("00", "skip", "no operation", _skip, 1, words=0),
+    _op("U", "transfer", "next pair from m", ("n = {a}",), 1, transfers=True),
+    _op("R", "record", "return link 000000U00ccc (ccc = CC) to m", ("mem[{a}] = LINKS[{cc}]",),
+        2),
+    # The shifts (U8): zeros enter; "-n" and "0n" move positions 2-12 and keep the sign.
+    _op(".n", "shift right", "rA right n places, sign included",
+        ("m._a = (ZEROS[{a}] + {A})[:12]",), 2, words=0),
+    _op(";n", "shift left", "rA left n places, sign included",
+        ("m._a = ({A} + ZEROS[{a}])[{a}:{a} + 12]",), 2, words=0),
+    _op("-n", "shift right, sign kept", "rA digits right n places",
+        ("v = {A}", "m._a = v[0] + (ZEROS[{a}] + v[1:])[:11]"), 2, words=0),
+    _op("0n", "shift left, sign kept", "rA digits left n places",
+        ("v = {A}", "m._a = v[0] + (v[1:] + ZEROS[{a}])[{a}:{a} + 11]"), 2, words=0),
+    _op("00", "skip", "no operation", (), 1, words=0),
     Operation("90", "stop", "stop; Start goes on with the next instruction", _stop, 1, words=0),
     Operation(",0", "breakpoint stop", "stop if the breakpoint switch is set", _breakpoint, 1,
               words=0),

@@ -158,7 +158,7 @@ class MonitorLayout:
         for style_name, address, changed in self.state.frozen.memory:
             if address < current - before:
                 continue
-            v = view(machine.mem[address], address, monitor.program)
+            v = view(machine.word_at(address), address, monitor.program)
             mark = "▶" if address == current else ("*" if changed else " ")
             parts.append((style_name, memory_line(
                 f"{mark}{address:03d} {v.glyphs}", [f" {v.left:<15}", f"{v.right:<15}",

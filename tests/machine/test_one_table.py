@@ -1,0 +1,34 @@
+"""Operations written as a body in the table (ops.py) are stated once: the interpreter's
+executor and the compiled pairs' inline form are both generated from that row."""
+
+from __future__ import annotations
+
+from univac_ttt.machine import blockgen, ops
+from univac_ttt.machine.ops import BY_CODE, OPERATIONS
+
+
+def test_rows_written_as_bodies_feed_the_executor_and_the_compiled_form():
+    written = [op for op in OPERATIONS if op.body]
+    assert {op.code for op in written} >= {"B", "L", "F", "K", "E", "V", "W", "U", "R"}
+    for op in written:
+        assert blockgen._PLAIN[op.code] == [
+            line.format(**blockgen._COMPILED_NAMES) for line in op.body]
+        rebuilt = ops._executor("again", op.body)
+        assert rebuilt.__code__.co_code == op.execute.__code__.co_code, op.code
+
+
+def test_a_changed_body_changes_what_the_interpreter_does():
+    """The executor is the body: a row with another body does another thing."""
+
+    class Box:
+        def __init__(self) -> None:
+            self.mem = ["w0", "w1", "w2"]
+            self._a = self._x = "old"
+
+    box = Box()
+    BY_CODE["B"].execute(box, 2)  # type: ignore[arg-type]
+    assert (box._a, box._x) == ("w2", "w2")
+    other = ops._executor("bring_a_only", ("m._a = {M}",))
+    box._x = "old"
+    other(box, 1)  # type: ignore[arg-type]
+    assert (box._a, box._x) == ("w1", "old")

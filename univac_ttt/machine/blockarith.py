@@ -1,0 +1,148 @@
+"""The compiled forms of the adder, multiplier and divider (A, S, X, M, N, P, D).
+
+Numbers whose values are known add, multiply and divide as ints and stay ints in the
+registers (and in memory: the value shadow, see blockgen.py); anything else (text, a zero
+result, whose sign is arithmetic.py's rule, an overflow stop, a non-digit) goes through
+fastarith and arithmetic.py with words. Mixed into blockgen's writer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import arithmetic as ar
+from .word import MODULUS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# A sum that the right half of its pair reads as a word is made a word at once; one that
+# it stores is made a word if its word is known (memory may keep a new number as an int).
+_READS_A_AS_WORD = {"E", "Q", "T", ".n", ";n", "-n", "0n"}
+_STORES_A = {"H", "C"}
+# Registers live in m._a, m._x, m._l, m._f: a word, or (after compiled arithmetic) a
+# number's int value that fastarith.register_word turns into its word when one is needed.
+# Compiled code reading one as a word makes the word from an int and keeps it there (the
+# machine's own thread), so the next read is cheap.
+# rA, rX and rL hold ints below 10^11 only (NEW makes word_of's word); rF may hold a
+# twelve-digit triple (REG).
+_A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else WORD(v) or {new}(v))"
+                  for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
+_WA, _WX, _WL, _WF = ([f"v = m._{r}",
+                       f"if v.__class__ is not str: m._{r} = v = WORD(v) or {new}(v)"]
+                      for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
+# A memory cell as a word: a cell holds a word, or (stored by compiled code) the int value
+# of a number, which stands for fastarith.word_of of it (the value shadow).
+_M = "(u if (u := mem[{a}]).__class__ is str else WORD_OF(u))"
+
+
+# A value: VALUE(c, c) is the adder's value of a word the table knows, None for text, and
+# the cell or register itself otherwise: an int (its own value) or an unknown word (which
+# is no int, so the code goes the word way and fastarith learns it).
+
+
+class ArithmeticWriter:
+    """Source of A, S, X, M, N, P and D for a block (blockgen._Writer's arithmetic)."""
+
+    overflow_stop: bool
+    half: int
+    pair: int
+    right_code: str | None
+    namespace: dict[str, object]
+    off: int
+    phase: int | None
+    emit: Callable[..., None]
+
+    def adder(self, code: str, a: int, bail: str) -> None:
+        """A, S, X: numbers with known values add here and rA keeps the sum as an int;
+        the rest (text, overflow, a zero sum, whose sign is arithmetic.py's rule) go
+        through fastarith and arithmetic as words."""
+        sign = "-" if code == "S" else "+"
+        second = "VALUE(w, w)" if code != "X" else "VALUE(m._x, m._x)"
+        rx = {"A": " m._x = w", "X": " pass",
+              "S": " m._x = -w if w.__class__ is int else NEGATE[w[0]] + w[1:]"}[code]
+        to_a = (" m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
+                _READS_A_AS_WORD else " m._a = WORD(s) or s" if self.half == 0
+                and self.right_code in _STORES_A else " m._a = s")
+        self.emit(*([f"w = mem[{a}]"] if code != "X" else []),
+                  "va = VALUE(m._a, m._a)",
+                  f"vb = {second}",
+                  "if va.__class__ is int and vb.__class__ is int and "
+                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS} and s:", rx, to_a, "else:")
+        indent = " "
+        if not self.overflow_stop:  # an overflow of two numbers wraps as fastarith._sum
+            self.emit(" if va.__class__ is int and vb.__class__ is int and (s := va "
+                      f"{sign} vb) and (s := s - {MODULUS} if s > 0 else s + {MODULUS}):",
+                      " " + rx, " " + to_a, "  m.overflows += 1", "  n = 0", " else:")
+            indent = "  "  # (a wrapped zero, text, a zero sum: the word way below)
+        # Text (address arithmetic on instruction words) is looked up in arithmetic.add's
+        # own memo first: the same sums again and again, without fastarith's value tests.
+        work = {"A": [" x = w if w.__class__ is str else WORD_OF(w)", f" e = {_A}",
+                      " s, o = SUMS((e, x)) or ADD(e, x)"],
+                "X": [f" e = {_A}", f" v = {_X}", " s, o = SUMS((e, v)) or ADD(e, v)"],
+                "S": [" if w.__class__ is int: w = WORD_OF(w)", f" x, s, o = SUB({_A}, w)"]}
+        lines = ["try:", *work[code], "except AdderFault:", f" {bail}"]
+        if self.overflow_stop:
+            lines += ["if o:", f" {bail}"]
+        lines += ["m._x = x" if code != "X" else "pass", "m._a = s", "if o:",
+                  " m.overflows += 1", " n = 0"]
+        self.emit(*(indent + line for line in lines))
+
+    def multiply(self, code: str, a: int, bail: str) -> None:
+        """M, N, P on numbers with known values: the product's words stay ints in rA, rX
+        (P) and rF (the triple), as fastarith._multiply would form them; otherwise (an
+        unknown word, a non-digit) through fastarith with words. Each multiply in compiled
+        code remembers its last operands and results (one tuple, replaced whole, so that
+        machines in other threads sharing the code read a consistent one): programs without
+        index registers multiply the same numbers pass after pass."""
+        last = f"LAST{self.pair}_{self.half}"
+        self.namespace[last] = [(None,)]
+        self.emit(f"x = mem[{a}]", "vx = VALUE(x, x)", "vl = VALUE(m._l, m._l)",
+                  "ok = vx.__class__ is int and vl.__class__ is int",
+                  "if ok:",
+                  f" c = {last}[0]", " if c[0] == vl and c[1] == vx:",
+                  "  m._a = c[2]", "  m._x = c[3] if c[3] is not None else x",
+                  "  m._f = c[4]", "  p = c[5]", " else:",
+                  "  r = vl * vx", "  s = r if r >= 0 else -r")
+        if code == "P":
+            self.emit(f"  hi, lo = divmod(s, {MODULUS})",
+                      "  if r < 0:", "   hi, lo = -hi, -lo")
+        else:  # M rounds the magnitude; N gives the product the other sign
+            test = "r < 0" if code == "M" else "r >= 0"
+            self.emit(f"  s = (s + {ar.HALF_UNIT}) // {MODULUS}",
+                      f"  hi = -s if {test} else s", "  lo = None")
+        # A zero product (or half of one) takes its sign from arithmetic.py, the one
+        # place the rule is written: it goes the word way below.
+        self.emit("  ok = hi and lo != 0",
+                  "  if ok:",
+                  "   f = 3 * (vl if vl >= 0 else -vl)",
+                  "   p = PASSES_OF(vx)", "   if p is None:", "    p = PASSES(vx)",
+                  f"   {last}[0] = (vl, vx, hi, lo, f, p)",
+                  "   m._a = hi", "   m._x = lo if lo is not None else x", "   m._f = f",
+                  "if not ok:", " if x.__class__ is int: x = WORD_OF(x)",
+                  f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
+                  f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
+                  " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",
+                  # a zero product of two nonzero numbers (their signs are the words')
+                  # is remembered too: loops multiplying small numbers meet it every pass
+                  " if vx.__class__ is int and vl.__class__ is int and vl and vx:",
+                  f"  {last}[0] = (vl, vx, r[0], {'r[1]' if code == 'P' else 'None'}, r[2], p)",
+                  f"t += {self.off} + p * 91")
+        self.off = 0
+        self.phase = None
+
+    def divide(self, a: int, bail: str) -> None:
+        """D on numbers with known values: both quotients stay ints in rA and rX, as
+        fastarith.divide forms them; anything else through fastarith with words."""
+        self.emit(f"d = mem[{a}]", "va = VALUE(d, d)", "vl = VALUE(m._l, m._l)",
+                  "r = None",
+                  "if va.__class__ is int and vl.__class__ is int:",
+                  " ma = va if va >= 0 else -va", " ml = vl if vl >= 0 else -vl",
+                  " if ma < ml:", f"  q, r = divmod(ma * {MODULUS}, ml)",
+                  "  r = q + (2 * r >= ml)", f"  if r >= {MODULUS} or not q:",
+                  "   r = None",  # a zero quotient's sign is arithmetic.py's rule
+                  "  elif (va < 0) != (vl < 0):", "   m._a = -r", "   m._x = -q", "  else:",
+                  "   m._a = r", "   m._x = q",
+                  "if r is None:", " if d.__class__ is int: d = WORD_OF(d)",
+                  f" r = DIV(d, {_L})", " if r.__class__ is str:", f"  {bail}",
+                  " m._a, m._x = r")

@@ -1,0 +1,396 @@
+"""Code generation for compiled superblocks: the source of one block, from memory's words.
+
+A straight-line run of pairs becomes one Python function with memory, the clock and the
+registers in locals. After a pair fetch the delay lines have a known phase (the fetch ends
+as word cc passes the heads), so every later wait of the block (operands, and the fetches of
+the pairs after it) is a constant worked out here; only a multiply's digits or a device make
+the clock vary. Before each later pair the block compares the word memory holds with the
+word it was compiled from and leaves, exactly as the machine stands, when it changed.
+
+Arithmetic on numbers whose values are known (blockarith.py) leaves its results in the
+registers as ints and makes no word; a word is made only when something reads the register
+as one. Anything unusual leaves through ``Bail`` before that instruction has changed
+anything, with the machine settled just before it (``_settle``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from . import arithmetic as ar
+from . import fastarith, ops
+from .blockarith import _A, _F, _L, _M, _READS_A_AS_WORD, _WA, _WF, _WL, _X, ArithmeticWriter
+from .charset import MINUS, ZERO_DIGIT
+from .ops import BY_CODE, decode
+from .timing import MINOR_CYCLE_PULSES, instruction_cost
+from .word import RETURN_LINKS, ZERO
+
+if TYPE_CHECKING:
+    from .compiled import Tables
+    from .cpu import Machine
+
+# A block returns the next CC plus the instructions it ran times _DONE, plus _CHANGED times
+# the pairs before the word it found changed when it left for that reason.
+_DONE = 1024
+_CHANGED = 1 << 40
+_MAX_PAIRS = 16  # pairs in one block
+_REGISTER_NAMES = re.compile(r"\br([axlf])\b")
+
+
+class Bail(Exception):
+    """The block cannot go on compiled; ``done`` instructions of it have run, and the
+    machine is settled just before the next one (CC, CR, the half, the clock, registers)."""
+
+    def __init__(self, done: int) -> None:
+        super().__init__(done)
+        self.done = done
+
+
+def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, half: int,
+            done: int, **registers: str | int) -> Bail:
+    """Put the machine where a block leaves it before an instruction it cannot run: the
+    clock, CC, CR (None: as it was, the block's first pair not yet fetched), the half and
+    the registers the block holds in locals."""
+    m.pulses = pulses
+    m.cc = cc
+    if cr is not None:
+        m.cr, m.cr_address = cr, cr_address
+    m.half = half
+    for name, value in registers.items():
+        setattr(m, "_" + name, value)
+    return Bail(done)
+
+
+def _leave(m: Machine, pulses: int, cr: str, cr_address: int, result: int,
+           **registers: str | int) -> int:
+    """A block's exit written as a call: the clock, CR and registers back in the machine."""
+    m.pulses = pulses
+    m.cr, m.cr_address = cr, cr_address
+    for name, value in registers.items():
+        setattr(m, "_" + name, value)
+    return result
+
+
+def _mixed_equal(a: str | int, l: str | int) -> bool:  # noqa: E741 - rL
+    """Q's test when one of rA, rL holds an int and the other a word: as words, but a
+    word whose value differs is unequal without making the int's word (a counting loop
+    compares each new count with its limit)."""
+    number, word = (a, l) if a.__class__ is int else (l, a)
+    known = fastarith.value(word)  # type: ignore[arg-type]
+    if known != number:  # None (text) included
+        return False
+    return fastarith.register_word(number) == word  # type: ignore[arg-type]
+
+
+_NAMESPACE = {
+    "MIXED_EQUAL": _mixed_equal, "SETTLE": _settle, "LEAVE": _leave,
+    "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
+    "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
+    "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word,
+    "NEW": fastarith._new_word, "PASSES": fastarith.passes_of,
+    "PASSES_OF": fastarith._PASSES_OF.get,
+    "ADD": fastarith.add, "SUMS": ar._SUMS.get, "MUL": fastarith.multiply,
+    "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
+    "PRODUCTS_P": fastarith.PRODUCTS[False, True],
+    "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
+    "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": RETURN_LINKS,
+    "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
+    "AS_WORDS": fastarith.as_words, "MATERIALISE": fastarith.materialise,
+    **ops.BODY_NAMES,
+}
+def _STORE_INT(register: str) -> list[str]:  # noqa: N802 - reads as a table entry
+    return [f"v = m._{register}", "if v.__class__ is int:",
+            " if (u := WORD(v)) is None: sh({a})", f" else: m._{register} = v = u",
+            "mem[{a}] = v"]
+
+
+_SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
+# The operations the table writes as a body (ops.py, "one body"): their inline form comes
+# from the row, with a cell or register read as a word where the body asks for one.
+_COMPILED_NAMES = {"a": "{a}", "a1": "{a1}", "M": "mem[{a}]", "MW": _M,
+                   "M1W": _M.replace("{a}", "{a1}"), "A": _A, "X": _X, "L": _L, "F": _F,
+                   "cc": "n"}
+_PLAIN = {op.code: [line.format(**_COMPILED_NAMES) for line in op.body]
+          for op in ops.OPERATIONS if op.body or op.code == "00"}
+_PLAIN.update({
+    # Stores: rA and rX hold ints below 10^11 only. A number whose word is known (a dict
+    # look-up) is stored as that word, and the register keeps it; a new number is stored
+    # as its int, the cell noted as shadowed, and its word is made only if something reads
+    # it as text. (The interpreter stores words: ops.py's _hold, _clear, _store_x.)
+    "H": _STORE_INT("a"), "C": [*_STORE_INT("a"), "m._a = ZERO"], "J": _STORE_INT("x"),
+    "G": [*_WF, "mem[{a}] = v"],  # rF may hold a triple, which is no adder value
+    "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"],
+    # Two ints are equal exactly when their words are; a word and an int are compared as words.
+    "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(e, v):",
+          " n = {a}"],
+    # Two ints compare as numbers, which is what T does with two numeric words (U4).
+    "T": ["e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
+          " g = e > v", "else:",
+          " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
+          " if v.__class__ is not str: m._l = v = WORD(v) or NEW(v)",
+          " g = GREATER(e, v)", "if g:", " n = {a}"],
+})
+_CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
+# Devices and stops: their executors are called as they are, with the clock, CC and CR set;
+# each returns a stop request only before it has changed anything (tape.py), so the
+# interpreter can run it again from the start.
+_CODE_OF.update({BY_CODE[code].execute: "device" for code in (
+    "10", "90", "1n", "2n", "30", "3n", "40", "4n", "5n", "6n", "7n", "8n")})
+_COMPILABLE = set(_PLAIN) | set(_SHIFTS) | {"A", "S", "X", "M", "N", "P", "D", ",0", "50",
+                                            "device"}
+
+
+class _Writer(ArithmeticWriter):
+    """Source of one block; the clock is ``t`` plus the constant ``off``, and ``phase`` is
+    the minor cycle (mod 10) at that time, or None once a multiply or a device has made it
+    vary. Registers are the locals ra, rx, rl, rf (written m._a ... while generating)."""
+
+    def __init__(self, start: int, overflow_stop: bool) -> None:
+        self.start = start
+        self.overflow_stop = overflow_stop
+        self.lines: list[str] = []
+        self.off = 0
+        self.phase: int | None = None  # unknown until the first fetch
+        self.pair = 0  # pairs begun
+        self.half = 0
+        self.address = start
+        self.word = ""
+        self.previous: tuple[str, int] | None = None  # the pair before this one
+        self.boundary = "t0"  # the clock before this pair's fetch
+        self.right_code: str | None = None  # the right half's operation, for the left
+        self.words: set[str] = set()  # registers ("a", "l") known to hold words here
+        self.namespace: dict[str, object] = dict(_NAMESPACE)
+        self.loops = False  # the last pair may transfer back to the start: loop in place
+        self.first_word = ""
+
+    def emit(self, *lines: str) -> None:
+        self.lines += [" " + line for line in lines]
+
+    def now(self) -> str:
+        return f"t + {self.off}" if self.off else "t"
+
+    def _exit(self, cc: str, done: int, cr: tuple[str, int] | None, *, changed: bool = False
+              ) -> str:
+        """One line leaving the block normally: registers, clock and CR written back (a
+        call for the rare exit at a changed word: less source to compile)."""
+        if changed and cr is not None:
+            code = done * _DONE + _CHANGED * (done // 2)
+            return (f"return LEAVE(m, {self.now()}, {cr[0]!r}, {cr[1]}, {cc} + {code}@D@"
+                    "@REGS@)")
+        parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
+        if cr is not None:
+            parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
+        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0)
+        parts.append(f"return {cc} + {code}@D@")
+        return "; ".join(parts)
+
+    def bail(self, pulses: str | None = None) -> str:
+        """Leave before the instruction about to be written: the machine as it stands."""
+        done = 2 * self.pair + self.half
+        if self.half == 0:
+            if self.previous is not None:
+                cr, address = repr(self.previous[0]), str(self.previous[1])
+            else:  # the pair before the block, or the last of it after a pass round
+                cr, address = ("crw", "cra") if self.loops else ("None", "0")
+            return (f"raise SETTLE(m, {self.boundary}, {self.address}, {cr}, {address}, "
+                    f"0, {done}@DI@@REGS@)")
+        return (f"raise SETTLE(m, {pulses or self.now()}, n, {self.word!r}, {self.address}, "
+                f"1, {done}@DI@@REGS@)")
+
+    def begin_pair(self, address: int, word: str) -> None:
+        """The fetch of the pair at ``address``: after the first, a check that memory still
+        holds the word compiled."""
+        self.address, self.word = address, word
+        if self.pair:
+            done = 2 * self.pair
+            self.emit(f"if mem[{address}] != {word!r}:",
+                      " " + self._exit(str(address), done, self.previous, changed=True))
+        if self.phase is None:
+            if self.pair:
+                self.emit(f"t += {self.off}" if self.off else "pass", "tb = t")
+                self.boundary = "tb"
+            self.off = 0
+            self.emit(f"t += (({address} - t // 91) % 10 + 1) * 91")
+        else:
+            self.boundary = self.now()
+            self.off += ((address - self.phase) % 10 + 1) * MINOR_CYCLE_PULSES
+        self.phase = (address + 1) % 10
+        self.emit(f"n = {(address + 1) % 1000}")
+        self.half = 0
+
+    def end_pair(self, may_transfer: bool, last: bool) -> None:
+        self.previous = (self.word, self.address)
+        done = 2 * (self.pair + 1)
+        if last:
+            if self.loops:  # round again, everything kept in locals, while room allows
+                self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
+                          f"mem[{self.start}] == {self.first_word!r}:",
+                          f" passed += {done}", f" t += {self.off}" if self.off else " pass",
+                          f" crw = {self.word!r}; cra = {self.address}", " continue")
+            self.emit(self._exit("n", done, self.previous))
+        elif may_transfer:
+            self.emit(f"if n != {(self.address + 1) % 1000}:",
+                      " " + self._exit("n", done, self.previous))
+        self.pair += 1
+
+    def instruction(self, code: str, operand: int, op: ops.Operation) -> None:
+        bail = self.bail()  # the clock before this instruction's wait
+        pulses, position = instruction_cost(op, operand, False)
+        cycles = 0  # minor cycles this instruction moves the clock on, when known
+        if position >= 0:
+            if self.phase is None:  # after a multiply or a device: wait by the clock
+                self.emit(f"t += {self.off}", "t1 = t",
+                          f"t += (({position} - t // 91) % 10) * 91")
+                self.off = 0
+                bail = self.bail("t1")
+            else:
+                cycles = (position - self.phase) % 10
+                self.off += cycles * MINOR_CYCLE_PULSES
+        self.off += pulses
+        if self.phase is not None:
+            whole, rest = divmod(pulses, MINOR_CYCLE_PULSES)
+            self.phase = None if rest else (self.phase + cycles + whole) % 10
+        a = operand
+        first = len(self.lines)
+        known = self.words
+        if code in ("Q", "T") and known >= {"a", "l"}:  # two words: as the interpreter does
+            self.emit("if m._a == m._l:" if code == "Q" else "if GREATER(m._a, m._l):",
+                      f" n = {a}")
+        elif code == "Y":  # the channel of m: the last digit is ignored (U7)
+            base = a - a % 10
+            self.namespace[f"CHANNEL{base}"] = frozenset(range(base, base + 10))
+            self.emit(f"y = mem[{base}:{base + 10}]",  # words, unless a cell there is shadowed
+                      f"m.y = y if m._shadowed.isdisjoint(CHANNEL{base}) else AS_WORDS(y)")
+        elif code == "Z":
+            self.emit("y = m.y", "if len(y) == 10:", f" mem[{a - a % 10}:{a - a % 10 + 10}] = y",
+                      "else:", f" FROM_Y(m, {a})")
+        elif code in _PLAIN:
+            self.emit(*(line.format(a=a, a1=(a + 1) % 1000) for line in _PLAIN[code]))
+        elif code in ("A", "S", "X"):
+            self.adder(code, a, bail)
+        elif code in ("M", "N", "P"):
+            self.multiply(code, a, bail)
+        elif code == "D":
+            self.divide(a, bail)
+        elif code == ",0":
+            self.emit("if m.breakpoint_switch:", f" {bail}")
+        elif code == "device":
+            name = f"EX{self.pair}_{self.half}"
+            self.namespace[name] = op.execute
+            if self.pair == 0 and self.half == 0 and not self.loops:  # CR is set for the
+                self.emit("crw = m.cr", "cra = m.cr_address")  # device: keep the old
+                bail = f"raise SETTLE(m, t0, {self.address}, crw, cra, 0, 0@REGS@)"
+            self.emit("@FLUSH@", "if m._shadowed: MATERIALISE(m)",  # devices read words
+                      f"m.pulses = {self.now()}", "m.cc = n",
+                      f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
+                      f"r = {name}(m, {a})", "if r is not None:", f" {bail}",
+                      "t = m.pulses")
+            self.off = 0
+            self.phase = None
+        elif code == "50":
+            self.emit("@FLUSH@", f"m.pulses = {self.now()}", "m.cc = n",
+                      f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
+                      "printer = m.printer",
+                      "if printer is not None:", f" printer.print_word({_M.format(a=a)})",
+                      "m.printed_words += 1")
+        self._simplify(first)
+        self._learn(code)
+        self.half = 1
+
+    def _simplify(self, first: int) -> None:
+        """Drop the int checks of rA and rL where they are known to hold words."""
+        lines = self.lines[first:]
+        for register, check, expression in (("a", _WA[1], _A), ("l", _WL[1], _L)):
+            if register in self.words:
+                lines = [line.replace(expression, f"m._{register}") for line in lines
+                         if line.strip() != check]
+        self.lines[first:] = lines
+
+    def _learn(self, code: str) -> None:
+        """What this instruction leaves in rA and rL: a word for sure, or perhaps an int."""
+        words = self.words
+        if code == "K":
+            words.discard("l")
+            if "a" in words:
+                words.add("l")
+        if code in ("C", "E", "K", *_SHIFTS) or (
+                code in ("A", "S", "X") and self.half == 0
+                and self.right_code in _READS_A_AS_WORD):
+            words.add("a")
+        elif code in ("A", "S", "X", "M", "N", "P", "D", "B"):  # B: a cell may hold an int
+            words.discard("a")
+        elif code == "L":
+            words.discard("l")
+        elif code == "device":
+            words.clear()
+
+    def source(self) -> str:
+        body = "\n".join(self.lines)
+        for register in "axlf":
+            body = body.replace(f"m._{register}", f"r{register}")
+        found = set(_REGISTER_NAMES.findall(body))
+        used = [r for r in "axlf" if r in found]
+        flush = "; ".join(f"m._{r} = r{r}" for r in used) or "pass"
+        body = body.replace("@FLUSH@", flush)
+        if not self.loops:  # called once: the shadow set is looked up only when needed
+            body = body.replace("sh(", "m._shadowed.add(")
+        body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in used))
+        body = body.replace("@D@", f" + passed * {_DONE}" if self.loops else "")
+        body = body.replace("@DI@", " + passed" if self.loops else "")
+        head = ["def block(m, room):", " mem = m.mem",
+                *([" sh = m._shadowed.add"] if "sh(" in body and self.loops else []),
+                " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
+                *(f" r{r} = m._{r}" for r in used)]
+        if self.loops:
+            head += [" passed = 0", " crw = m.cr", " cra = m.cr_address", " while True:"]
+            body = "\n".join(" " + line for line in body.split("\n"))
+            if "t0" in body:
+                head.append("  t0 = t")
+        return "\n".join(head) + "\n" + body
+
+
+def _codes(word: str) -> tuple[list[tuple[ops.Operation, int]], list[str | None]]:
+    halves = [decode(word[:6]), decode(word[6:])]
+    return halves, [_CODE_OF.get(op.execute) for op, _ in halves]
+
+
+def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS
+                 ) -> tuple[str, dict[str, object]] | None:
+    """The source of the block starting at ``address`` as memory holds it now (at most
+    ``pairs`` pairs), and its namespace; None if its first pair cannot be compiled."""
+    writer = _Writer(address, tables.overflow_stop)
+    plan = []
+    at = address
+    for _ in range(pairs):
+        if plan and at in tables.observed:
+            break  # an observed address starts a block of its own
+        word = mem[at]
+        if word.__class__ is int:  # a number stored where a later pair is fetched
+            break  # (the block ends before it; its own lookup makes it a word)
+        halves, codes = _codes(word)
+        if not all(code in _COMPILABLE for code in codes):
+            break
+        plan.append((at, word, halves, codes))
+        if "U" in codes:  # straight line ends at an unconditional transfer
+            break
+        at = (at + 1) % 1000
+        if at == address:
+            break
+    if not plan:
+        return None
+    last_at, _, last_halves, last_codes = plan[-1]
+    writer.loops = any(code in ("U", "Q", "T") and operand == address or
+                       code in ("A", "S", "X") and address == 0  # overflow: to 000
+                       for code, (_, operand) in zip(last_codes, last_halves, strict=True))
+    if address in tables.observed:
+        writer.loops = False  # each arrival goes back through the observer
+    writer.first_word = plan[0][1]
+    for index, (at, word, halves, codes) in enumerate(plan):
+        writer.begin_pair(at, word)
+        writer.right_code = codes[1]
+        for code, (op, operand) in zip(codes, halves, strict=True):
+            writer.instruction(code, operand, op)  # type: ignore[arg-type]
+        may_transfer = any(code in ("Q", "T", "U", "A", "S", "X") for code in codes)
+        writer.end_pair(may_transfer, index == len(plan) - 1)
+    return writer.source(), writer.namespace
