@@ -4,6 +4,7 @@ process and real telnet clients on 127.0.0.1; every wait bounded."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import signal
@@ -24,7 +25,7 @@ def pool(tmp_path: Path, *args: str) -> Iterator[tuple[subprocess.Popen[str], in
     process = subprocess.Popen(
         [sys.executable, "-m", "univac_ttt", "serve", "--telnet", "127.0.0.1:0",
          "--data", str(tmp_path), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
+        text=True, start_new_session=True)  # its own group: a failed test ends the workers too
     try:
         assert process.stdout is not None
         port = int(re.search(r"telnet on 127\.0\.0\.1:(\d+)",  # type: ignore[union-attr]
@@ -33,8 +34,9 @@ def pool(tmp_path: Path, *args: str) -> Iterator[tuple[subprocess.Popen[str], in
                                                    .split("(")[1].split(")")[0])]
         yield process, port, workers
     finally:
+        with contextlib.suppress(ProcessLookupError):  # the supervisor and any worker left
+            os.killpg(process.pid, signal.SIGKILL)
         if process.poll() is None:
-            process.kill()
             process.wait(5)
 
 

@@ -4,7 +4,9 @@ A real server process and real WebSocket clients on 127.0.0.1; every wait bounde
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import signal
 import subprocess
@@ -35,7 +37,8 @@ def test_the_workers_serve_the_web_page_as_one_class(tmp_path: Path) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "univac_ttt", "serve", "--web", "127.0.0.1:0", "--workers",
          "2", "--max-clients", "4", "--speed", "fast", "--data", str(tmp_path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)  # its own group: a failed test ends the workers too
     try:
         assert process.stdout is not None
         web_line = process.stdout.readline()
@@ -72,6 +75,7 @@ def test_the_workers_serve_the_web_page_as_one_class(tmp_path: Path) -> None:
         assert len(joined) == 4  # numbered by the workers: odd from one, even from the other
         assert "connections 0 now, 4 in all" in out
     finally:
+        with contextlib.suppress(ProcessLookupError):  # the supervisor and any worker left
+            os.killpg(process.pid, signal.SIGKILL)
         if process.poll() is None:
-            process.kill()
             process.wait(5)
