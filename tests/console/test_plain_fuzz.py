@@ -8,6 +8,7 @@ import tracemalloc
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.support.entries import entries
 from univac_ttt.console.plain import PlainConsole
 from univac_ttt.desk import Desk
 from univac_ttt.machine import StopKind
@@ -16,13 +17,6 @@ from univac_ttt.packs.tictactoe import DEMO_GAMES, load_tictactoe
 SHIPPED = load_tictactoe()
 
 
-entries = st.one_of(
-    st.text(max_size=40),                                   # any Unicode at all
-    st.text(alphabet="0123456789", max_size=14),            # digits, long and short
-    st.sampled_from(["", " ", "5 5", "-5", "+5", "05", "10", "A", "\t", "\x00", "٥", "５"]),
-    st.text(alphabet=st.characters(max_codepoint=31), max_size=5),  # control characters
-    st.text(min_size=200, max_size=2000),                   # very long lines
-)
 
 
 class CountingSink(io.TextIOBase):

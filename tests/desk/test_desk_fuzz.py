@@ -6,6 +6,7 @@ images always end in a documented state. `pytest --long` runs 2,000 examples a p
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.support.entries import entries
 from univac_ttt.desk import Desk, Limits
 from univac_ttt.desk.session import GameSession
 from univac_ttt.machine import KeyboardEntryError, MachineOptions, StopKind, keys_to_word
@@ -21,13 +22,6 @@ BRD = SHIPPED.program.address_of("BRD")
 SQUARE_WORDS = {from_int(k): k for k in range(1, 10)}
 
 
-entries = st.one_of(
-    st.text(max_size=40),                                   # any Unicode at all
-    st.text(alphabet="0123456789", max_size=14),            # digits, long and short
-    st.sampled_from(["", " ", "5 5", "-5", "+5", "05", "10", "A", "\t", "\x00", "٥", "５"]),
-    st.text(alphabet=st.characters(max_codepoint=31), max_size=5),  # control characters
-    st.text(min_size=200, max_size=2000),                   # very long lines
-)
 
 
 def board_of(session):

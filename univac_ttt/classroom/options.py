@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,17 @@ class Endpoint:
 
     def __str__(self) -> str:
         return f"{self.host}:{self.port}"
+
+    def listen(self) -> socket.socket:
+        """A listening, non-blocking socket on this endpoint, bound before a pool forks so
+        that every worker serves it (the kernel hands each connection to one of them)."""
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        listening = socket.socket(family, socket.SOCK_STREAM)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((self.host, self.port))
+        listening.listen(128)
+        listening.setblocking(False)
+        return listening
 
 
 @dataclass

@@ -42,7 +42,7 @@ class PackError(ValueError):
 
 class LoadedProgram:
     """A pack's program: the words it puts into memory and its assembled sheet (labels,
-    remarks; None for an image). A pack read from its snapshot (packs/snapshot.py) has the
+    remarks; None for an image). A pack read from a snapshot of its folder has the
     words at once and assembles its sheet only when someone first asks for the labels, from
     the text read at the start; the copies ``Pack.extended`` makes share one."""
 
@@ -110,7 +110,7 @@ class Pack:
     tapes: tuple[PackTape, ...] = ()
     speed: str | None = None  # the typewriter's default: "fast" or "authentic"
     banner: str = ""  # the console's title bar after "SUPERVISORY CONTROL"
-    card_title: str = ""  # the console's reference card (tic-tac-toe's square codes)
+    card_title: str = ""  # the console's reference card (the keys a player types)
     card: str = ""
     captions: dict[str, str] = field(default_factory=dict)  # label -> caption (the kiosk)
     # What only a shipped pack's Python can add (``extended``):

@@ -37,7 +37,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from ..classroom.options import Endpoint, ServeOptions
+from ..classroom.options import ServeOptions
 from ..classroom.room import Listener
 from ..classroom.seats import Hold
 from ..classroom.table import ClassTable, Seat
@@ -160,17 +160,6 @@ class PoolTable:
         table.finished = finished
 
 
-def bind(endpoint: Endpoint) -> socket.socket:
-    """A listening socket for the pool (inherited by every worker)."""
-    family = socket.AF_INET6 if ":" in endpoint.host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind((endpoint.host, endpoint.port))
-    listener.listen(128)
-    listener.setblocking(False)
-    return listener
-
-
 def _worker(index: int, workers: int, options: ServeOptions, factories: AppFactories,
             seats: SharedSeats, pipe: multiprocessing.connection.Connection,
             listeners: dict[str, socket.socket], others: Sequence[Listener]) -> None:
@@ -237,12 +226,12 @@ class Pool:
     def run(self) -> int:
         options = self.options
         if options.telnet is not None:
-            self.listeners["telnet"] = bind(options.telnet)
+            self.listeners["telnet"] = options.telnet.listen()
         if options.ssh is not None:
             from .ssh import host_key
 
             host_key(options.data)  # made once here, not raced by the workers
-            self.listeners["ssh"] = bind(options.ssh)
+            self.listeners["ssh"] = options.ssh.listen()
         previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGINT,
                                                                      signal.SIGTERM)}
         try:

@@ -105,13 +105,7 @@ class WebListener:
         process: its exhibit (attract mode, the day's tally) is one, not one a worker."""
         if self.settings.museum is not None:
             return None
-        endpoint = self.settings.endpoint
-        family = socket.AF_INET6 if ":" in endpoint.host else socket.AF_INET
-        listening = socket.socket(family, socket.SOCK_STREAM)
-        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listening.bind((endpoint.host, endpoint.port))
-        listening.listen(128)
-        listening.setblocking(False)
+        listening = self.settings.endpoint.listen()
         self.listening, self.port = listening, listening.getsockname()[1]
         return self._announcement()
 
