@@ -46,18 +46,24 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     from hypothesis import HealthCheck, settings
 
-    settings.register_profile("default", max_examples=60, deadline=None,
+    from tests.support import sizes
+
+    if config.getoption("--long"):  # full sizes here, in the workers and in the commands
+        os.environ[sizes.LONG_VARIABLE] = "1"
+        os.environ["UNIVAC_TTT_TEST_FRESH"] = "1"  # every command a fresh interpreter
+    default, long = sizes.EXAMPLES
+    settings.register_profile("default", max_examples=default, deadline=None,
                               suppress_health_check=[HealthCheck.too_slow])
-    settings.register_profile("long", max_examples=2_000, deadline=None,
+    settings.register_profile("long", max_examples=long, deadline=None,
                               suppress_health_check=[HealthCheck.too_slow])
-    settings.load_profile("long" if config.getoption("--long") else "default")
-    if config.getoption("--long"):  # every command a fresh interpreter (support/command.py)
-        os.environ["UNIVAC_TTT_TEST_FRESH"] = "1"
+    settings.load_profile("long" if sizes.long_run() else "default")
 
 
 @pytest.fixture
-def long_run(request):
-    return request.config.getoption("--long")
+def long_run():
+    from tests.support import sizes
+
+    return sizes.long_run()
 
 
 @pytest.fixture

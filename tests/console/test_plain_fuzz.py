@@ -1,5 +1,6 @@
 """The plain console under abuse: any flood of lines, and a soak of many games in one
-process without growing (300 games; 10,000 under `pytest --long`).
+process without growing (120 games, the last 60 measured after the paper of some forty
+games has filled; 10,000 under `pytest --long`; sizes in tests/support/sizes.py).
 """
 
 import io
@@ -9,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.support.entries import entries
+from tests.support.sizes import PLAIN_SOAK_GAMES, size
 from univac_ttt.console.plain import PlainConsole
 from univac_ttt.desk import Desk
 from univac_ttt.machine import StopKind
@@ -61,7 +63,7 @@ def test_plain_console_takes_any_flood_of_lines(lines):
 
 
 def test_soak_many_games_in_one_process_without_growing(long_run):
-    games = 10_000 if long_run else 300
+    games = size(*PLAIN_SOAK_GAMES)
     warm_up = 60  # games played before measuring, so the decode and arithmetic memos fill
     lines = list(soak_lines(games))
     warm_lines = len(list(soak_lines(warm_up)))

@@ -2,15 +2,16 @@
 
 Demonstrations in attract mode and visitor games alternate. Memory, the paper kept, the
 text a redraw shows and the characters a redraw parses for the big board must all stay
-flat: bounded by constants, not by how long the kiosk has been on. By default 400 games:
-the paper (some forty games) and the typed text a redraw shows are full many times over
-before memory is measured over the last games; `pytest --long` plays 20,000 (about two
-weeks of a busy museum day after day).
+flat: bounded by constants, not by how long the kiosk has been on. By default 240 games:
+the paper (some forty games) and the typed text a redraw shows are full three times over
+before tracing starts, refilled under tracing, and memory is measured over the last 50;
+`pytest --long` plays 20,000 (about two weeks of a busy museum day after day).
 """
 
 import gc
 import tracemalloc
 
+from tests.support.sizes import KIOSK_SOAK_GAMES, size
 from univac_ttt.desk.pacing import SHOWN_LIMIT
 from univac_ttt.desk.paper import PAPER_LIMIT
 from univac_ttt.museum import controller, stats
@@ -58,11 +59,12 @@ def play(kiosk, clock, games, parsed):
 
 
 def test_thousands_of_games_through_the_kiosk_stay_flat(tmp_path, monkeypatch, long_run):
-    games = 20_000 if long_run else 400
+    games = size(*KIOSK_SOAK_GAMES)
     # tracing starts after the warm-up and runs long enough before the first measure for
     # every bounded buffer (the paper: some forty games) to be refilled under tracing
+    # (by default 240 games: 140 to warm up, 50 traced to refill, 50 measured)
     warm, traced = (games * 8 // 10, games * 85 // 100) if long_run else (
-        games * 7 // 10, games * 85 // 100)
+        games - 100, games - 50)
     clock = Clock()
     settings = KioskSettings(pin="1", printouts=tmp_path / "printouts",
                              stats=tmp_path / "tally.json", idle_seconds=60,

@@ -3,6 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.support.sizes import FASTARITH_EXAMPLES, size
 from univac_ttt.machine import arithmetic as ar
 from univac_ttt.machine import fastarith as fa
 from univac_ttt.machine.charset import MINUS
@@ -16,6 +17,7 @@ numbers = st.one_of(st.integers(-(MODULUS - 1), MODULUS - 1), edges).map(from_in
 odd_signs = st.builds(lambda sign, body: sign + body, codes, digits)  # any sign character
 negative_zero = st.just(MINUS + "\x03" * 11)
 words = st.one_of(numbers, numbers, odd_signs, negative_zero, raw)
+EXAMPLES = size(*FASTARITH_EXAMPLES)
 
 
 def outcome(function, *args):
@@ -25,7 +27,7 @@ def outcome(function, *args):
         return ("fault", fault.position)
 
 
-@settings(max_examples=400)
+@settings(max_examples=EXAMPLES)
 @given(words, words)
 def test_add_and_subtract_match_the_adder(a, b):
     assert outcome(fa.add, a, b) == outcome(ar.add, a, b)
@@ -38,7 +40,7 @@ def test_add_and_subtract_match_the_adder(a, b):
         assert got == (negated, *expected)
 
 
-@settings(max_examples=400)
+@settings(max_examples=EXAMPLES)
 @given(words, words, st.booleans())
 def test_multiply_matches_the_multiplier(l_word, x_word, negative):
     rounded = ar.multiply_rounded(l_word, x_word, negative)
@@ -53,7 +55,7 @@ def test_multiply_matches_the_multiplier(l_word, x_word, negative):
     assert fa.multiply(l_word, x_word, False, True) == (high, low, ar.triple(l_word), passes)
 
 
-@settings(max_examples=400)
+@settings(max_examples=EXAMPLES)
 @given(words, words)
 def test_divide_matches_the_divider(a, b):
     assert fa.divide(a, b) == ar.divide(a, b)
@@ -73,7 +75,7 @@ def test_divide_rounds_exact_halves_as_the_divider(dividend, sign_a, sign_l):
     assert fa.divide(a, l_word) == ar.divide(a, l_word)
 
 
-@settings(max_examples=400)
+@settings(max_examples=EXAMPLES)
 @given(st.one_of(st.integers(-(MODULUS - 1), MODULUS - 1), edges), words)
 def test_a_register_int_stands_for_the_word_of_its_value(value, multiplicand):
     """Compiled pairs keep rA, rX, rL as ints below 10^11 and rF as a triple (below

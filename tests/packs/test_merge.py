@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support import command
+from tests.support.sizes import MERGE_EXAMPLES, MERGE_RECORDS, size
 from univac_ttt.desk import Desk, Limits
 from univac_ttt.machine import StopKind
 from univac_ttt.machine.tape import BLOCK_WORDS, Reel
@@ -26,7 +27,6 @@ from univac_ttt.packs import shipped_pack
 from univac_ttt.packs.merge import records as rec
 from univac_ttt.program.reel import parse_reel
 
-LONG = settings.default.max_examples >= 1_000
 PACK = resources.files("univac_ttt.packs.merge")
 
 
@@ -102,13 +102,13 @@ def sorted_reel(strategy, max_size):
     return st.lists(strategy, max_size=max_size).map(lambda rs: sorted(rs, key=lambda r: r.key))
 
 
-@settings(max_examples=300 if LONG else 10)
-@given(sorted_reel(records, 60 if LONG else 20), sorted_reel(records, 60 if LONG else 20))
+@settings(max_examples=size(*MERGE_EXAMPLES))
+@given(sorted_reel(records, size(*MERGE_RECORDS)), sorted_reel(records, size(*MERGE_RECORDS)))
 def test_random_sorted_reels_merge_as_pythons_merge(a, b):
     check_merge(a, b)
 
 
-@settings(max_examples=300 if LONG else 10)
+@settings(max_examples=size(*MERGE_EXAMPLES))
 @given(sorted_reel(crowded, 30), sorted_reel(crowded, 30))
 def test_equal_keys_keep_reel_a_first_and_each_reels_order(a, b):
     check_merge(a, b)

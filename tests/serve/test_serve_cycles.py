@@ -21,6 +21,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import typeahead
 
 from tests.support.serving import LOCAL, run
+from tests.support.sizes import SERVE_CYCLES, size
 from tests.support.telnet_client import TelnetClient
 from univac_ttt.classroom.options import Endpoint, ServeOptions
 from univac_ttt.cli import served_apps
@@ -75,7 +76,7 @@ def _figures() -> tuple[int, int, int, int]:
 
 def test_connect_disconnect_cycles_leave_memory_and_descriptors_where_they_started(
         long_run: bool) -> None:
-    cycles = 1_000 if long_run else 40
+    cycles = size(*SERVE_CYCLES)
 
     async def scenario() -> None:
         options = ServeOptions(telnet=Endpoint(LOCAL, 0), idle_seconds=4.0,

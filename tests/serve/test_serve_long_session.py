@@ -27,6 +27,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 import univac_ttt.console.app as console_app
 import univac_ttt.console.served as served_console
 from tests.support.serving import run
+from tests.support.sizes import SERVED_SESSION_GAMES, size
 from univac_ttt.cli.serve import served_apps
 from univac_ttt.desk import desk, paper
 from univac_ttt.serve.apps import make_app
@@ -52,7 +53,7 @@ async def _until(condition, timeout: float = 10.0) -> None:  # type: ignore[no-u
 
 
 def test_a_long_session_keeps_bounded_paper_text_and_memory(monkeypatch, long_run) -> None:  # type: ignore[no-untyped-def]
-    games = 60 if long_run else 14
+    games = size(*SERVED_SESSION_GAMES)
     monkeypatch.setattr(paper.Paper.__init__, "__defaults__", (SMALL_PAPER,))
     monkeypatch.setattr(served_console, "SERVED_SHOWN_LIMIT", SMALL_PAPER)
     monkeypatch.setattr(console_app, "TYPEAHEAD_GRACE", GRACE)

@@ -27,6 +27,7 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.output import DummyOutput
 
+from tests.support.sizes import APP_FUZZ_EXAMPLES, size
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
 from univac_ttt.desk.session import GameSession
 from univac_ttt.kiosk.app import KioskApp
@@ -49,7 +50,6 @@ F12 = "\x1b[24~"
 # cursor-position report too long for int().
 MALFORMED = ["\x1b[1m", "\x1b[1;2m", "\x1b[<1;2m", "\x1b[;m", "\x1b[;;;;m", "\x1b[<;;M",
              "\x1b[;;M", "\x1b[<0;;M", "\x1b[M\xff\xff\xff", "\x1b[" + "9" * 5000 + ";1R"]
-LONG = settings.default.max_examples >= 1_000
 
 
 class Clock:
@@ -312,7 +312,7 @@ PIECES = st.one_of(
 
 
 @pytest.mark.parametrize("name", sorted(APPS))
-@settings(max_examples=400 if LONG else 15, deadline=None,
+@settings(max_examples=size(*APP_FUZZ_EXAMPLES), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(pieces=st.lists(PIECES, max_size=12))
 def test_any_bytes_leave_each_app_running_and_responsive(name, pieces, tmp_path):

@@ -1,0 +1,42 @@
+"""How big the suite's randomised and long tests are: small by default, full under --long.
+
+One place for hypothesis's example counts and the soaks' sizes, so the README's test
+command stays within its minute while ``pytest --long`` runs every one at full size. The
+conftest sets ``UNIVAC_TTT_TEST_LONG`` for the run, so xdist workers and the commands the
+tests start see the same choice.
+"""
+
+from __future__ import annotations
+
+import os
+
+LONG_VARIABLE = "UNIVAC_TTT_TEST_LONG"
+
+
+def long_run() -> bool:
+    """True under ``pytest --long`` (read each time: the conftest sets it at configure)."""
+    return os.environ.get(LONG_VARIABLE, "") not in ("", "0")
+
+
+def size(default: int, long: int) -> int:
+    """``default`` in the everyday run, ``long`` under ``--long``."""
+    return long if long_run() else default
+
+
+# hypothesis: examples a property test tries when it names no count of its own
+EXAMPLES = (60, 2_000)
+# the fast arithmetic against the adder, multiplier and divider (four properties)
+FASTARITH_EXAMPLES = (100, 400)
+# games in one plain console process (tests/console/test_plain_fuzz.py)
+PLAIN_SOAK_GAMES = (120, 10_000)
+# games through the kiosk's engine on a fake clock (tests/kiosk/test_kiosk_soak.py)
+KIOSK_SOAK_GAMES = (240, 20_000)
+# connect/disconnect cycles of served terminals (tests/serve/test_serve_cycles.py)
+SERVE_CYCLES = (40, 1_000)
+# games in one long served session (tests/serve/test_serve_long_session.py)
+SERVED_SESSION_GAMES = (14, 60)
+# arbitrary byte runs fed to each full-screen app (tests/tui/test_input_guard.py)
+APP_FUZZ_EXAMPLES = (15, 400)
+# reels merged (tests/packs/test_merge.py): examples, and records a reel
+MERGE_EXAMPLES = (10, 300)
+MERGE_RECORDS = (20, 60)
