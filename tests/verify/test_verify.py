@@ -1,5 +1,7 @@
 """The referee's own correctness and the proof itself (the suite runs the whole proof)."""
 
+import pytest
+
 from tests.support.command import univac
 from univac_ttt.machine import MachineOptions
 from univac_ttt.machine.word import from_text
@@ -94,8 +96,20 @@ def test_the_referee_catches_a_missing_fork_test():
     assert not report.ok and report.losses == 2
 
 
-def test_verify_search_reports_the_game_and_the_node_counts():
-    result = univac("verify", "--search", timeout=120)
+@pytest.fixture(scope="module")
+def verify_search():
+    """One run of ``univac-ttt verify --search`` for the module's checks of it (the proof
+    and the search take some seconds of CPU: once, not once a test)."""
+    return univac("verify", "--search", timeout=120)
+
+
+def test_verify_command_proves_perfect_play(verify_search):
+    assert verify_search.returncode == 0
+    assert "PERFECT PLAY PROVED" in verify_search.stdout and "losses" in verify_search.stdout
+
+
+def test_verify_search_reports_the_game_and_the_node_counts(verify_search):
+    result = verify_search
     assert result.returncode == 0
     for figure in ("255,168", "5,478", "549,946", "18,297", "7,275", "1,981"):
         assert figure in result.stdout
