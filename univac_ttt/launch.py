@@ -4,20 +4,37 @@
 but a Ctrl-C that arrives earlier (while the command imports its modules, builds its
 parser or reads its options: the first tenth of a second or so) would reach the user as a
 Python traceback. This module imports nothing of its own, so that window shrinks to the
-interpreter's own start.
+interpreter's own start; and from the moment it is imported a Ctrl-C already ends the
+command politely, even in the lines of the installed script that run before ``main``
+(tests/e2e/test_interrupt_at_start.py caught one there, compiling a pattern).
 """
 
 from __future__ import annotations
 
+import signal
 import sys
+
+INTERRUPTED = "\nunivac-ttt: interrupted\n"
+EXIT_INTERRUPTED = 130
+
+
+def _interrupted_before_main(_signum: int, _frame: object) -> None:
+    sys.stderr.write(INTERRUPTED)
+    raise SystemExit(EXIT_INTERRUPTED)
+
+
+if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where it is ignored
+    signal.signal(signal.SIGINT, _interrupted_before_main)
 
 
 def main() -> int:
     """Run the command; a Ctrl-C at any moment ends it with one line and status 130."""
     try:
+        if signal.getsignal(signal.SIGINT) is _interrupted_before_main:
+            signal.signal(signal.SIGINT, signal.default_int_handler)  # cli.main's from here
         from .cli.main import main as run_command
 
         return run_command()
     except KeyboardInterrupt:
-        sys.stderr.write("\nunivac-ttt: interrupted\n")
-        return 130
+        sys.stderr.write(INTERRUPTED)
+        return EXIT_INTERRUPTED

@@ -1,10 +1,18 @@
 """A Ctrl-C while the installed command is still starting (importing, building its parser)
 ends it with one line, never a Python traceback (issue 16's rule: no traceback reaches a
-user), whatever moment of the start it lands on. (Earlier than these delays is the
-interpreter's own start, before any of our code: CPython reports a Ctrl-C there itself.)"""
+user), whatever moment of the start it lands on.
+
+The moments are counted from the one our code can first answer for: the entry point's
+module (launch.py) imported, which the interpreter reports itself (``-X importtime``, set
+by the environment so the installed command runs unchanged). Counting from the process's
+start instead put a loaded machine's Ctrl-C inside the interpreter's own start or inside
+the import of launch.py, before any of our code runs, where CPython reports it itself.
+"""
 
 from __future__ import annotations
 
+import os
+import select
 import shutil
 import signal
 import subprocess
@@ -13,18 +21,40 @@ import time
 import pytest
 
 COMMAND = shutil.which("univac-ttt")
+LAUNCH_IMPORTED = b"| univac_ttt.launch\n"  # -X importtime's line once launch.py is in
 
 
-@pytest.mark.parametrize("delay", [0.04, 0.06, 0.08, 0.1, 0.13, 0.2, 0.4])
+def _wait_for_launch(process: subprocess.Popen[bytes], timeout: float) -> bytes:
+    """Read the command's stderr until launch.py is imported; what was read so far."""
+    assert process.stderr is not None
+    fd, seen, deadline = process.stderr.fileno(), b"", time.monotonic() + timeout
+    while LAUNCH_IMPORTED not in seen:
+        left = deadline - time.monotonic()
+        assert left > 0, f"launch.py was not imported within {timeout} s: {seen[-500:]!r}"
+        if select.select([fd], [], [], left)[0]:
+            chunk = os.read(fd, 65536)
+            assert chunk, f"the command ended before launch.py was imported: {seen!r}"
+            seen += chunk
+    return seen
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.01, 0.02, 0.04, 0.07, 0.1, 0.2])
 def test_ctrl_c_during_the_start_ends_politely(delay: float) -> None:
     assert COMMAND, "univac-ttt is not on PATH: install the project (pip install -e '.[test]')"
     process = subprocess.Popen([COMMAND, "play", "--plain"], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(delay)  # the moment of the start the Ctrl-C lands on, not a wait for a state
-    process.send_signal(signal.SIGINT)
-    _out, err = process.communicate(timeout=20)
-    if err.startswith("Fatal Python error: init_import_site"):
-        return  # a loaded machine let the Ctrl-C land in the interpreter's own start
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
+    try:
+        early = _wait_for_launch(process, 30)
+        time.sleep(delay)  # the moment after launch.py is in that the Ctrl-C lands on
+        process.send_signal(signal.SIGINT)
+        _out, rest = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    err = "\n".join(line for line in (early + rest).decode(errors="replace").splitlines()
+                    if not line.startswith("import time:"))
     assert "Traceback" not in err, err
     # Ended while starting (130, one line), or at the prompt, where plain play takes Ctrl-C
     # as the end of the session and types the score (0).
