@@ -13,8 +13,9 @@ def test_a_full_screen_transcript_that_fills_the_disk_is_reported_at_exit(tmp_pa
     from support.terminal import Terminal
 
     transcript = tmp_path / "paper.txt"
-    shell = (f"trap '' XFSZ; ulimit -f 1; exec {sys.executable} -m univac_ttt "
-             f"play --transcript {transcript}")
+    # no compiled modules written under the limit: a cut-short .pyc would stay in the tree
+    shell = (f"trap '' XFSZ; ulimit -f 1; export PYTHONDONTWRITEBYTECODE=1; "
+             f"exec {sys.executable} -m univac_ttt play --transcript {transcript}")
     terminal = Terminal(["/bin/bash", "-c", shell])
     terminal.wait_for("INPUT READY")
 
