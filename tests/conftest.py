@@ -72,3 +72,31 @@ def fifo(tmp_path):
     path = tmp_path / "fifo"
     os.mkfifo(path)
     return path
+
+
+# The areas whose tests take longest, in the order they are handed out: first, so that
+# xdist's worksteal has the short tests left to balance the workers' ends with (collected
+# last, the browser and server tests made a tail of ~5 s with one worker busy). The
+# longest single tests lead; the browser tests stay together, so one worker's module-scoped
+# browser serves most of them.
+SLOW_FIRST = (
+    "tests/kiosk/test_kiosk_soak.py",
+    "tests/serve/test_serve_cycles.py",
+    "tests/console/test_plain_fuzz.py",
+    "tests/web/",
+    "tests/serve/",
+    "tests/tui/",
+    "tests/e2e/",
+    "tests/machine/test_differential.py",
+    "tests/verify/",
+)
+
+
+def _slowness_rank(item: pytest.Item) -> int:
+    path = item.nodeid.split("::")[0]
+    return next((rank for rank, area in enumerate(SLOW_FIRST) if path.startswith(area)),
+                len(SLOW_FIRST))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=_slowness_rank)  # stable: each area keeps its own order
