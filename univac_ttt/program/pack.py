@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -73,16 +72,31 @@ class LoadedProgram:
         return self._program
 
 
-@dataclass(frozen=True)
-class PackTape:
-    """A reel the pack mounts before its program runs."""
+class PackTape(NamedTuple):
+    """A reel the pack mounts before its program runs. A named tuple (no dataclasses at
+    start-up) whose blocks are left out of its comparisons and its repr."""
 
     unit: int  # 2-10
     reel: Path | None  # None: a blank reel (write = true only)
     write: bool = False
     # The reel's blocks as read with the pack: every mount copies these, so a run never
     # reads the folder again (a file removed later cannot stop a new game).
-    blocks: tuple[tuple[str, ...], ...] = field(default=(), repr=False, compare=False)
+    blocks: tuple[tuple[str, ...], ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self[:3] == other[:3]  # type: ignore[index]
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self[:3])
+
+    def __repr__(self) -> str:
+        return f"PackTape(unit={self.unit!r}, reel={self.reel!r}, write={self.write!r})"
 
     @property
     def unit_name(self) -> str:
@@ -97,26 +111,73 @@ class Demonstration(NamedTuple):
     result: str
 
 
-@dataclass(frozen=True)
+# A Pack's fields in order: compared, hashed and shown (its loaded program is not).
+PACK_FIELDS = ("name", "title", "help", "folder", "source", "key_hint", "results", "tally",
+               "tapes", "speed", "banner", "card_title", "card", "captions", "board",
+               "demonstrations")
+
+
 class Pack:
+    """A pack, immutable once made and compared by its fields, as the frozen dataclass it
+    was (a plain class: importing dataclasses cost a fifth of a start-up)."""
+
     name: str
     title: str
     help: str
     folder: Path | None  # None: no folder (NO_PACK)
-    source: str = ""  # the sheet's or image's file name, relative to the folder
-    key_hint: str = ""
-    results: dict[str, str] = field(default_factory=dict)  # phrase typed -> result name
-    tally: dict[str, str] = field(default_factory=dict)  # result name -> label in a score
-    tapes: tuple[PackTape, ...] = ()
-    speed: str | None = None  # the typewriter's default: "fast" or "authentic"
-    banner: str = ""  # the console's title bar after "SUPERVISORY CONTROL"
-    card_title: str = ""  # the console's reference card (the keys a player types)
-    card: str = ""
-    captions: dict[str, str] = field(default_factory=dict)  # label -> caption (the kiosk)
+    source: str  # the sheet's or image's file name, relative to the folder
+    key_hint: str
+    results: dict[str, str]  # phrase typed -> result name
+    tally: dict[str, str]  # result name -> label in a score
+    tapes: tuple[PackTape, ...]
+    speed: str | None  # the typewriter's default: "fast" or "authentic"
+    banner: str  # the console's title bar after "SUPERVISORY CONTROL"
+    card_title: str  # the console's reference card (the keys a player types)
+    card: str
+    captions: dict[str, str]  # label -> caption (the kiosk)
     # What only a shipped pack's Python can add (``extended``):
-    board: BoardReader | None = None
-    demonstrations: tuple[Demonstration, ...] = ()
-    _loaded: LoadedProgram | None = field(default=None, repr=False, compare=False)
+    board: BoardReader | None
+    demonstrations: tuple[Demonstration, ...]
+    _loaded: LoadedProgram | None
+
+    def __init__(self, name: str, title: str, help: str,  # noqa: A002 - pack.toml's key
+                 folder: Path | None, source: str = "", key_hint: str = "",
+                 results: dict[str, str] | None = None, tally: dict[str, str] | None = None,
+                 tapes: tuple[PackTape, ...] = (), speed: str | None = None,
+                 banner: str = "", card_title: str = "", card: str = "",
+                 captions: dict[str, str] | None = None, board: BoardReader | None = None,
+                 demonstrations: tuple[Demonstration, ...] = (),
+                 _loaded: LoadedProgram | None = None) -> None:
+        values = self.__dict__
+        values.update(name=name, title=title, help=help, folder=folder, source=source,
+                      key_hint=key_hint, results={} if results is None else results,
+                      tally={} if tally is None else tally, tapes=tapes, speed=speed,
+                      banner=banner, card_title=card_title, card=card,
+                      captions={} if captions is None else captions, board=board,
+                      demonstrations=demonstrations, _loaded=_loaded)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of a Pack (it is frozen)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of a Pack (it is frozen)")
+
+    def _values(self) -> tuple[object, ...]:
+        values = self.__dict__
+        return tuple(values[name] for name in PACK_FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        values = self.__dict__
+        shown = ", ".join(f"{name}={values[name]!r}" for name in PACK_FIELDS)
+        return f"Pack({shown})"
 
     # ---- the program -------------------------------------------------------------------
 
@@ -205,7 +266,8 @@ class Pack:
         if unknown:
             raise TypeError(f"a pack's Python may add board and demonstrations, not "
                             f"{', '.join(sorted(unknown))}")
-        return replace(self, **extras)
+        values = {name: self.__dict__[name] for name in (*PACK_FIELDS, "_loaded")}
+        return Pack(**{**values, **extras})
 
 
 NO_PACK = Pack(name="", title="", help="", folder=None)  # any --image: no score, no board
