@@ -45,25 +45,31 @@ class LoadedProgram:
     words at once and assembles its sheet only when someone first asks for the labels, from
     the text read at the start; the copies ``Pack.extended`` makes share one."""
 
-    __slots__ = ("words", "_program", "_assemble", "_labels", "boot_blocks")
+    __slots__ = ("words", "_program", "_assemble", "_symbols", "boot_blocks")
 
     def __init__(self, words: dict[int, str], program: Program | None = None,
                  assemble: Callable[[], Program] | None = None,
-                 labels: frozenset[str] | None = None,
+                 symbols: dict[str, int] | None = None,
                  boot_blocks: list[tuple[str, ...]] | None = None) -> None:
         self.words = words
         self._program = program
         self._assemble = assemble
-        self._labels = labels  # a snapshot's: the sheet's labels without assembling it
+        # A snapshot's: the sheet's labels and their addresses without assembling it.
+        self._symbols = symbols
         self.boot_blocks = boot_blocks  # the boot tape's blocks, when a snapshot has them
+
+    @property
+    def symbols(self) -> dict[str, int]:
+        """The sheet's labels and their addresses (none for an image)."""
+        if self._symbols is None:
+            program = self.program
+            self._symbols = dict(program.symbols) if program is not None else {}
+        return self._symbols
 
     @property
     def labels(self) -> frozenset[str]:
         """The sheet's labels (none for an image)."""
-        if self._labels is None:
-            program = self.program
-            self._labels = frozenset(program.symbols) if program is not None else frozenset()
-        return self._labels
+        return frozenset(self.symbols)
 
     @property
     def program(self) -> Program | None:
@@ -190,6 +196,11 @@ class Pack:
     def program(self) -> Program | None:
         """The assembled coding sheet (labels, remarks), or None for an image pack."""
         return self._loaded.program if self._loaded is not None else None
+
+    def label_address(self, label: str) -> int | None:
+        """Where the sheet puts ``label`` (None: no such label, or an image pack), read
+        from a snapshot without assembling the sheet (the referee's BRD)."""
+        return self._loaded.symbols.get(label) if self._loaded is not None else None
 
     @cached_property
     def _boot(self) -> Reel:
