@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 
 import pytest
 
@@ -12,6 +13,9 @@ import pytest
 # rewrites every test module's asserts and each started command compiles the package anew.
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+# The compiled blocks that play and verify keep between runs (hostio/block_cache.py) go to a
+# folder of this run's own, never the user's cache, and every command started inherits it.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="univac-ttt-test-cache-")
 
 from univac_ttt.machine import Machine, MachineOptions, PaperPrinter, QueueKeyboard  # noqa: E402
 from univac_ttt.machine.word import from_int, from_text  # noqa: E402

@@ -11,6 +11,7 @@ command politely, even in the lines of the installed script that run before ``ma
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 
@@ -34,7 +35,19 @@ def main() -> int:
             signal.signal(signal.SIGINT, signal.default_int_handler)  # cli.main's from here
         from .cli.main import main as run_command
 
-        return run_command()
+        code = run_command()
     except KeyboardInterrupt:
         sys.stderr.write(INTERRUPTED)
-        return EXIT_INTERRUPTED
+        code = EXIT_INTERRUPTED
+    _skip_the_final_collection()
+    return code
+
+
+def _skip_the_final_collection() -> None:
+    """The command has done its work: the collector's rounds while the interpreter shuts
+    down would only walk every object still alive (after a long session or a proof, a
+    tenth of a second of CPU) to find the few cycles among them. Frozen objects are left
+    out of those rounds; reference counting still frees them, atexit handlers still run,
+    and the interpreter still flushes sys.stdout and sys.stderr (none of it needs the
+    collector)."""
+    gc.freeze()

@@ -26,10 +26,12 @@ sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 
 # Never wanted by plain play: the full-screen console's toolkit and renderer, the servers'
 # event loop and HTTP, the zip machinery of importlib.resources, TOML and the assembler
-# (a shipped pack comes from its snapshot), and the other subcommands' modules.
+# (a shipped pack comes from its snapshot), dataclasses and what it imports (its records are
+# named tuples and plain classes), and the other subcommands' modules.
 NOT_FOR_PLAIN_PLAY = (
     "prompt_toolkit", "rich", "asyncio", "aiohttp", "asyncssh", "zipfile", "lzma", "bz2",
     "importlib.resources", "tomllib", "shutil", "tempfile",
+    "dataclasses", "inspect", "ast", "dis", "tokenize",
     "univac_ttt.program.assembler", "univac_ttt.tui.app", "univac_ttt.console.app",
     *(f"univac_ttt.cli.{name}" for name in COMMANDS if name not in ("play", "programs")),
 )
@@ -55,11 +57,19 @@ def test_plain_play_imports_nothing_it_does_not_use():
 def test_verify_imports_no_terminal_toolkit_and_no_other_subcommand():
     result, modules = imported_by("verify")
     assert result.returncode == 0, result.stderr
-    assert "univac_ttt.cli.verify" in modules
+    assert "PERFECT PLAY PROVED" in result.stdout
+    assert "univac_ttt.cli.verify" in modules and "univac_ttt.verify.referee" in modules
     unwanted = sorted(name for name in modules
                       if name.split(".")[0] in ("prompt_toolkit", "rich", "asyncio")
                       or name in ("univac_ttt.cli.play", "univac_ttt.cli.serve"))
     assert unwanted == []
+
+
+def test_verify_of_the_shipped_program_needs_no_assembler_toml_or_dataclasses():
+    _, modules = imported_by("verify")
+    unwanted = sorted(set(modules) & {"univac_ttt.program.assembler", "tomllib",
+                                       "dataclasses", "inspect"})
+    assert unwanted == []  # BRD and the words come from the pack's snapshot
 
 
 def test_help_lists_every_subcommand_without_building_them():

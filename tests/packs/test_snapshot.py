@@ -30,6 +30,9 @@ def test_a_pack_from_its_snapshot_is_the_pack_read_in_full(name):
     assert {u: r.blocks for u, r in quick.reels().items()} == \
         {u: r.blocks for u, r in full.reels().items()}
     assert [t.blocks for t in quick.tapes] == [t.blocks for t in full.tapes]
+    assert all(quick.label_address(label) == address  # from the snapshot, not assembled
+               for label, address in full.program.symbols.items())
+    assert quick.label_address("NO SUCH LABEL") is None
     program, assembled = quick.program, full.program  # assembled when first asked for
     assert program is not None and assembled is not None
     assert program.symbols == assembled.symbols
@@ -64,7 +67,7 @@ def test_any_changed_file_sends_the_read_to_the_folder(package_copy, changed):
 
 
 @pytest.mark.parametrize("damage", [b"", b"{not json", b'{"format": 999}', b"[]",
-                                    b'{"format": 1, "files": {}}'])
+                                    f'{{"format": {snapshot.FORMAT}, "files": {{}}}}'.encode()])
 def test_a_damaged_or_foreign_snapshot_is_not_used(package_copy, damage):
     folder = package_copy / "packs" / "tictactoe"
     (folder / SNAPSHOT_FILE).write_bytes(damage)

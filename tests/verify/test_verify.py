@@ -45,6 +45,19 @@ def test_oracle_values():
     assert oracle.value([X, 0, 0, 0, O, 0, 0, 0, X]) == 0
 
 
+def test_the_memoised_oracle_agrees_with_alphabeta_on_every_reachable_position():
+    oracle = Oracle()
+    for position in sorted(count_game().positions):
+        if winner(position) or 0 not in position:
+            expected = winner(position)
+        else:
+            solver = Solver()
+            solver.board = list(position)
+            player = X if position.count(X) == position.count(O) else O
+            expected = player * solver.alphabeta(player, order=CENTRE_CORNERS_EDGES)
+        assert oracle.value(position) == expected, position
+
+
 def test_solver_finds_forced_wins():
     oracle = Oracle()
     # O to move with two O in a row and the third square open: O wins.

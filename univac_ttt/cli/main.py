@@ -9,11 +9,15 @@ import os
 import sys
 from collections.abc import Iterable, Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..tui.ending import SessionEnded
 from .commands import COMMANDS, SUMMARIES
 from .common import EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Parser
+
+if TYPE_CHECKING:
+    from ..hostio.block_cache import BlockCache
 
 
 def command_module(name: str) -> ModuleType:
@@ -76,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if closed:
         sys.stderr.write(f"univac-ttt: {closed} is closed; {command} needs it\n")
         return EXIT_USAGE
+    cache = _block_cache(command)
     try:
         code = args.func(args)
         sys.stdout.flush()
@@ -97,6 +102,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"univac-ttt: internal error ({type(exc).__name__}: {exc}); "
                          "please report it\n")
         return EXIT_INTERNAL
+    finally:
+        if cache is not None:
+            cache.save()  # never raises: a cache that cannot be written is not kept
+
+
+# Commands whose runs keep their compiled blocks for the next run (hostio/block_cache.py):
+# the short ones, where compiling is a large part of the whole. The servers, the monitor
+# and the kiosk run long enough that compiling is lost in the noise.
+CACHED_COMMANDS = ("play", "verify")
+
+
+def _block_cache(command: str) -> BlockCache | None:
+    """The loaded block cache of ``command``, or None for a command that keeps none."""
+    if command not in CACHED_COMMANDS:
+        return None
+    from ..hostio.block_cache import BlockCache
+    from ..machine import compiled
+
+    cache = BlockCache(command, compiled.CODE, compiled.USED, lambda: compiled.compiled_now)
+    cache.load()
+    return cache
 
 
 def _prepare_streams() -> None:

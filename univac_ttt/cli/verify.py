@@ -30,12 +30,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    from ..packs.tictactoe import program_for_referee
-    from ..program.sources import ProgramFileError, read_program
     from ..verify.referee import RefereeError, run_verification
 
     program = None
-    if args.sheet is not None:
+    if args.sheet is not None:  # only then the assembler and the file readers
+        from ..packs.tictactoe import program_for_referee
+        from ..program.sources import ProgramFileError, read_program
+
         try:
             loaded = read_program(args.sheet)
             program = program_for_referee(loaded.words, loaded.program)

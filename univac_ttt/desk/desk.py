@@ -9,7 +9,7 @@ the referee run the UNIVAC through a desk, so a runaway program is treated alike
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..hostio.wording import count
 from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind, tape
@@ -34,8 +34,7 @@ class TapeUnitError(ValueError):
     """A Uniservo the desk does not have (the message says which ones it has)."""
 
 
-@dataclass(frozen=True)
-class TapeUnitView:
+class TapeUnitView(NamedTuple):
     """What the operator sees of one Uniservo: its reel, the head, whether it moves."""
 
     unit: int

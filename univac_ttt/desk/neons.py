@@ -10,7 +10,7 @@ the message and the lamp cannot disagree (a test holds every neon to its reason)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from typing import NamedTuple
 
 from ..machine import Stop, StopKind
 
@@ -26,8 +26,9 @@ FAULTS = {
 }
 
 
-@dataclass(frozen=True)
-class Neons:
+class Neons(NamedTuple):
+    """The neons at one moment (a named tuple: immutable, and no dataclasses at start-up)."""
+
     odd_even_check: bool = False
     tape_check: bool = False
     adder_fault: bool = False
@@ -39,7 +40,7 @@ class Neons:
 
     def lit(self) -> list[str]:
         """The names of the lit neons, as the desk labels them."""
-        return [label(f.name) for f in fields(self) if getattr(self, f.name)]
+        return [label(name) for name, lit in zip(self._fields, self, strict=True) if lit]
 
     @property
     def error(self) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..machine.devices import Typewriter
 
@@ -20,10 +20,10 @@ PAPER_LIMIT = 16_000  # characters kept: the current game and some forty before 
 KEYED_MARK = "> "
 
 
-@dataclass(frozen=True)
-class PrintedChunk:
+class PrintedChunk(NamedTuple):
     """Text the typewriter typed, the machine's clock (pulses) when it was typed, and the
-    pulses since the operator last released a keyboard word (the program's decision time)."""
+    pulses since the operator last released a keyboard word (the program's decision time).
+    A named tuple: one is made at every print, and no dataclasses at start-up."""
 
     text: str
     pulses: int

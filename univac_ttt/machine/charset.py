@@ -15,8 +15,8 @@ equal to this one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 class Kind(Enum):
@@ -30,8 +30,7 @@ class Kind(Enum):
     UNUSED = "unused"
 
 
-@dataclass(frozen=True)
-class Character:
+class Character(NamedTuple):
     code: int  # six-bit code 0-63
     glyph: str  # one character shown in listings and memory images
     name: str

@@ -10,8 +10,7 @@ is one: a fault-free machine pays nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .ops import BY_CODE
 
@@ -24,8 +23,7 @@ CHECK_BIT = 6  # bits 0-5 are the code, bit 6 the check bit
 Location = int | str  # a memory address 0-999, or a register name from REGISTERS
 
 
-@dataclass(frozen=True)
-class Fault:
+class Fault(NamedTuple):
     """One flipped bit: where, which character (0-11, left first), which bit, and the word
     as it stood after the flip (a word rewritten since is sound again)."""
 

@@ -17,11 +17,17 @@ Anything unusual (a stop, a keyboard with nothing typed, a tape error, an adder 
 overflow stop, a non-digit in a multiply or divide) leaves through ``Bail`` before that
 instruction has changed anything, with the machine settled just before it (CC, CR, the
 half, the clock, the registers), and the interpreter in cpu.py runs it as always.
+
+Compiling a block's source is most of what making it costs, so its code object is kept in
+``CODE`` by the source text: a block made again (in another table, after a restore) is not
+compiled again, and a caller outside the machine may fill ``CODE`` from an earlier process
+(hostio/block_cache.py); the same source always gives the same code.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import CodeType
 from typing import TYPE_CHECKING
 
 from .blockgen import _CHANGED, _DONE, _MAX_PAIRS, Bail, block_source
@@ -42,6 +48,14 @@ _CC_MASK = _DONE - 1
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
 _OBSERVING_LIMIT = 16  # sets of observed addresses whose tables are kept
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
+_CODE_LIMIT = 8_192  # compiled sources kept (code that keeps writing new words makes more)
+
+# Generated source -> its code object; ``compiled_now`` counts the sources compiled here
+# (not brought in from outside), so a keeper knows whether there is anything new to keep,
+# and ``USED`` holds the sources this process made blocks of (what is worth keeping).
+CODE: dict[str, CodeType] = {}
+USED: set[str] = set()
+compiled_now = 0
 
 
 def eligible(m: Machine) -> bool:
@@ -113,7 +127,7 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
     made = block_source(tables, address, mem, 1 if single else pairs)
     if made is not None:
         source, namespace = made
-        exec(source, namespace)  # noqa: S102 - our own generated source
+        exec(_code_of(source), namespace)  # noqa: S102 - our own generated source
         function = namespace["block"]  # type: ignore[assignment]
         if address in tables.observed:
             function = _telling(function, address)
@@ -122,6 +136,20 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
         table.clear()
     table[word] = function
     return function
+
+
+def _code_of(source: str) -> CodeType:
+    """The code object of a block's source, compiled once (this process or an earlier)."""
+    global compiled_now
+    code = CODE.get(source)
+    if code is None:
+        if len(CODE) >= _CODE_LIMIT:
+            CODE.clear()
+            USED.clear()
+        code = CODE[source] = compile(source, "<string>", "exec")
+        compiled_now += 1
+    USED.add(source)
+    return code
 
 
 def _telling(block: Block, address: int) -> Block:

@@ -8,7 +8,7 @@ hot loop does one dictionary lookup a pair and never allocates for plain instruc
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import checking, compiled, timing
 from .devices import Keyboard, Printer
@@ -31,9 +31,9 @@ def _ignore_arrival(address: int) -> None:
 DecodedPair = tuple
 
 
-@dataclass(frozen=True)
-class MachineState:
-    """Everything that makes up the machine at one moment (for back-stepping and saving)."""
+class MachineState(NamedTuple):
+    """Everything that makes up the machine at one moment (for back-stepping and saving);
+    a named tuple, immutable and compared by value."""
 
     mem: tuple[str, ...]
     a: str

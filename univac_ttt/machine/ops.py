@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import arithmetic as ar
 from . import tape
@@ -29,8 +28,9 @@ Outcome = int | StopRequest | None
 Executor = Callable[["Machine", int], Outcome]
 
 
-@dataclass(frozen=True)
-class Operation:
+class Operation(NamedTuple):
+    """One row of the table (a named tuple: immutable, and no dataclasses at start-up)."""
+
     code: str  # as written on a coding sheet: "B", "10", ".n"
     name: str
     action: str  # one line, for the disassembler and the monitor's help

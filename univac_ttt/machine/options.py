@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 
-@dataclass(frozen=True)
-class MachineOptions:
+class MachineOptions(NamedTuple):
+    """Immutable and compared by value (a named tuple: no dataclasses at start-up)."""
+
     # U1: does the right instruction of a pair run after a transfer in the left half?
     right_half_after_transfer: bool = True
     # U9: an adder overflow transfers control to 000 ("transfer") or stops ("stop").

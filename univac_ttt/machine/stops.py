@@ -1,9 +1,12 @@
-"""Stops are values: why the machine stopped, where, and in plain English (SIMH style)."""
+"""Stops are values: why the machine stopped, where, and in plain English (SIMH style).
+
+Named tuples rather than frozen dataclasses: importing dataclasses (with inspect, ast,
+dis and tokenize) was a fifth of a start-up (docs/performance.md, "Start-up")."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 class StopKind(Enum):
@@ -16,8 +19,7 @@ class StopKind(Enum):
     INTERRUPT = "operator stop"  # the STOP key at the desk, between instructions
 
 
-@dataclass(frozen=True)
-class StopRequest:
+class StopRequest(NamedTuple):
     """What an instruction asks of the control unit; the CPU adds the address."""
 
     kind: StopKind
@@ -25,8 +27,7 @@ class StopRequest:
     advance: bool  # True: on restart, go on with the next instruction
 
 
-@dataclass(frozen=True)
-class Stop:
+class Stop(NamedTuple):
     kind: StopKind
     address: int  # the word holding the instruction that stopped
     half: str  # "left" or "right"

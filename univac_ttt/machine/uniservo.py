@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from . import timing
@@ -46,33 +45,71 @@ def unit_name(unit: int) -> str:
     return "-" if unit == 10 else str(unit)
 
 
-@dataclass
 class Reel:
-    """A reel of tape: its written blocks, a name to show, and whether it may be written."""
+    """A reel of tape: its written blocks, a name to show, and whether it may be written.
+    Compared by value, as the dataclass it was (a plain class: no dataclasses at start-up)."""
 
-    blocks: list[tuple[str, ...]] = field(default_factory=list)
-    writable: bool = False
-    name: str = "reel"
-    written: bool = False  # set when the machine writes on it (a reason to save it back)
-    # Injected tape faults (teaching): block index (0 = the first) -> reads of that block
-    # still to fail their check. Not part of the reel's file.
-    bad: dict[int, int] = field(default_factory=dict)
+    __slots__ = ("blocks", "writable", "name", "written", "bad")
+
+    def __init__(self, blocks: list[tuple[str, ...]] | None = None, writable: bool = False,
+                 name: str = "reel", written: bool = False,
+                 bad: dict[int, int] | None = None) -> None:
+        self.blocks: list[tuple[str, ...]] = [] if blocks is None else blocks
+        self.writable = writable
+        self.name = name
+        self.written = written  # set when the machine writes on it (a reason to save it)
+        # Injected tape faults (teaching): block index (0 = the first) -> reads of that
+        # block still to fail their check. Not part of the reel's file.
+        self.bad: dict[int, int] = {} if bad is None else bad
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.blocks, self.writable, self.name, self.written, self.bad)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable
+
+    def __repr__(self) -> str:
+        return (f"Reel(blocks={self.blocks!r}, writable={self.writable!r}, "
+                f"name={self.name!r}, written={self.written!r}, bad={self.bad!r})")
 
     @property
     def block_count(self) -> int:
         return len(self.blocks)
 
 
-@dataclass
 class Uniservo:
     """One tape unit: the mounted reel, the head's position and the rewind interlock."""
 
-    number: int
-    reel: Reel | None = None
-    position: int = 0  # blocks between the start of the tape and the head
-    interlocked: bool = False  # rewound with 8n: no use until the operator remounts
-    busy_until: int = 0  # clock pulse at which the tape has stopped moving
-    motion: str = ""  # the last movement: "reading", "reading backward", "writing", ...
+    __slots__ = ("number", "reel", "position", "interlocked", "busy_until", "motion")
+
+    def __init__(self, number: int, reel: Reel | None = None, position: int = 0,
+                 interlocked: bool = False, busy_until: int = 0, motion: str = "") -> None:
+        self.number = number
+        self.reel = reel
+        self.position = position  # blocks between the start of the tape and the head
+        self.interlocked = interlocked  # rewound with 8n: no use until the operator remounts
+        self.busy_until = busy_until  # clock pulse at which the tape has stopped moving
+        self.motion = motion  # the last movement: "reading", "reading backward", ...
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.number, self.reel, self.position, self.interlocked, self.busy_until,
+                self.motion)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable
+
+    def __repr__(self) -> str:
+        return (f"Uniservo(number={self.number!r}, reel={self.reel!r}, "
+                f"position={self.position!r}, interlocked={self.interlocked!r}, "
+                f"busy_until={self.busy_until!r}, motion={self.motion!r})")
 
     def moving(self, now: int) -> str:
         """What the unit's lights would show at clock pulse ``now`` ("" when at rest)."""
@@ -136,12 +173,12 @@ class MoveLog:
         return TapeMove._make(self._raw[index])
 
 
-@dataclass(frozen=True)
-class UnitState:
-    """A unit at one moment, for snapshots: the reel mounted, and its blocks then."""
+class UnitState(NamedTuple):
+    """A unit at one moment, for snapshots: the reel mounted, and its blocks then. The
+    reel is kept by identity and left out of comparisons (``__eq__``, ``__hash__``)."""
 
     number: int
-    reel: Reel | None = field(compare=False)
+    reel: Reel | None
     reel_name: str
     blocks: tuple[tuple[str, ...], ...]
     written: bool
@@ -151,9 +188,23 @@ class UnitState:
     motion: str
     bad: tuple[tuple[int, int], ...] = ()  # the reel's injected faults then
 
+    def _compared(self) -> tuple[object, ...]:
+        return (self.number, *self[2:])
 
-@dataclass(frozen=True)
-class TapesState:
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._compared() == other._compared()  # type: ignore[attr-defined]
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+
+class TapesState(NamedTuple):
     """All ten units and the buffers' timing (part of MachineState)."""
 
     units: tuple[UnitState, ...] = ()

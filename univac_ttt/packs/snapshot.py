@@ -7,8 +7,9 @@ play`` spent before its first prompt. So each shipped pack's folder also holds
 
     python -m univac_ttt.packs.snapshot
 
-with pack.toml's data, the program's words and labels, the boot tape's blocks, the pack's
-reels, and the size and CRC-32 of every file that read used (the folder's data files and
+with pack.toml's data, the program's words, its labels with their addresses (the
+referee reads BRD without the assembler), the boot tape's blocks, the pack's reels, and
+the size and CRC-32 of every file that read used (the folder's data files and
 program/loader.ucs). A snapshot is used only while each of those files is as recorded;
 after any change (an edited sheet, a new reel, a rebuilt loader) the folder is read the
 long way, which gives the new program or says what is wrong. The sheet is assembled from
@@ -32,7 +33,7 @@ from ..hostio.text_files import decode_text
 from ..program.pack import LoadedProgram, Pack, pack_from_data
 
 SNAPSHOT_FILE = "snapshot.json"
-FORMAT = 1  # raised whenever what a snapshot holds changes
+FORMAT = 2  # raised whenever what a snapshot holds changes
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # univac_ttt/: files are named from it
 LOADER = "program/loader.ucs"
 SNAPSHOT_BYTES = 4_000_000  # a snapshot file larger than this is not read
@@ -77,7 +78,7 @@ def load_snapshot(folder: Path) -> Pack | None:
 
 def _pack(folder: Path, snapshot: dict[str, Any], seen: dict[str, bytes]) -> Pack:
     words = {int(address): word for address, word in snapshot["words"].items()}
-    labels = snapshot["labels"]
+    symbols = {label: int(address) for label, address in snapshot["symbols"].items()}
     boot = [tuple(block) for block in snapshot["boot"]]
     reels = {name: tuple(tuple(block) for block in blocks)
              for name, blocks in snapshot["reels"].items()}
@@ -92,7 +93,7 @@ def _pack(folder: Path, snapshot: dict[str, Any], seen: dict[str, bytes]) -> Pac
             from ..program.assembler import assemble as assemble_sheet
 
             return assemble_sheet(text, str(path))
-        return LoadedProgram(words, assemble=assemble, labels=frozenset(labels),
+        return LoadedProgram(words, assemble=assemble, symbols=symbols,
                              boot_blocks=boot)
 
     def read_blocks(path: Path) -> tuple[tuple[str, ...], ...]:
@@ -114,7 +115,7 @@ def snapshot_text(folder: Path, pack: Pack) -> str:
                   for name in recorded_files(folder)},
         "data": tomllib.loads((folder / "pack.toml").read_text(encoding="utf-8")),
         "words": {str(address): word for address, word in sorted(pack.words.items())},
-        "labels": sorted(program.symbols) if program is not None else [],
+        "symbols": dict(sorted(program.symbols.items())) if program is not None else {},
         "boot": [list(block) for block in pack.boot_tape().blocks],
         "reels": {tape.reel.name: [list(block) for block in tape.blocks]
                   for tape in pack.tapes if tape.reel is not None},

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -46,25 +45,31 @@ class LoadedProgram:
     words at once and assembles its sheet only when someone first asks for the labels, from
     the text read at the start; the copies ``Pack.extended`` makes share one."""
 
-    __slots__ = ("words", "_program", "_assemble", "_labels", "boot_blocks")
+    __slots__ = ("words", "_program", "_assemble", "_symbols", "boot_blocks")
 
     def __init__(self, words: dict[int, str], program: Program | None = None,
                  assemble: Callable[[], Program] | None = None,
-                 labels: frozenset[str] | None = None,
+                 symbols: dict[str, int] | None = None,
                  boot_blocks: list[tuple[str, ...]] | None = None) -> None:
         self.words = words
         self._program = program
         self._assemble = assemble
-        self._labels = labels  # a snapshot's: the sheet's labels without assembling it
+        # A snapshot's: the sheet's labels and their addresses without assembling it.
+        self._symbols = symbols
         self.boot_blocks = boot_blocks  # the boot tape's blocks, when a snapshot has them
+
+    @property
+    def symbols(self) -> dict[str, int]:
+        """The sheet's labels and their addresses (none for an image)."""
+        if self._symbols is None:
+            program = self.program
+            self._symbols = dict(program.symbols) if program is not None else {}
+        return self._symbols
 
     @property
     def labels(self) -> frozenset[str]:
         """The sheet's labels (none for an image)."""
-        if self._labels is None:
-            program = self.program
-            self._labels = frozenset(program.symbols) if program is not None else frozenset()
-        return self._labels
+        return frozenset(self.symbols)
 
     @property
     def program(self) -> Program | None:
@@ -73,16 +78,31 @@ class LoadedProgram:
         return self._program
 
 
-@dataclass(frozen=True)
-class PackTape:
-    """A reel the pack mounts before its program runs."""
+class PackTape(NamedTuple):
+    """A reel the pack mounts before its program runs. A named tuple (no dataclasses at
+    start-up) whose blocks are left out of its comparisons and its repr."""
 
     unit: int  # 2-10
     reel: Path | None  # None: a blank reel (write = true only)
     write: bool = False
     # The reel's blocks as read with the pack: every mount copies these, so a run never
     # reads the folder again (a file removed later cannot stop a new game).
-    blocks: tuple[tuple[str, ...], ...] = field(default=(), repr=False, compare=False)
+    blocks: tuple[tuple[str, ...], ...] = ()
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self[:3] == other[:3]  # type: ignore[index]
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def __hash__(self) -> int:
+        return hash(self[:3])
+
+    def __repr__(self) -> str:
+        return f"PackTape(unit={self.unit!r}, reel={self.reel!r}, write={self.write!r})"
 
     @property
     def unit_name(self) -> str:
@@ -97,26 +117,73 @@ class Demonstration(NamedTuple):
     result: str
 
 
-@dataclass(frozen=True)
+# A Pack's fields in order: compared, hashed and shown (its loaded program is not).
+PACK_FIELDS = ("name", "title", "help", "folder", "source", "key_hint", "results", "tally",
+               "tapes", "speed", "banner", "card_title", "card", "captions", "board",
+               "demonstrations")
+
+
 class Pack:
+    """A pack, immutable once made and compared by its fields, as the frozen dataclass it
+    was (a plain class: importing dataclasses cost a fifth of a start-up)."""
+
     name: str
     title: str
     help: str
     folder: Path | None  # None: no folder (NO_PACK)
-    source: str = ""  # the sheet's or image's file name, relative to the folder
-    key_hint: str = ""
-    results: dict[str, str] = field(default_factory=dict)  # phrase typed -> result name
-    tally: dict[str, str] = field(default_factory=dict)  # result name -> label in a score
-    tapes: tuple[PackTape, ...] = ()
-    speed: str | None = None  # the typewriter's default: "fast" or "authentic"
-    banner: str = ""  # the console's title bar after "SUPERVISORY CONTROL"
-    card_title: str = ""  # the console's reference card (the keys a player types)
-    card: str = ""
-    captions: dict[str, str] = field(default_factory=dict)  # label -> caption (the kiosk)
+    source: str  # the sheet's or image's file name, relative to the folder
+    key_hint: str
+    results: dict[str, str]  # phrase typed -> result name
+    tally: dict[str, str]  # result name -> label in a score
+    tapes: tuple[PackTape, ...]
+    speed: str | None  # the typewriter's default: "fast" or "authentic"
+    banner: str  # the console's title bar after "SUPERVISORY CONTROL"
+    card_title: str  # the console's reference card (the keys a player types)
+    card: str
+    captions: dict[str, str]  # label -> caption (the kiosk)
     # What only a shipped pack's Python can add (``extended``):
-    board: BoardReader | None = None
-    demonstrations: tuple[Demonstration, ...] = ()
-    _loaded: LoadedProgram | None = field(default=None, repr=False, compare=False)
+    board: BoardReader | None
+    demonstrations: tuple[Demonstration, ...]
+    _loaded: LoadedProgram | None
+
+    def __init__(self, name: str, title: str, help: str,  # noqa: A002 - pack.toml's key
+                 folder: Path | None, source: str = "", key_hint: str = "",
+                 results: dict[str, str] | None = None, tally: dict[str, str] | None = None,
+                 tapes: tuple[PackTape, ...] = (), speed: str | None = None,
+                 banner: str = "", card_title: str = "", card: str = "",
+                 captions: dict[str, str] | None = None, board: BoardReader | None = None,
+                 demonstrations: tuple[Demonstration, ...] = (),
+                 _loaded: LoadedProgram | None = None) -> None:
+        values = self.__dict__
+        values.update(name=name, title=title, help=help, folder=folder, source=source,
+                      key_hint=key_hint, results={} if results is None else results,
+                      tally={} if tally is None else tally, tapes=tapes, speed=speed,
+                      banner=banner, card_title=card_title, card=card,
+                      captions={} if captions is None else captions, board=board,
+                      demonstrations=demonstrations, _loaded=_loaded)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of a Pack (it is frozen)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of a Pack (it is frozen)")
+
+    def _values(self) -> tuple[object, ...]:
+        values = self.__dict__
+        return tuple(values[name] for name in PACK_FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        values = self.__dict__
+        shown = ", ".join(f"{name}={values[name]!r}" for name in PACK_FIELDS)
+        return f"Pack({shown})"
 
     # ---- the program -------------------------------------------------------------------
 
@@ -129,6 +196,11 @@ class Pack:
     def program(self) -> Program | None:
         """The assembled coding sheet (labels, remarks), or None for an image pack."""
         return self._loaded.program if self._loaded is not None else None
+
+    def label_address(self, label: str) -> int | None:
+        """Where the sheet puts ``label`` (None: no such label, or an image pack), read
+        from a snapshot without assembling the sheet (the referee's BRD)."""
+        return self._loaded.symbols.get(label) if self._loaded is not None else None
 
     @cached_property
     def _boot(self) -> Reel:
@@ -205,7 +277,8 @@ class Pack:
         if unknown:
             raise TypeError(f"a pack's Python may add board and demonstrations, not "
                             f"{', '.join(sorted(unknown))}")
-        return replace(self, **extras)
+        values = {name: self.__dict__[name] for name in (*PACK_FIELDS, "_loaded")}
+        return Pack(**{**values, **extras})
 
 
 NO_PACK = Pack(name="", title="", help="", folder=None)  # any --image: no score, no board

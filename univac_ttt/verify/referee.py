@@ -13,8 +13,7 @@ possible move and checks the program's answers.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..desk import Desk, Limits
 from ..desk.counts import Counts
@@ -26,15 +25,16 @@ from ..packs.tictactoe import (
     CONGRATULATIONS_PHRASE,
     NEW_GAME_PHRASE,
     TAKEN_PHRASE,
-    board_in_memory,
+    board_at,
     fresh_tictactoe_tape,
-    load_tictactoe,
     results_in,
+    tictactoe_pack,
 )
 from ..packs.tictactoe.board import printed_board
-from ..program.assembler import Program
-from ..program.boottape import boot_reel
 from .solver import BLANK, O, Oracle, X, winner
+
+if TYPE_CHECKING:  # the shipped program comes from its pack's snapshot: no assembler
+    from ..program.assembler import Program
 
 REPLY_STEP_LIMIT = 200_000  # instructions one reply may take before it counts as a hang
 SHOWN = {X: "X", O: "O"}
@@ -55,23 +55,25 @@ class Failures(Counts):
     machine_faults: int
 
 
-@dataclass
 class Report:
-    games: int = 0
-    univac_wins: int = 0
-    draws: int = 0
-    failed: Failures = field(default_factory=Failures)  # the faults found, by kind
-    warnings_checked: int = 0
-    moves: int = 0
-    instructions_total: int = 0
-    instructions_worst: int = 0
-    pulses_total: int = 0
-    pulses_worst: int = 0
-    decision_pulses_total: int = 0  # keyboard release to the first character typed
-    decision_pulses_worst: int = 0
-    wall_seconds: float = 0.0
-    booted_from: str = ""  # the program tape INITIAL READ loaded the program from
-    failures: list[str] = field(default_factory=list)
+    """What the proof found: counted as it goes, then shown as a table."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.univac_wins = 0
+        self.draws = 0
+        self.failed = Failures()  # the faults found, by kind
+        self.warnings_checked = 0
+        self.moves = 0
+        self.instructions_total = 0
+        self.instructions_worst = 0
+        self.pulses_total = 0
+        self.pulses_worst = 0
+        self.decision_pulses_total = 0  # keyboard release to the first character typed
+        self.decision_pulses_worst = 0
+        self.wall_seconds = 0.0
+        self.booted_from = ""  # the program tape INITIAL READ loaded the program from
+        self.failures: list[str] = []
 
     @property
     def ok(self) -> bool:
@@ -158,25 +160,30 @@ class RefereeError(ValueError):
 class Referee:
     def __init__(self, options: MachineOptions | None = None,
                  patch: dict[int, str] | None = None, program: Program | None = None) -> None:
-        shipped = load_tictactoe()
-        self.program = program or shipped.program
+        if program is not None:
+            words, board = program.image.words, program.symbols.get(BOARD_LABEL)
+        else:  # the shipped program, from its pack's snapshot (no assembling)
+            pack = tictactoe_pack()
+            words, board = pack.words, pack.label_address(BOARD_LABEL)
         self.desk = Desk(options=options, limits=Limits(cap=REPLY_STEP_LIMIT))
         self.machine = self.desk.machine
         if program is None and not patch:
             tape = fresh_tictactoe_tape()
         else:  # a tape for the sheet being judged, patches included, made with the loader
-            tape = boot_reel({**self.program.image.words, **(patch or {})},
-                             "program tape made from the sheet")
+            from ..program.boottape import boot_reel
+
+            tape = boot_reel({**words, **(patch or {})}, "program tape made from the sheet")
         self.tape = tape
-        if BOARD_LABEL not in self.program.symbols:
+        if board is None:
             raise RefereeError("the coding sheet has no label BRD: the referee reads the "
                                "board from BRD+1 to BRD+9")
+        self.board_address = board  # the board is at BRD+1 ... BRD+9
         self.oracle = Oracle()
         self.report = Report()
         self.decision: int | None = None  # pulses from the last release to its first print
 
     def memory_board(self) -> tuple[int, ...] | None:
-        return board_in_memory(self.machine.mem, self.program)
+        return board_at(self.machine.mem, self.board_address)
 
     def _reply(self, text: str) -> tuple[str, bool]:
         """Type a line and run to the next keyboard wait; (paper, came back)."""

@@ -5,13 +5,16 @@ on one board, move ordering (centre, corners, edges), a transposition table, and
 deepening. It also counts the game (complete games, reachable positions) and the nodes each
 search visits from the empty board, for the teaching contrast with the UNIVAC's element scan.
 
+The referee's ``Oracle`` is one exact negamax memoised by position, shared by every
+question the proof asks (each reachable position is searched once in a run).
+
 Squares are 0-8 here (square code minus one). Cells hold 1 for X, -1 for O, 0 for blank.
 Values are from X's side: +1 X can force a win, 0 draw, -1 O can force a win.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 LINES: tuple[tuple[int, int, int], ...] = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8),
@@ -44,14 +47,16 @@ def side_to_move(board: list[int] | tuple[int, ...]) -> int:
     return X if sum(1 for c in board if c == X) == sum(1 for c in board if c == O) else O
 
 
-@dataclass
 class GameSize:
-    complete_games: int = 0
-    x_wins: int = 0
-    o_wins: int = 0
-    draws: int = 0
-    positions: set[tuple[int, ...]] = field(default_factory=set)
-    finished_positions: set[tuple[int, ...]] = field(default_factory=set)
+    """The game's size, counted by ``count_game``."""
+
+    def __init__(self) -> None:
+        self.complete_games = 0
+        self.x_wins = 0
+        self.o_wins = 0
+        self.draws = 0
+        self.positions: set[tuple[int, ...]] = set()
+        self.finished_positions: set[tuple[int, ...]] = set()
 
 
 def count_game() -> GameSize:
@@ -196,8 +201,7 @@ class Solver:
         return value, per_depth
 
 
-@dataclass(frozen=True)
-class NodeCounts:
+class NodeCounts(NamedTuple):
     minimax: int
     alphabeta: int
     ordered: int
@@ -256,6 +260,8 @@ class Oracle:
 
     def __init__(self) -> None:
         self._values: dict[tuple[int, ...], int] = {}
+        # Position (game not over) -> its exact value for the side to move.
+        self._negamax: dict[tuple[int, ...], int] = {}
 
     def value(self, board: tuple[int, ...] | list[int]) -> int:
         """+1 X can force a win, 0 draw, -1 O can force a win (game over positions too)."""
@@ -268,8 +274,32 @@ class Oracle:
             result = won
         else:
             player = side_to_move(key)
-            solver = Solver()
-            solver.board = list(key)
-            result = player * solver.alphabeta(player, order=CENTRE_CORNERS_EDGES)
+            result = player * self._search(list(key), player)
         self._values[key] = result
         return result
+
+    def _search(self, board: list[int], player: int) -> int:
+        """The exact value for ``player``, to move on ``board`` (a game not over), each
+        position searched once: a won reply ends the search, as nothing beats a win."""
+        key = tuple(board)
+        known = self._negamax.get(key)
+        if known is not None:
+            return known
+        best = -2
+        for square in CENTRE_CORNERS_EDGES:
+            if board[square] != 0:
+                continue
+            board[square] = player
+            if completes_line(board, square):
+                value = 1
+            elif 0 not in board:
+                value = 0
+            else:
+                value = -self._search(board, -player)
+            board[square] = 0
+            if value > best:
+                best = value
+                if best == 1:
+                    break
+        self._negamax[key] = best
+        return best

@@ -167,7 +167,11 @@ def has_board(program: Program | None) -> bool:
 def board_in_memory(memory: Sequence[str], program: Program) -> tuple[int, ...] | None:
     """The board the program keeps at BRD+1..BRD+9 (X, O, BLANK), or None if a word holds
     a value that is no mark."""
-    base = program.symbols[BOARD_LABEL]
+    return board_at(memory, program.symbols[BOARD_LABEL])
+
+
+def board_at(memory: Sequence[str], base: int) -> tuple[int, ...] | None:
+    """The board at base+1..base+9, as ``board_in_memory`` reads it."""
     cells = []
     for square in range(1, 10):
         value = to_int(memory[base + square])
@@ -202,6 +206,8 @@ def program_for_referee(words: dict[int, str], program: Program | None) -> Progr
     from ...program.assembler import Program
     from ...program.image import MemoryImage
 
-    board = load_tictactoe().program.symbols[BOARD_LABEL]
+    board = tictactoe_pack().label_address(BOARD_LABEL)
+    if board is None:
+        raise PackError(f"{FOLDER}: the tic-tac-toe pack's sheet has no label {BOARD_LABEL}")
     return Program(MemoryImage(dict(words)), symbols={BOARD_LABEL: board},
                    labels={board: BOARD_LABEL})

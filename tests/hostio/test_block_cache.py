@@ -1,0 +1,142 @@
+"""The compiled blocks kept between runs (hostio/block_cache.py): what a good file brings
+back, and that no bad file, unwritable folder or switched-off cache ever costs a run."""
+
+from __future__ import annotations
+
+import marshal
+import os
+import subprocess
+import sys
+
+import pytest
+
+from univac_ttt.hostio import block_cache
+from univac_ttt.hostio.block_cache import BlockCache, cache_file, read_codes, write_codes
+
+SOURCE = "def block(m, room):\n return room + 1\n"
+
+
+def _codes() -> dict:
+    return {SOURCE: compile(SOURCE, "<string>", "exec")}
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv(block_cache.DISABLE, raising=False)
+    return tmp_path
+
+
+def test_written_code_reads_back_and_runs(cache_home):
+    path = cache_file("verify")
+    assert path is not None and path.startswith(str(cache_home))
+    assert write_codes(path, _codes())
+    codes = read_codes(path)
+    assert list(codes) == [SOURCE]
+    namespace: dict = {}
+    exec(codes[SOURCE], namespace)  # noqa: S102 - the test's own source
+    assert namespace["block"](None, 41) == 42
+    assert os.listdir(os.path.dirname(path)) == [os.path.basename(path)]  # no temporary
+
+
+@pytest.mark.parametrize("damage", [
+    b"", b"garbage", block_cache.HEADER, block_cache.HEADER + b"\0\0\0\0" + b"x",
+    b"cut", b"wrong types", b"foreign magic",
+])
+def test_a_bad_file_is_ignored(cache_home, damage):
+    path = cache_file("play")
+    assert path is not None and write_codes(path, _codes())
+    with open(path, "rb") as handle:
+        good = handle.read()
+    head = block_cache.HEADER + block_cache._magic()
+    data = {b"cut": good[:len(good) // 2],
+            b"wrong types": head + marshal.dumps({SOURCE: "not code", 3: 4}),
+            b"foreign magic": block_cache.HEADER + b"\1\2\r\n" + good[len(head):]}.get(damage,
+                                                                                    damage)
+    with open(path, "wb") as handle:
+        handle.write(data)
+    assert read_codes(path) == {}
+
+
+def test_a_missing_file_or_a_folder_in_its_place_is_ignored(cache_home):
+    path = cache_file("play")
+    assert read_codes(path) == {}
+    os.makedirs(path)
+    assert read_codes(path) == {}
+    assert not write_codes(path, _codes())  # a folder where the file goes: not written
+
+
+@pytest.mark.parametrize("errno", [28, 30, 13])  # a full disk, read-only, no permission
+def test_a_failed_write_leaves_no_file_and_raises_nothing(cache_home, monkeypatch, errno):
+    def failing_replace(source, target):
+        raise OSError(errno, os.strerror(errno))
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    path = cache_file("play")
+    assert not write_codes(path, _codes())
+    assert os.listdir(os.path.dirname(path)) == []  # the temporary was removed
+
+
+def test_a_path_through_a_file_is_not_written(cache_home):
+    (cache_home / "univac-ttt").write_text("a file where the folder should be")
+    assert not write_codes(cache_file("play"), _codes())
+
+
+def test_switched_off_or_without_a_home_there_is_no_cache(monkeypatch, tmp_path):
+    monkeypatch.setenv(block_cache.DISABLE, "1")
+    assert cache_file("play") is None
+    monkeypatch.delenv(block_cache.DISABLE)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")  # XDG: ignored, home used
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert cache_file("play") == str(tmp_path / ".cache" / "univac-ttt" /
+                                     f"blocks-play-{sys.implementation.cache_tag}.marshal")
+
+
+def test_saved_only_when_something_new_was_compiled(cache_home):
+    codes: dict = {}
+    compiled = [0]
+    cache = BlockCache("verify", codes, set(), lambda: compiled[0])
+    cache.load()
+    assert not cache.save() and not os.path.exists(cache.path)
+    codes.update(_codes())
+    compiled[0] += 1
+    assert cache.save() and read_codes(cache.path).keys() == {SOURCE}
+    again = BlockCache("verify", {}, set(), lambda: 0)
+    assert again.load() == 1 and not again.save()
+
+
+def test_a_full_cache_keeps_only_what_the_run_used(cache_home, monkeypatch):
+    monkeypatch.setattr(block_cache, "KEPT", 2)
+    codes = {f"x = {n}\n": compile(f"x = {n}\n", "<string>", "exec") for n in range(5)}
+    compiled = [0]
+    cache = BlockCache("play", codes, {"x = 3\n"}, lambda: compiled[0])
+    compiled[0] = 1
+    assert cache.save()
+    assert list(read_codes(cache.path)) == ["x = 3\n"]
+
+
+def _verify(env: dict) -> str:
+    result = subprocess.run([sys.executable, "-m", "univac_ttt", "verify"], env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    return "\n".join(line for line in result.stdout.splitlines()
+                     if not line.startswith("wall time"))
+
+
+def test_the_proof_is_the_same_with_no_cache_a_new_one_a_kept_one_and_a_corrupt_one(
+        tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    cold = _verify(env)
+    path = cache_file_in(tmp_path, "verify")
+    assert os.path.getsize(path) > 0  # written by the first run
+    assert _verify(env) == cold  # run from the kept code
+    with open(path, "r+b") as handle:  # damaged in the middle
+        handle.seek(os.path.getsize(path) // 2)
+        handle.write(b"\xff" * 64)
+    assert _verify(env) == cold
+    assert _verify({**env, block_cache.DISABLE: "1"}) == cold
+    assert "PERFECT PLAY PROVED" in cold
+
+
+def cache_file_in(home, kind: str) -> str:
+    return str(home / "univac-ttt" / f"blocks-{kind}-{sys.implementation.cache_tag}.marshal")

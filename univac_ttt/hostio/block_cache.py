@@ -1,0 +1,123 @@
+"""The compiled blocks' code kept between runs of the command, in the user's cache folder.
+
+A process that runs the machine compiles the source of each superblock it makes
+(machine/compiled.py keeps the code objects by source text in ``compiled.CODE``); for
+``univac-ttt verify`` that was about a third of its CPU time. Here the command fills
+``CODE`` from a file written by an earlier run of the same command and Python, and writes
+the file again when it compiled anything new. The key is the whole source text, so a
+changed generator simply misses; the machine's behaviour never depends on this file.
+
+A cache must never cost a user anything: a missing, unreadable, truncated, foreign or
+corrupt file is ignored; a read-only or full disk leaves no file (and no message); the file
+is replaced whole by a rename, so a second process sees the old one or the new. Set
+``UNIVAC_TTT_NO_CACHE`` to any value to neither read nor write it. The file is marshal
+data in the user's own cache folder, trusted as Python trusts its ``__pycache__``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import sys
+from collections.abc import Callable
+from types import CodeType
+
+HEADER = b"univac-ttt compiled blocks 1\n"
+CACHE_BYTES = 32_000_000  # a larger file is not read
+KEPT = 1_024  # sources kept in a file: beyond it, only those the last run used
+DISABLE = "UNIVAC_TTT_NO_CACHE"
+
+
+def cache_file(kind: str) -> str | None:
+    """Where ``kind``'s blocks are kept (per Python: code objects are version-bound), or
+    None when there is no home or cache folder to name or the cache is switched off."""
+    if os.environ.get(DISABLE) is not None:
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    if not os.path.isabs(base):  # the XDG rule: a relative path is to be ignored
+        home = os.path.expanduser("~")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    tag = sys.implementation.cache_tag or "python"
+    return os.path.join(base, "univac-ttt", f"blocks-{kind}-{tag}.marshal")
+
+
+def _magic() -> bytes:
+    """The interpreter's bytecode magic: a file from another build of Python is foreign."""
+    import _frozen_importlib_external  # loaded at every start already
+
+    return _frozen_importlib_external.MAGIC_NUMBER
+
+
+def read_codes(path: str) -> dict[str, CodeType]:
+    """The code objects kept in ``path``, or {} if it is missing or not a good cache."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(CACHE_BYTES + 1)
+    except (OSError, ValueError):
+        return {}
+    head = HEADER + _magic()
+    if len(data) > CACHE_BYTES or not data.startswith(head):
+        return {}
+    try:
+        codes = marshal.loads(data[len(head):])
+    except (ValueError, EOFError, TypeError, OverflowError, MemoryError):
+        return {}
+    if not isinstance(codes, dict) or not all(
+            type(source) is str and type(code) is CodeType for source, code in codes.items()):
+        return {}
+    return codes
+
+
+def write_codes(path: str, codes: dict[str, CodeType]) -> bool:
+    """Replace ``path`` with ``codes`` whole; False (and nothing left behind) if it cannot."""
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        data = HEADER + _magic() + marshal.dumps(codes)
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+class BlockCache:
+    """One command's kept blocks: ``load`` into ``codes`` (compiled.CODE) before the
+    machine runs, ``save`` after it; ``compiled`` counts the sources compiled in this
+    process (compiled.compiled_now), so an unchanged cache is not written again, and
+    ``used`` (compiled.USED) names the sources the run made blocks of: when the file would
+    hold more than KEPT (other programs' blocks, say), only those are kept."""
+
+    def __init__(self, kind: str, codes: dict[str, CodeType], used: set[str],
+                 compiled: Callable[[], int]) -> None:
+        self.path = cache_file(kind)
+        self.codes = codes
+        self.used = used
+        self.compiled = compiled
+        self._compiled_before = compiled()
+
+    def load(self) -> int:
+        """Bring the kept code into ``codes``; how many sources it knows now."""
+        if self.path is not None:
+            self.codes.update(read_codes(self.path))
+        self._compiled_before = self.compiled()
+        return len(self.codes)
+
+    def save(self) -> bool:
+        """Keep the code when something new was compiled since ``load``; True if written."""
+        if self.path is None or self.compiled() == self._compiled_before:
+            return False
+        codes = self.codes
+        if len(codes) > KEPT:
+            codes = {source: code for source, code in codes.items() if source in self.used}
+        return write_codes(self.path, codes)
