@@ -355,17 +355,18 @@ def _codes(word: str) -> tuple[list[tuple[ops.Operation, int]], list[str | None]
     return halves, [_CODE_OF.get(op.execute) for op, _ in halves]
 
 
-def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS
-                 ) -> tuple[str, dict[str, object]] | None:
+def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
+                 first: str | None = None) -> tuple[str, dict[str, object]] | None:
     """The source of the block starting at ``address`` as memory holds it now (at most
-    ``pairs`` pairs), and its namespace; None if its first pair cannot be compiled."""
+    ``pairs`` pairs; its first word ``first`` if given), and its namespace; None if its
+    first pair cannot be compiled."""
     writer = _Writer(address, tables.overflow_stop)
     plan = []
     at = address
     for _ in range(pairs):
         if plan and at in tables.observed:
             break  # an observed address starts a block of its own
-        word = mem[at]
+        word = first if first is not None and not plan else mem[at]
         if word.__class__ is int:  # a number stored where a later pair is fetched
             break  # (the block ends before it; its own lookup makes it a word)
         halves, codes = _codes(word)

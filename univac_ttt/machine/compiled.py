@@ -90,12 +90,16 @@ def _generic(m: Machine, room: int) -> int:
 
 
 def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
-                  *, single: bool = False, shadowed: set[int] | None = None) -> Block:
+                  *, single: bool = False, shadowed: set[int] | None = None,
+                  word: str | None = None) -> Block:
     """The block for the word at ``address`` (remembered, once seen twice). ``single``:
     one pair, for the table used at the end of a budget; fewer ``pairs``: a block shortened
-    after a word of it changed, replacing the long one at once. A cell holding a number's
-    int (the value shadow) is made its word first, and dropped from ``shadowed``."""
-    word = mem[address]
+    after a word of it changed, replacing the long one at once; ``word``: the first word it
+    was looked up by, when the block may since have stored another there (the shortened
+    block is filed under, and starts with, that word). A cell holding a number's int (the
+    value shadow) is made its word first, and dropped from ``shadowed``."""
+    if word is None:
+        word = mem[address]
     if word.__class__ is int:  # a number stored where the program now fetches a pair
         mem[address] = word = word_of(word)  # type: ignore[arg-type]
         if shadowed is not None:
@@ -110,7 +114,7 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
         tables.seen.add(key)
         return _generic  # the first sight runs pair by pair through the executors
     function: Block = _generic
-    made = block_source(tables, address, mem, 1 if single else pairs)
+    made = block_source(tables, address, mem, 1 if single else pairs, first=word)
     if made is not None:
         source, namespace = made
         exec(source, namespace)  # noqa: S102 - our own generated source
@@ -162,11 +166,11 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
     try:
         while done < limit:
             if done <= whole:
-                function = by_address[cc].get(mem[cc])
+                function = by_address[cc].get(word := mem[cc])
                 if function is None:
                     function = compile_block(tables, cc, mem, shadowed=shadowed)
             else:  # the last few instructions of the budget: one pair at a time
-                function = singles[cc].get(mem[cc])
+                function = singles[cc].get(word := mem[cc])
                 if function is None:
                     function = compile_block(tables, cc, mem, single=True, shadowed=shadowed)
             if function is _generic:
@@ -179,8 +183,8 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
                 continue
             r = function(m, budget - done)
             if r >= _CHANGED:  # a word of the block had changed: shorten the block
-                pairs, r = divmod(r, _CHANGED)
-                compile_block(tables, cc, mem, pairs)
+                pairs, r = divmod(r, _CHANGED)  # (filed under the word it was found by)
+                compile_block(tables, cc, mem, pairs, word=word)
             done += r >> _DONE_SHIFT
             cc = r & _CC_MASK
     except Bail as bail:
