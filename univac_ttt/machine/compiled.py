@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .blockgen import _CHANGED, _DONE, _MAX_PAIRS, Bail, block_source
+from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Bail, block_source
 from .fastarith import materialise, word_of
 from .firstsight import _first_sight
 from .ops import BY_CODE
@@ -66,6 +66,8 @@ class Tables:
         self.by_address: list[dict[str, Block]] = [{} for _ in range(1000)]
         self.singles: list[dict[str, Block]] = [{} for _ in range(1000)]  # one pair each
         self.seen: set[tuple[int, str]] = set()
+        # Blocks that have run often enough to be compiled on across their last U.
+        self.followed: set[tuple[int, str]] = set()
         # Addresses the machine's observer is told of (Machine.arrivals): a block starts at
         # each and tells it, and none runs through one.
         self.observed = observed
@@ -108,13 +110,15 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
         if known is not None and pairs == _MAX_PAIRS:
             return known  # (code that computes its instruction words: a pair made again)
     key = (address, word)
-    if key not in tables.seen and (single or pairs == _MAX_PAIRS):
+    follow = not single and key in tables.followed
+    if not follow and key not in tables.seen and (single or pairs == _MAX_PAIRS):
         if len(tables.seen) >= _SEEN_LIMIT:
             tables.seen.clear()
         tables.seen.add(key)
         return _generic  # the first sight runs pair by pair through the executors
     function: Block = _generic
-    made = block_source(tables, address, mem, 1 if single else pairs, first=word)
+    made = block_source(tables, address, mem, 1 if single else pairs, first=word,
+                        follow=follow)
     if made is not None:
         source, namespace = made
         exec(source, namespace)  # noqa: S102 - our own generated source
@@ -126,6 +130,15 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
         table.clear()
     table[word] = function
     return function
+
+
+def _follow(tables: Tables, address: int, mem: list[str], word: str) -> None:
+    """Compile the block for ``word`` at ``address`` again, on across unconditional
+    transfers (it has run blockgen.HOT_RUNS times): a jump costs no return to the loop."""
+    if len(tables.followed) >= _SEEN_LIMIT:
+        tables.followed.clear()
+    tables.followed.add((address, word))
+    compile_block(tables, address, mem, word=word)
 
 
 def _telling(block: Block, address: int) -> Block:
@@ -182,9 +195,13 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
                 done += 2
                 continue
             r = function(m, budget - done)
-            if r >= _CHANGED:  # a word of the block had changed: shorten the block
-                pairs, r = divmod(r, _CHANGED)  # (filed under the word it was found by)
-                compile_block(tables, cc, mem, pairs, word=word)
+            if r >= _CHANGED:
+                if r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
+                    r -= _FOLLOW
+                    _follow(tables, cc, mem, word)
+                else:  # a word of the block had changed: shorten the block
+                    pairs, r = divmod(r, _CHANGED)  # (filed under the word it was found by)
+                    compile_block(tables, cc, mem, pairs, word=word)
             done += r >> _DONE_SHIFT
             cc = r & _CC_MASK
     except Bail as bail:
