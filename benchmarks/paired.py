@@ -1,21 +1,30 @@
 """The core against py65 in one process: interleaved rounds of CPU time, ratios per round.
 
-Run: python3 benchmarks/paired.py [--rounds N] [--seconds S] [--only PREFIX ...]
+Run: python3 benchmarks/paired.py [--rounds N] [--seconds S] [--slice T] [--only PREFIX ...]
+                                  [--log FILE]
 
-Each round runs one of our workloads for about S seconds of CPU time (time.process_time),
-then py65 (pure-Python 6502) on its counting loop for about as long, and records our
-instruction rate over py65's. Interleaving means both see the same machine load; the min
-and median of the ratios over the rounds are printed. The minimal dispatch loop is the
-ceiling of a Python core of this shape: fetch a word, look up its decoded pair, call both
-halves (each half does nothing).
+Each round measures one of our workloads against py65 (pure-Python 6502) on its counting
+loop for about S seconds of CPU time (time.process_time) each, in alternating slices of
+about T seconds (0.02 by default: ours, py65, ours, py65, ...), and records our instruction
+rate over py65's. This virtual machine's speed wanders over a few hundred milliseconds, so
+long halves (``--slice 0.3``: one slice a side, the method before 2026-12-02) give ratios
+that swing with that drift; short slices put both sides in the same moments. Both see the
+same machine load; the min and median of the ratios over the rounds are printed. Before
+any timing every workload runs 3 million instructions (``--warm``): compiled blocks,
+memos and followed blocks are made then, not inside the rounds. The minimal dispatch loop
+is the ceiling of a Python core of this shape: fetch a word, look up its decoded pair,
+call both halves (each half does nothing); its share is taken per round (our ratio to
+py65 over the dispatch loop's ratio in the same round).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from collections.abc import Callable
+from typing import TextIO
 
 from bench_core import all_kinds_machine, loop_machine
 
@@ -146,14 +155,39 @@ def dispatch_runner() -> Runner:
 
 def timed(run: Runner, seconds: float) -> float:
     """Instructions per CPU second over about ``seconds``."""
-    chunk = 20_000
+    done, spent = _slice(run, seconds)
+    return done / spent
+
+
+def _slice(run: Runner, seconds: float, chunk: int = 10_000) -> tuple[int, float]:
+    """Run chunks of ``run`` for about ``seconds`` of CPU time: (instructions, seconds)."""
     done = 0
     start = time.process_time()
     while True:
         done += run(chunk)
         spent = time.process_time() - start
         if spent >= seconds:
-            return done / spent
+            return done, spent
+
+
+def interleaved(ours: Runner, theirs: Runner, seconds: float, slice_seconds: float
+                ) -> tuple[float, float]:
+    """Our rate and py65's over about ``seconds`` each, in alternating slices."""
+    done = [0, 0]
+    spent = [0.0, 0.0]
+    while spent[0] < seconds or spent[1] < seconds:
+        for side, run in enumerate((ours, theirs)):
+            d, t = _slice(run, min(slice_seconds, max(seconds - spent[side], 0.001)))
+            done[side] += d
+            spent[side] += t
+    return done[0] / spent[0], done[1] / spent[1]
+
+
+def warm(run: Runner, instructions: int) -> None:
+    """Run ``instructions`` untimed (compiling, memoising, following blocks)."""
+    done = 0
+    while done < instructions:
+        done += run(min(200_000, instructions - done))
 
 
 def workloads() -> dict[str, Runner]:
@@ -168,46 +202,70 @@ def workloads() -> dict[str, Runner]:
     }
 
 
-def paired(rounds: int, seconds: float, only: list[str] | None = None
-           ) -> dict[str, tuple[float, float, float]]:
+DISPATCH = "minimal dispatch loop"
+SHARED = ("tic-tac-toe mix", "every kind")  # whose share of the dispatch loop is reported
+
+
+def paired(rounds: int, seconds: float, only: list[str] | None = None, *,
+           slice_seconds: float = 0.02, warm_instructions: int = 3_000_000,
+           log: TextIO | None = None) -> dict[str, tuple[float, float, float]]:
     """name -> (our median rate, min ratio to py65, median ratio to py65); ``only``: the
-    workloads whose names start with one of these (the dispatch loop always runs)."""
+    workloads whose names start with one of these (the dispatch loop always runs). Also
+    "share of the dispatch loop, NAME" -> (median rate share, min, median share per round)
+    for the SHARED workloads measured. ``log``: one line a workload a round."""
     theirs = py65_runner()
     if theirs is None:
         raise SystemExit("py65 is not installed: pip install -e '.[bench]'")
     ours = {name: run for name, run in workloads().items()
-            if not only or name == "minimal dispatch loop"
+            if not only or name == DISPATCH
             or any(name.startswith(prefix) for prefix in only)}
-    for run in (*ours.values(), theirs):  # warm the caches and memos once
-        timed(run, seconds / 4)
+    for run in (*ours.values(), theirs):  # compile, memoise and follow blocks first
+        warm(run, warm_instructions)
     rates: dict[str, list[float]] = {name: [] for name in ours}
     ratios: dict[str, list[float]] = {name: [] for name in ours}
-    for _ in range(rounds):
+    for number in range(rounds):
         for name, run in ours.items():
-            rate = timed(run, seconds)
-            reference = timed(theirs, seconds)
+            rate, reference = interleaved(run, theirs, seconds, slice_seconds)
             rates[name].append(rate)
             ratios[name].append(rate / reference)
-    return {name: (statistics.median(rates[name]), min(ratios[name]),
-                   statistics.median(ratios[name])) for name in ours}
+            if log is not None:
+                print(f"round {number + 1}\t{name}\t{rate:.0f}\t{reference:.0f}\t"
+                      f"{rate / reference:.3f}\t{os.getloadavg()[0]:.2f}", file=log,
+                      flush=True)
+    results = {name: (statistics.median(rates[name]), min(ratios[name]),
+                      statistics.median(ratios[name])) for name in ours}
+    for name in SHARED:
+        if name in ours:
+            shares = [mine / ceiling for mine, ceiling in zip(ratios[name], ratios[DISPATCH],
+                                                             strict=True)]
+            results[f"share of the dispatch loop, {name}"] = (
+                results[name][0] / results[DISPATCH][0], min(shares),
+                statistics.median(shares))
+    return results
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds")
     parser.add_argument("--seconds", type=float, default=0.3, help="CPU seconds per side")
+    parser.add_argument("--slice", type=float, default=0.02, dest="slice_seconds",
+                        help="CPU seconds a slice (0.3: one slice a side, the old method)")
+    parser.add_argument("--warm", type=int, default=3_000_000,
+                        help="instructions each workload runs untimed first")
     parser.add_argument("--only", action="append", metavar="PREFIX",
                         help="only the workloads whose names start so (repeatable)")
+    parser.add_argument("--log", type=argparse.FileType("w"), metavar="FILE",
+                        help="write each round's rates and ratio (and the load) there")
     args = parser.parse_args()
-    results = paired(args.rounds, args.seconds, args.only)
-    print(f"{'workload':<28}{'instructions/s':>16}{'min x py65':>12}{'median':>9}")
+    results = paired(args.rounds, args.seconds, args.only, slice_seconds=args.slice_seconds,
+                     warm_instructions=args.warm, log=args.log)
+    print(f"{'workload':<32}{'instructions/s':>16}{'min x py65':>12}{'median':>9}")
     for name, (rate, low, mid) in results.items():
-        print(f"{name:<28}{rate:>16,.0f}{low:>12.2f}{mid:>9.2f}")
-    ceiling = results["minimal dispatch loop"][0]
-    for name in ("tic-tac-toe mix", "every kind"):
-        if name in results:
-            print(f"fraction of the minimal dispatch loop, {name}: "
-                  f"{results[name][0] / ceiling:.2f}")
+        if not name.startswith("share"):
+            print(f"{name:<32}{rate:>16,.0f}{low:>12.2f}{mid:>9.2f}")
+    for name, (_, low, mid) in results.items():
+        if name.startswith("share"):
+            print(f"{name} (per round, min, median): {low:.2f}, {mid:.2f}")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,10 @@ if TYPE_CHECKING:
 # the pairs before the word it found changed when it left for that reason.
 _DONE = 1024
 _CHANGED = 1 << 40
+_FOLLOW = 1 << 48  # added when a block ending at a U has run HOT_RUNS times: follow it
 _MAX_PAIRS = 16  # pairs in one block
+HOT_RUNS = 200  # runs of a block ending at an unconditional transfer before it follows it
+_TRANSFERS = ("Q", "T", "U", "A", "S", "X")  # codes that may change CC (A, S, X: overflow)
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
 
 
@@ -163,6 +166,7 @@ class _Writer(ArithmeticWriter):
         self.namespace: dict[str, object] = dict(_NAMESPACE)
         self.loops = False  # the last pair may transfer back to the start: loop in place
         self.first_word = ""
+        self.counting = False  # the block ends at a U it may follow once hot: count runs
 
     def emit(self, *lines: str) -> None:
         self.lines += [" " + line for line in lines]
@@ -170,8 +174,8 @@ class _Writer(ArithmeticWriter):
     def now(self) -> str:
         return f"t + {self.off}" if self.off else "t"
 
-    def _exit(self, cc: str, done: int, cr: tuple[str, int] | None, *, changed: bool = False
-              ) -> str:
+    def _exit(self, cc: str, done: int, cr: tuple[str, int] | None, *, changed: bool = False,
+              follow: bool = False) -> str:
         """One line leaving the block normally: registers, clock and CR written back (a
         call for the rare exit at a changed word: less source to compile)."""
         if changed and cr is not None:
@@ -181,7 +185,8 @@ class _Writer(ArithmeticWriter):
         parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
         if cr is not None:
             parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
-        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0)
+        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0) + (
+            _FOLLOW if follow else 0)
         parts.append(f"return {cc} + {code}@D@")
         return "; ".join(parts)
 
@@ -222,6 +227,9 @@ class _Writer(ArithmeticWriter):
     def end_pair(self, may_transfer: bool, last: bool) -> None:
         self.previous = (self.word, self.address)
         done = 2 * (self.pair + 1)
+        if last and self.counting:  # the HOT_RUNS-th run asks to be followed across its U
+            self.emit("HOT -= 1", "if not HOT:",
+                      " " + self._exit("n", done, self.previous, follow=True))
         if last:
             if self.loops:  # round again, everything kept in locals, while room allows
                 self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
@@ -338,7 +346,8 @@ class _Writer(ArithmeticWriter):
         body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in used))
         body = body.replace("@D@", f" + passed * {_DONE}" if self.loops else "")
         body = body.replace("@DI@", " + passed" if self.loops else "")
-        head = ["def block(m, room):", " mem = m.mem",
+        head = ["def block(m, room):", *([" global HOT"] if self.counting else []),
+                " mem = m.mem",
                 *([" sh = m._shadowed.add"] if "sh(" in body and self.loops else []),
                 " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
                 *(f" r{r} = m._{r}" for r in used)]
@@ -355,27 +364,45 @@ def _codes(word: str) -> tuple[list[tuple[ops.Operation, int]], list[str | None]
     return halves, [_CODE_OF.get(op.execute) for op, _ in halves]
 
 
-def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS
+def _followable(halves: list[tuple[ops.Operation, int]], codes: list[str | None]
+                ) -> int | None:
+    """Where a pair whose one transfer is a U always goes next, or None."""
+    if codes.count("U") != 1 or sum(code in _TRANSFERS for code in codes) != 1:
+        return None
+    return halves[codes.index("U")][1]
+
+
+def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
+                 first: str | None = None, follow: bool = False
                  ) -> tuple[str, dict[str, object]] | None:
     """The source of the block starting at ``address`` as memory holds it now (at most
-    ``pairs`` pairs), and its namespace; None if its first pair cannot be compiled."""
+    ``pairs`` pairs; its first word ``first`` if given), and its namespace; None if its
+    first pair cannot be compiled. ``follow``: the block goes on across unconditional
+    transfers (U) at the pair they transfer to, as one straight line; otherwise a block
+    ending at a U it could follow counts its runs and asks to be followed once hot."""
     writer = _Writer(address, tables.overflow_stop)
     plan = []
     at = address
+    visited = set()
     for _ in range(pairs):
         if plan and at in tables.observed:
             break  # an observed address starts a block of its own
-        word = mem[at]
+        word = first if first is not None and not plan else mem[at]
         if word.__class__ is int:  # a number stored where a later pair is fetched
             break  # (the block ends before it; its own lookup makes it a word)
         halves, codes = _codes(word)
         if not all(code in _COMPILABLE for code in codes):
             break
         plan.append((at, word, halves, codes))
-        if "U" in codes:  # straight line ends at an unconditional transfer
-            break
+        visited.add(at)
+        if "U" in codes:  # straight line ends at an unconditional transfer, unless followed
+            target = _followable(halves, codes)
+            if not follow or target is None or target in visited:
+                break
+            at = target
+            continue
         at = (at + 1) % 1000
-        if at == address:
+        if at in visited:
             break
     if not plan:
         return None
@@ -386,11 +413,16 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
     if address in tables.observed:
         writer.loops = False  # each arrival goes back through the observer
     writer.first_word = plan[0][1]
+    if not follow and not writer.loops and _followable(last_halves, last_codes) is not None:
+        writer.counting = True
+        writer.namespace["HOT"] = HOT_RUNS
     for index, (at, word, halves, codes) in enumerate(plan):
         writer.begin_pair(at, word)
         writer.right_code = codes[1]
         for code, (op, operand) in zip(codes, halves, strict=True):
             writer.instruction(code, operand, op)  # type: ignore[arg-type]
-        may_transfer = any(code in ("Q", "T", "U", "A", "S", "X") for code in codes)
-        writer.end_pair(may_transfer, index == len(plan) - 1)
+        last = index == len(plan) - 1
+        followed = not last and "U" in codes  # goes on at the U's target, always
+        may_transfer = not followed and any(code in _TRANSFERS for code in codes)
+        writer.end_pair(may_transfer, last)
     return writer.source(), writer.namespace

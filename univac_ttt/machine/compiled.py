@@ -30,7 +30,7 @@ from collections.abc import Callable
 from types import CodeType
 from typing import TYPE_CHECKING
 
-from .blockgen import _CHANGED, _DONE, _MAX_PAIRS, Bail, block_source
+from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Bail, block_source
 from .fastarith import materialise, word_of
 from .firstsight import _first_sight
 from .ops import BY_CODE
@@ -80,6 +80,8 @@ class Tables:
         self.by_address: list[dict[str, Block]] = [{} for _ in range(1000)]
         self.singles: list[dict[str, Block]] = [{} for _ in range(1000)]  # one pair each
         self.seen: set[tuple[int, str]] = set()
+        # Blocks that have run often enough to be compiled on across their last U.
+        self.followed: set[tuple[int, str]] = set()
         # Addresses the machine's observer is told of (Machine.arrivals): a block starts at
         # each and tells it, and none runs through one.
         self.observed = observed
@@ -104,12 +106,16 @@ def _generic(m: Machine, room: int) -> int:
 
 
 def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
-                  *, single: bool = False, shadowed: set[int] | None = None) -> Block:
+                  *, single: bool = False, shadowed: set[int] | None = None,
+                  word: str | None = None) -> Block:
     """The block for the word at ``address`` (remembered, once seen twice). ``single``:
     one pair, for the table used at the end of a budget; fewer ``pairs``: a block shortened
-    after a word of it changed, replacing the long one at once. A cell holding a number's
-    int (the value shadow) is made its word first, and dropped from ``shadowed``."""
-    word = mem[address]
+    after a word of it changed, replacing the long one at once; ``word``: the first word it
+    was looked up by, when the block may since have stored another there (the shortened
+    block is filed under, and starts with, that word). A cell holding a number's int (the
+    value shadow) is made its word first, and dropped from ``shadowed``."""
+    if word is None:
+        word = mem[address]
     if word.__class__ is int:  # a number stored where the program now fetches a pair
         mem[address] = word = word_of(word)  # type: ignore[arg-type]
         if shadowed is not None:
@@ -118,13 +124,15 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
         if known is not None and pairs == _MAX_PAIRS:
             return known  # (code that computes its instruction words: a pair made again)
     key = (address, word)
-    if key not in tables.seen and (single or pairs == _MAX_PAIRS):
+    follow = not single and key in tables.followed
+    if not follow and key not in tables.seen and (single or pairs == _MAX_PAIRS):
         if len(tables.seen) >= _SEEN_LIMIT:
             tables.seen.clear()
         tables.seen.add(key)
         return _generic  # the first sight runs pair by pair through the executors
     function: Block = _generic
-    made = block_source(tables, address, mem, 1 if single else pairs)
+    made = block_source(tables, address, mem, 1 if single else pairs, first=word,
+                        follow=follow)
     if made is not None:
         source, namespace = made
         exec(_code_of(source), namespace)  # noqa: S102 - our own generated source
@@ -150,6 +158,15 @@ def _code_of(source: str) -> CodeType:
         compiled_now += 1
     USED.add(source)
     return code
+
+
+def _follow(tables: Tables, address: int, mem: list[str], word: str) -> None:
+    """Compile the block for ``word`` at ``address`` again, on across unconditional
+    transfers (it has run blockgen.HOT_RUNS times): a jump costs no return to the loop."""
+    if len(tables.followed) >= _SEEN_LIMIT:
+        tables.followed.clear()
+    tables.followed.add((address, word))
+    compile_block(tables, address, mem, word=word)
 
 
 def _telling(block: Block, address: int) -> Block:
@@ -190,11 +207,11 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
     try:
         while done < limit:
             if done <= whole:
-                function = by_address[cc].get(mem[cc])
+                function = by_address[cc].get(word := mem[cc])
                 if function is None:
                     function = compile_block(tables, cc, mem, shadowed=shadowed)
             else:  # the last few instructions of the budget: one pair at a time
-                function = singles[cc].get(mem[cc])
+                function = singles[cc].get(word := mem[cc])
                 if function is None:
                     function = compile_block(tables, cc, mem, single=True, shadowed=shadowed)
             if function is _generic:
@@ -206,9 +223,13 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
                 done += 2
                 continue
             r = function(m, budget - done)
-            if r >= _CHANGED:  # a word of the block had changed: shorten the block
-                pairs, r = divmod(r, _CHANGED)
-                compile_block(tables, cc, mem, pairs)
+            if r >= _CHANGED:
+                if r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
+                    r -= _FOLLOW
+                    _follow(tables, cc, mem, word)
+                else:  # a word of the block had changed: shorten the block
+                    pairs, r = divmod(r, _CHANGED)  # (filed under the word it was found by)
+                    compile_block(tables, cc, mem, pairs, word=word)
             done += r >> _DONE_SHIFT
             cc = r & _CC_MASK
     except Bail as bail:

@@ -1,0 +1,174 @@
+"""How compiled blocks are formed and filed (compiled.py, blockgen.py), checked against the
+reference CPU: a block shortened after a word of it changed is filed under the word it was
+found by, and blocks that follow an unconditional transfer leave exactly."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.machine.test_differential import apply, block_events, block_words, same, twin
+from tests.support.reference_cpu import reference_run
+from univac_ttt.machine import MachineOptions, StopKind, compiled
+from univac_ttt.machine.blockgen import HOT_RUNS
+from univac_ttt.machine.cpu import MachineState
+from univac_ttt.machine.tape import Reel
+from univac_ttt.machine.word import from_int, from_text, instruction
+
+
+def _counting_compiles(monkeypatch) -> list[int]:
+    """Every block source made from now on, by its start address."""
+    made: list[int] = []
+    real = compiled.block_source
+
+    def counted(tables, address, *args, **kwargs):  # type: ignore[no-untyped-def]
+        made.append(address)
+        return real(tables, address, *args, **kwargs)
+
+    monkeypatch.setattr(compiled, "block_source", counted)
+    return made
+
+
+def test_a_shortened_block_is_filed_under_the_word_it_was_found_by(monkeypatch):
+    """The block at 010 flips its own first word (B020 H010 <-> B022 H010) and a later
+    pair of it holds a count stored every pass: each pass it leaves at that changed word
+    with another word at its start. Filed under that other word, the shortened block never
+    replaced the long one, which ran, left and was compiled again on every other pass."""
+    first, other = instruction("B", 20) + instruction("H", 10), instruction("B", 22) + \
+        instruction("H", 10)
+    memory = {
+        0: instruction("00", 0) + instruction("U", 10),
+        10: first,                                          # start flips each pass
+        11: instruction("B", 12) + instruction("A", 21),    # rA = count + 1
+        12: from_int(0),                                    # the count: two skips
+        13: instruction("H", 12) + instruction("U", 10),    # a new count each pass
+        20: other, 21: from_int(1), 22: first,
+    }
+    fast, ref = twin(MachineOptions(), memory, [])
+    for steps in (400, 1, 3, 37, 200):  # compiled, shortened (both start words)
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    made = _counting_compiles(monkeypatch)
+    for steps in (2000, 7, 2001):
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    assert made.count(10) <= 2, made  # (before: one compile every other pass, ~250)
+    blocks = compiled.TABLES[False].by_address[10]
+    assert blocks.get(first) not in (None, compiled._generic)
+    assert blocks.get(other) not in (None, compiled._generic)
+
+
+# ---- blocks followed across unconditional transfers -------------------------------------
+# A block ending at a U it always takes is compiled again, once it has run HOT_RUNS times,
+# on across the U at the pair it transfers to (one straight line through the jump). It must
+# leave exactly as the reference stands: a bail in a followed pair, a word of a followed
+# pair changed, breakpoints, faults and deposits between runs.
+
+def _chain(middle: list[str]) -> dict[int, str]:
+    """Three segments joined by U transfers (000-002 -> 020-022 -> 040-041 -> 000), with
+    ``middle`` (pairs) at 020; the data at 060-069."""
+    segment_a = [instruction("B", 60) + instruction("A", 61),
+                 instruction("H", 60) + instruction("L", 62),
+                 instruction("00", 0) + instruction("U", 20)]
+    segment_c = [instruction("50", 60) + instruction("J", 63),
+                 instruction("U", 0) + instruction("00", 0)]  # a left-half transfer
+    memory = {**dict(enumerate(segment_a)), **{20 + i: w for i, w in enumerate(middle)}}
+    memory[20 + len(middle)] = instruction("00", 0) + instruction("U", 40)
+    memory.update({40 + i: w for i, w in enumerate(segment_c)})
+    memory.update({60: from_int(0), 61: from_int(3), 62: from_int(7), 63: from_int(0),
+                   64: from_int(5), 65: from_text("ABCDEFGHIJKL")})
+    return memory
+
+
+def _followed(address: int, word: str) -> bool:
+    return (address, word) in compiled.TABLES[False].followed
+
+
+def test_a_hot_block_follows_its_transfers_and_keeps_exact_time():
+    """The chain's blocks run hot and are followed; the printed words (with the clock and
+    CC at each) and the state after runs of odd lengths are the reference's."""
+    memory = _chain([instruction("M", 64) + instruction("H", 66),
+                     instruction("B", 60) + instruction("S", 61)])
+    fast, ref = twin(MachineOptions(), memory, [])
+    for steps in (3 * HOT_RUNS * 14, 1, 3, 29, 500, 7, 2001):
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    assert _followed(0, memory[0])
+    assert len(fast[1].log) > 3 * HOT_RUNS
+
+
+def test_a_followed_block_leaves_exactly_at_a_bail_past_its_jump():
+    """Once followed, the multiply at 020 (past the first U) meets text and bails in the
+    middle of the fused block; a keyboard read past the second U finds nothing typed."""
+    memory = _chain([instruction("M", 64) + instruction("H", 66)])
+    fast, ref = twin(MachineOptions(), memory, [])
+    same(fast, ref, fast[0].run(3 * HOT_RUNS * 12), reference_run(ref[0], 3 * HOT_RUNS * 12))
+    assert _followed(0, memory[0])
+    for m in (fast[0], ref[0]):
+        m.mem[64] = memory[65]  # text: the multiply now stops the machine
+    for steps in (5, 1, 40):
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    assert fast[0].last_stop.kind is StopKind.ERROR and fast[0].last_stop.address == 20
+    keyboard = {**memory, 40: instruction("10", 67) + instruction("J", 63)}
+    fast, ref = twin(MachineOptions(), keyboard, [from_int(n) for n in range(HOT_RUNS + 50)])
+    for steps in (4000, 3, 1, 4000, 17):
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    assert fast[0].last_stop.kind is StopKind.KEYBOARD and fast[0].last_stop.address == 40
+    assert _followed(0, keyboard[0])
+
+
+def test_a_followed_pair_changed_breakpointed_or_faulted_matches_the_reference():
+    """Words past the U changed by a deposit and by the program itself, a breakpoint on a
+    followed pair, and a fault in one, all after the chain is followed."""
+    memory = _chain([instruction("B", 60) + instruction("H", 68),
+                     instruction("B", 68) + instruction("A", 61)])
+    fast, ref = twin(MachineOptions(), memory, [])
+    steps_a_pass = 16
+    same(fast, ref, fast[0].run(3 * HOT_RUNS * steps_a_pass),
+         reference_run(ref[0], 3 * HOT_RUNS * steps_a_pass))
+    assert _followed(0, memory[0])
+    saved = [fast[0].snapshot()]
+    events = [("deposit", 40, instruction("50", 61) + instruction("J", 63)),  # a U's target
+              ("run", 101), ("run", 3), ("restore", 0),  # (memory as it was when hot)
+              ("deposit", 20, instruction("L", 60) + instruction("A", 64)),
+              ("run", 77), ("run", 1), ("restore", 0),
+              ("deposit", 21, instruction("L", 60) + instruction("A", 64)),
+              ("run", 101), ("run", 3),
+              ("deposit", 1, instruction("H", 60) + instruction("H", 21)),  # rewrites 021
+              ("run", 77), ("run", 1), ("run", 400), ("restore", 0),
+              ("break", 20), ("run", 50), ("resume",), ("run", 50), ("break", 20),
+              ("fault", 41, 3, 2), ("run", 60), ("run", 5),
+              ("restore", 0), ("run", 999)]
+    for event in events:
+        if event[0] == "run":
+            same(fast, ref, fast[0].run(event[1]), reference_run(ref[0], event[1]))
+            saved.append(fast[0].snapshot())
+        else:
+            apply(fast[0], event, saved)
+            apply(ref[0], event, saved)
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.lists(block_words, min_size=1, max_size=6),
+       st.sampled_from([MachineOptions(), MachineOptions(overflow="stop")]),
+       st.lists(block_events, min_size=1, max_size=10))
+def test_random_followed_blocks_match_the_reference(middle, opts, script):
+    """Random pairs past the first U (stops, devices, stores into the chain, overflows),
+    run until the chain is hot where they allow it, then deposits, breakpoints, faults and
+    typed words between runs of odd lengths."""
+    memory = _chain(middle)
+    fast, ref = twin(opts, memory, [from_int(n) for n in range(40)])
+    for m in (fast[0], ref[0]):
+        m.tapes.attach(1, Reel(blocks=[tuple(from_int(i) for i in range(60))],
+                               writable=True, name="r1"))
+    saved: list[MachineState] = []
+    for _ in range(40):  # through stops, until hot (or the program has ended)
+        same(fast, ref, fast[0].run(500), reference_run(ref[0], 500))
+    for event in script:
+        if event[0] == "run":
+            same(fast, ref, fast[0].run(event[1]), reference_run(ref[0], event[1]))
+            saved.append(fast[0].snapshot())
+        elif event[0] == "type":
+            for m in (fast[0], ref[0]):
+                m.keyboard.words.append(from_int(7))  # type: ignore[union-attr]
+        else:
+            apply(fast[0], event, saved)
+            apply(ref[0], event, saved)
+    same(fast, ref, fast[0].run(2000), reference_run(ref[0], 2000))
