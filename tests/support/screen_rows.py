@@ -108,17 +108,17 @@ class RowScreen:
                     self.unknown[repr(char)] += 1
                     return  # wide, combining or unprintable: not this screen's business
                 self._narrow.add(char)
-        columns, cells = self.columns, self.cells
+        columns = self.columns
         while text:
             if self.x >= columns:
                 if self.autowrap:
                     self.x = 0
-                    self._linefeed()
+                    self._linefeed()  # (which may scroll: a new list of rows)
                 else:  # each further character overwrites the last column
                     self.x, text = columns - 1, text[-1]
-            row, x = cells[self.y], self.x
+            cells, x = self.cells, self.x
             n = min(len(text), columns - x)
-            cells[self.y] = row[:x] + text[:n] + row[x + n:]
+            cells[self.y] = cells[self.y][:x] + text[:n] + cells[self.y][x + n:]
             self.x, text = x + n, text[n:]
 
     def _control(self, token: re.Match[str]) -> None:
@@ -205,7 +205,7 @@ class RowScreen:
             self.x = min(self.x + (first or 1), self.columns - 1)
         elif final == "D":
             self._back(first or 1)
-        elif final in "G`":
+        elif final == "G":
             self.x = min(max((first or 1) - 1, 0), self.columns - 1)
         elif final == "d":
             self.y = min(max((first or 1) - 1, 0), self.rows - 1)
