@@ -3,14 +3,19 @@
 Run: python3 benchmarks/bench_serve.py [--clients 100] [--games 20] [--cycles 1000]
 
 The server runs in its own process (its CPU, memory and open files read from /proc); the
-clients run here, each with its own pyte screen, typing like a quick student: a pause of
+clients run in processes of their own, each with its own screen (tests/support/
+screen_rows.py's RowScreen, text rows held to pyte's by tests/serve/test_screen_rows.py;
+``--pyte`` for pyte's screens, several times the clients' CPU), typing like a quick
+student: a pause of
 --think seconds (uniform, default 0.1-0.5) before each key. A quarter of the moves are
 illegal (a taken square, or 0). For every legal move the benchmark times keystroke (Enter) to
 board: until the client's screen shows the new board and an empty keyboard line. It checks
 every board against the client's own moves (no cross-talk), that every game ends in a UNIVAC
 win or a draw, and that the server's per-terminal tallies match the clients'. Then it makes
 --cycles connect/disconnect cycles (half polite, half abrupt) and compares the server's
-memory and open files with where they started.
+memory and open files with where they started. ``--server-cpus`` and ``--client-cpus``
+pin the server (its workers too) and the clients to CPUs (os.sched_setaffinity), so that
+the two can be kept off each other's cores.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from probe import loop_lag, percentile  # noqa: E402
 
+from tests.support.screen_rows import PyteRows, RowScreen, Screen  # noqa: E402
 from tests.support.telnet_client import TelnetClient  # noqa: E402
 from univac_ttt.console.app import TYPEAHEAD_GRACE  # noqa: E402
 
@@ -62,6 +69,14 @@ def _one_process(pid: int) -> tuple[float, int, int]:
     return cpu, rss, len(os.listdir(f"/proc/{pid}/fd"))
 
 
+def machine_busy() -> float:
+    """CPU seconds every core of the machine has spent busy since boot (/proc/stat): over a
+    run, less the server's and the clients', what the rest of the machine took."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle and iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
 def _children(pid: int) -> list[int]:
     found = []
     for task in Path(f"/proc/{pid}/task").iterdir():
@@ -86,10 +101,10 @@ async def think(rng: random.Random, span: tuple[float, float]) -> None:
 
 async def play(port: int, games: int, seed: int, span: tuple[float, float],
                ready: asyncio.Barrier, size: tuple[int, int], gate: asyncio.Event,
-               deadline: Any) -> ClientRecord:
+               deadline: Any, screen: Callable[[int, int], Screen]) -> ClientRecord:
     rng = random.Random(seed)
     record = ClientRecord()
-    client = TelnetClient(columns=size[0], rows=size[1])
+    client = TelnetClient(columns=size[0], rows=size[1], screen=screen, keep_raw=False)
     await client.connect(port)
     await client.wait_for(lambda c: c.keyboard_line() == "" and c.board() is not None, 60)
     await ready.wait()
@@ -171,14 +186,19 @@ def connect_seconds(clients: int) -> float:
 
 def client_process(port: int, seeds: list[int], games: int, span: tuple[float, float],
                    size: tuple[int, int], ready_queue: Any, go: Any, deadline: Any,
-                   results: Any, clients_in_all: int) -> None:
+                   results: Any, clients_in_all: int, use_pyte: bool,
+                   cpus: set[int] | None) -> None:
     """One process of clients: connect them all, report ready, play when ``go`` is set;
     send back the records, this process's CPU time while playing and its loop's lag."""
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+    screen: Callable[[int, int], Screen] = PyteRows if use_pyte else RowScreen
+
     async def clients() -> dict[str, Any]:
         ready = asyncio.Barrier(len(seeds) + 1)
         gate = asyncio.Event()
         tasks = [asyncio.create_task(play(port, games, seed, span, ready, size, gate,
-                                          deadline)) for seed in seeds]
+                                          deadline, screen)) for seed in seeds]
         # every client connected and drawn (a loaded machine draws 300 first screens slowly)
         await asyncio.wait_for(ready.wait(), connect_seconds(clients_in_all))
         ready_queue.put(len(seeds))
@@ -207,9 +227,15 @@ async def wait_empty(log: Path, seated: int, timeout: float = 60) -> None:
     raise TimeoutError("the server still holds terminals")
 
 
+def cpu_set(text: str) -> set[int] | None:
+    """'0' or '0,1' (CPU numbers), or '' for no pinning."""
+    return {int(cpu) for cpu in text.split(",")} if text else None
+
+
 async def main_async(args: argparse.Namespace) -> int:
     work = Path(tempfile.mkdtemp(prefix="bench-serve-"))
     log = work / "server.log"
+    server_cpus, client_cpus = cpu_set(args.server_cpus), cpu_set(args.client_cpus)
     with log.open("w") as out:
         server = subprocess.Popen(
             # BENCH_SERVER: another way to start the server (an instrumented script)
@@ -217,7 +243,9 @@ async def main_async(args: argparse.Namespace) -> int:
              "--telnet", "127.0.0.1:0",
              "--max-clients", str(args.clients + 50), "--idle", "3600", "--data", str(work),
              "--workers", str(args.workers)],
-            stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+            stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
+            # pinned before it starts, so its workers (forked) inherit the CPUs
+            preexec_fn=(lambda: os.sched_setaffinity(0, server_cpus)) if server_cpus else None)
     try:
         for _ in range(100):
             found = re.search(r"telnet on 127\.0\.0\.1:(\d+)", log.read_text())
@@ -232,10 +260,10 @@ async def main_async(args: argparse.Namespace) -> int:
         cpu0, rss0, fds0 = proc_figures(server.pid)
 
         # ---- phase 1: the class ----------------------------------------------------------
-        # The clients run in --client-processes processes of their own (forked): 300 pyte
-        # screens in one Python process cost more CPU than the server, and the p99 would
-        # measure the benchmark. Each process connects its share, says it is ready, and
-        # starts playing when all are.
+        # The clients run in --client-processes processes of their own (forked): 300
+        # screens in one Python process can cost more CPU than the server (pyte's do), and
+        # the p99 would measure the benchmark. Each process connects its share, says it is
+        # ready, and starts playing when all are.
         span = (args.think_min, args.think_max)
         size = (args.columns, args.rows)
         context = multiprocessing.get_context("fork")
@@ -245,7 +273,8 @@ async def main_async(args: argparse.Namespace) -> int:
                   for i in range(args.client_processes)]
         children = [context.Process(target=client_process,
                                     args=(port, share, args.games, span, size, ready_queue,
-                                          go, deadline, results, args.clients))
+                                          go, deadline, results, args.clients, args.pyte,
+                                          client_cpus))
                     for share in shares if share]
         for child in children:
             child.start()
@@ -256,6 +285,7 @@ async def main_async(args: argparse.Namespace) -> int:
         await asyncio.sleep(0.5)
         _, rss_seated, fds_seated = proc_figures(server.pid)
         cpu_start, wall_start = proc_figures(server.pid)[0], time.perf_counter()
+        busy_start = machine_busy()
         peak = [rss_seated]
         deadline.value = time.monotonic() + args.max_seconds
         go.set()
@@ -274,6 +304,7 @@ async def main_async(args: argparse.Namespace) -> int:
             child.join(30)
         wall = time.perf_counter() - wall_start
         cpu_class = proc_figures(server.pid)[0] - cpu_start
+        busy = machine_busy() - busy_start
         records = [r for outcome in outcomes for r in outcome["records"]]
         client_cpu = sum(outcome["cpu"] for outcome in outcomes)
         client_cpu_max = max(outcome["cpu"] for outcome in outcomes)
@@ -327,9 +358,12 @@ async def main_async(args: argparse.Namespace) -> int:
           f"({cpu_class / wall * 100:.0f}% of one core); "
           f"{cpu_class / max(1, len(latencies) + len(echoes)) * 1000 / 2:.2f} ms a keystroke; "
           f"{cpu_class / max(1, len(latencies)) * 1000:.2f} ms a move (its keys included)")
-    print(f"the clients' own CPU ({args.client_processes} processes of pyte screens): "
+    print(f"the clients' own CPU ({args.client_processes} processes of "
+          f"{'pyte' if args.pyte else 'row'} screens): "
           f"{client_cpu:.1f} s ({client_cpu / wall * 100:.0f}% of one core; the busiest "
           f"process {client_cpu_max / wall * 100:.0f}%)")
+    print(f"the machine's cores were busy {busy / wall * 100:.0f}% of one core in all; "
+          f"besides the server and the clients {(busy - cpu_class - client_cpu) / wall * 100:.0f}%")
     print(f"the clients' event loop woke late by: p50 {percentile(lags, .5)*ms:.1f} ms, "
           f"p99 {percentile(lags, .99)*ms:.1f} ms")
     print(f"server memory: {rss0/1024:.1f} MiB idle; {rss_seated/1024:.1f} MiB with "
@@ -354,10 +388,15 @@ async def main_async(args: argparse.Namespace) -> int:
         "cycles": args.cycles, "rss_cycles": [rss_c0 / 1024, rss_c1 / 1024],
         "fds_cycles": [fds_c0, fds_c1], "load": os.getloadavg()[0],
         "client_processes": args.client_processes,
+        "screen": "pyte" if args.pyte else "rows",
+        "server_cpus": args.server_cpus or "any", "client_cpus": args.client_cpus or "any",
+        "client_lag_p50_ms": percentile(lags, .5) * ms,
         "client_cpu_pct": client_cpu / wall * 100,
         "client_cpu_max_pct": client_cpu_max / wall * 100,
         "client_lag_p99_ms": percentile(lags, .99) * ms,
-        "server_cpu_pct": cpu_class / wall * 100}))
+        "server_cpu_pct": cpu_class / wall * 100,
+        "machine_busy_pct": busy / wall * 100,
+        "others_cpu_pct": (busy - cpu_class - client_cpu) / wall * 100}))
     return 0 if agree and not errors and tally["opponent"] == 0 and fds_c1 == fds_c0 else 1
 
 
@@ -376,6 +415,13 @@ def main() -> int:
     parser.add_argument("--client-processes", type=int, default=0,
                         help="processes the clients are spread over (default: one a "
                              "hundred clients)")
+    parser.add_argument("--pyte", action="store_true",
+                        help="pyte screens for the clients (the old way: several times the "
+                             "clients' CPU) instead of RowScreen's text rows")
+    parser.add_argument("--server-cpus", default="",
+                        help="pin the server and its workers to these CPUs, e.g. 0")
+    parser.add_argument("--client-cpus", default="",
+                        help="pin the clients' processes to these CPUs, e.g. 1")
     args = parser.parse_args()
     args.client_processes = args.client_processes or max(1, -(-args.clients // 100))
     return asyncio.run(main_async(args))

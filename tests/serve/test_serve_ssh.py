@@ -37,9 +37,7 @@ class SSHClient(TelnetClient):
                 chunk = await self.process.stdout.read(65536)
                 if not chunk:
                     break
-                self.raw += chunk
-                self.stream.feed(chunk)
-                self._changed.set()
+                self.screen_data(chunk)
         except (asyncssh.Error, OSError):
             pass
         finally:

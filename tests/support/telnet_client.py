@@ -1,5 +1,6 @@
 """A small telnet client for tests and the load benchmark: answers the negotiation, keeps a
-pyte screen, and reads the paper's board and the keyboard line off it."""
+screen (pyte's by default; the benchmark's cheap ``RowScreen``), and reads the paper's board
+and the keyboard line off it."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import contextlib
 import re
 import socket
 import time
+from collections.abc import Callable
 
-import pyte
+from tests.support.screen_rows import PyteRows, Screen
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 TTYPE, NAWS, IS = 24, 31, 0
@@ -20,13 +22,20 @@ WIDE, PANEL_COLUMNS = 64, 31  # the console shows its side panel (30 + a gap) fr
 
 
 class TelnetClient:
-    """One terminal: ``columns`` under 64 keeps the side panel off, so the paper is plain."""
+    """One terminal: ``columns`` under 64 keeps the side panel off, so the paper is plain.
 
-    def __init__(self, columns: int = 60, rows: int = 24) -> None:
+    ``screen`` makes the screen from (columns, rows); ``keep_raw`` False keeps no copy of
+    every byte received (a benchmark client's whole session)."""
+
+    def __init__(self, columns: int = 60, rows: int = 24,
+                 screen: Callable[[int, int], Screen] = PyteRows,
+                 keep_raw: bool = True) -> None:
         self.columns, self.rows = columns, rows
-        self.screen = pyte.Screen(columns, rows)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = screen(columns, rows)
         self.raw = bytearray()  # every byte of screen data, for plain-text messages
+        self.keep_raw = keep_raw
+        self._lines: list[str] = []
+        self._lines_version = -1  # the screen's version self._lines was read at
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.closed = False
@@ -49,14 +58,19 @@ class TelnetClient:
                 if not chunk:
                     break
                 data, buffer = self._negotiate(buffer + chunk)
-                if data:
-                    self.raw += data
-                    self.stream.feed(data)
-                    self._changed.set()
+                self.screen_data(data)
         except (ConnectionError, OSError):
             pass
         finally:
             self.closed = True
+            self._changed.set()
+
+    def screen_data(self, data: bytes) -> None:
+        """Bytes for the screen (telnet commands already taken out)."""
+        if data:
+            if self.keep_raw:
+                self.raw += data
+            self.screen.feed(data)
             self._changed.set()
 
     def _negotiate(self, data: bytes) -> tuple[bytes, bytes]:
@@ -64,11 +78,12 @@ class TelnetClient:
         out = bytearray()
         i = 0
         while i < len(data):
-            byte = data[i]
-            if byte != IAC:
-                out.append(byte)
-                i += 1
-                continue
+            found = data.find(IAC, i)
+            if found < 0:  # the rest is screen data: one slice, not a byte at a time
+                out += data[i:]
+                break
+            out += data[i:found]
+            i = found
             if i + 1 >= len(data):
                 return bytes(out), data[i:]
             command = data[i + 1]
@@ -105,7 +120,7 @@ class TelnetClient:
 
     def resize(self, columns: int, rows: int) -> None:
         self.columns, self.rows = columns, rows
-        self.screen.resize(rows, columns)
+        self.screen.resize(columns, rows)
         self._send_size()
 
     async def send(self, text: str) -> None:
@@ -127,7 +142,11 @@ class TelnetClient:
     # ---- reading the screen ----------------------------------------------------------
 
     def lines(self) -> list[str]:
-        return [line.rstrip() for line in self.screen.display]
+        """The screen's rows without trailing blanks, read again only after new data."""
+        if self._lines_version != self.screen.version:
+            self._lines = [line.rstrip() for line in self.screen.display]
+            self._lines_version = self.screen.version
+        return self._lines
 
     def text(self) -> str:
         return "\n".join(self.lines())
