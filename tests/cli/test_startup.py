@@ -101,3 +101,15 @@ def test_help_is_wrapped_as_shutil_would(monkeypatch, columns):
     else:
         monkeypatch.delenv("COLUMNS", raising=False)
     assert help_width() == shutil.get_terminal_size().columns
+
+
+def test_argparse_messages_read_as_gettext_gives_them():
+    import argparse
+    import gettext
+
+    messages = ["usage: ", "show this help message and exit", "positional arguments",
+                "options", "the following arguments are required: %s", "invalid choice"]
+    assert [argparse._(m) for m in messages] == [gettext.gettext(m) for m in messages]
+    assert [argparse.ngettext("expected %s argument", "expected %s arguments", n)
+            for n in (1, 2)] == [gettext.ngettext("expected %s argument",
+                                                  "expected %s arguments", n) for n in (1, 2)]

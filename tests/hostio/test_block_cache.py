@@ -140,3 +140,13 @@ def test_the_proof_is_the_same_with_no_cache_a_new_one_a_kept_one_and_a_corrupt_
 
 def cache_file_in(home, kind: str) -> str:
     return str(home / "univac-ttt" / f"blocks-{kind}-{sys.implementation.cache_tag}.marshal")
+
+
+def test_the_machine_compiles_a_block_source_once_and_notes_it_used():
+    from univac_ttt.machine import compiled
+
+    source = "def block(m, room):\n return 'compiled once, by this test'\n"
+    before = compiled.compiled_now
+    first, again = compiled._code_of(source), compiled._code_of(source)
+    assert first is again and compiled.CODE[source] is first
+    assert compiled.compiled_now == before + 1 and source in compiled.USED

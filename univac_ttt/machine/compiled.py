@@ -48,7 +48,7 @@ _CC_MASK = _DONE - 1
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
 _OBSERVING_LIMIT = 16  # sets of observed addresses whose tables are kept
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
-_CODE_LIMIT = 8_192  # compiled sources kept (code that keeps writing new words makes more)
+_CODE_LIMIT = 2_048  # compiled sources kept (verify makes 221; self-writing code makes more)
 
 # Generated source -> its code object; ``compiled_now`` counts the sources compiled here
 # (not brought in from outside), so a keeper knows whether there is anything new to keep,
