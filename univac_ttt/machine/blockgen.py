@@ -224,7 +224,9 @@ class _Writer(ArithmeticWriter):
         self.emit(f"n = {(address + 1) % 1000}")
         self.half = 0
 
-    def end_pair(self, may_transfer: bool, last: bool) -> None:
+    def end_pair(self, may_transfer: bool, last: bool, target: int | None = None) -> None:
+        """``target``: a followed pair's U operand, where the block goes on unless ``n``
+        (a transfer in the other half) says otherwise."""
         self.previous = (self.word, self.address)
         done = 2 * (self.pair + 1)
         if last and self.counting:  # the HOT_RUNS-th run asks to be followed across its U
@@ -238,8 +240,8 @@ class _Writer(ArithmeticWriter):
                           f" crw = {self.word!r}; cra = {self.address}", " continue")
             self.emit(self._exit("n", done, self.previous))
         elif may_transfer:
-            self.emit(f"if n != {(self.address + 1) % 1000}:",
-                      " " + self._exit("n", done, self.previous))
+            after = (self.address + 1) % 1000 if target is None else target
+            self.emit(f"if n != {after}:", " " + self._exit("n", done, self.previous))
         self.pair += 1
 
     def instruction(self, code: str, operand: int, op: ops.Operation) -> None:
@@ -366,8 +368,9 @@ def _codes(word: str) -> tuple[list[tuple[ops.Operation, int]], list[str | None]
 
 def _followable(halves: list[tuple[ops.Operation, int]], codes: list[str | None]
                 ) -> int | None:
-    """Where a pair whose one transfer is a U always goes next, or None."""
-    if codes.count("U") != 1 or sum(code in _TRANSFERS for code in codes) != 1:
+    """Where a pair with one U goes next unless its other half transfers (a taken Q or T,
+    an overflow) after it: the U's operand, or None."""
+    if codes.count("U") != 1:
         return None
     return halves[codes.index("U")][1]
 
@@ -409,7 +412,9 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
     last_at, _, last_halves, last_codes = plan[-1]
     writer.loops = any(code in ("U", "Q", "T") and operand == address or
                        code in ("A", "S", "X") and address == 0  # overflow: to 000
-                       for code, (_, operand) in zip(last_codes, last_halves, strict=True))
+                       for code, (_, operand) in zip(last_codes, last_halves, strict=True)
+                       ) or (  # a followed block whose last pair runs on into its start
+        "U" not in last_codes and (last_at + 1) % 1000 == address)
     if address in tables.observed:
         writer.loops = False  # each arrival goes back through the observer
     writer.first_word = plan[0][1]
@@ -422,7 +427,9 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
         for code, (op, operand) in zip(codes, halves, strict=True):
             writer.instruction(code, operand, op)  # type: ignore[arg-type]
         last = index == len(plan) - 1
-        followed = not last and "U" in codes  # goes on at the U's target, always
-        may_transfer = not followed and any(code in _TRANSFERS for code in codes)
-        writer.end_pair(may_transfer, last)
+        target = None if last or "U" not in codes else _followable(halves, codes)
+        # A followed pair goes on at its U's target; its other half may still transfer.
+        transfers = [code for code in codes if code in _TRANSFERS]
+        may_transfer = len(transfers) > (target is not None)
+        writer.end_pair(may_transfer, last, target)
     return writer.source(), writer.namespace
