@@ -4,13 +4,13 @@ found by, and blocks that follow an unconditional transfer leave exactly."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.machine.test_differential import apply, block_events, block_words, same, twin
 from tests.support.reference_cpu import reference_run
-from univac_ttt.machine import MachineOptions, StopKind, compiled
-from univac_ttt.machine.blockgen import HOT_RUNS
+from univac_ttt.machine import MachineOptions, StopKind, blockgen, compiled
 from univac_ttt.machine.cpu import MachineState
 from univac_ttt.machine.tape import Reel
 from univac_ttt.machine.word import from_int, from_text, instruction
@@ -76,6 +76,21 @@ def _chain(middle: list[str]) -> dict[int, str]:
     memory.update({60: from_int(0), 61: from_int(3), 62: from_int(7), 63: from_int(0),
                    64: from_int(5), 65: from_text("ABCDEFGHIJKL")})
     return memory
+
+
+HOT_RUNS = 60  # (blockgen's is higher: these tests make blocks hot sooner)
+
+
+@pytest.fixture(autouse=True)
+def _hot_sooner(monkeypatch):
+    """Blocks compiled from now on are followed after HOT_RUNS runs (none kept from
+    other tests, whose counters started at blockgen's)."""
+    monkeypatch.setattr(blockgen, "HOT_RUNS", HOT_RUNS)
+    for tables in compiled.TABLES.values():
+        tables.seen.clear()
+        tables.followed.clear()
+        for blocks in (*tables.by_address, *tables.singles):
+            blocks.clear()
 
 
 def _followed(address: int, word: str) -> bool:
