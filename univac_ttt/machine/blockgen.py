@@ -188,9 +188,9 @@ class _Writer(ArithmeticWriter):
         parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
         if cr is not None:
             parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
-        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0) + (
-            _FOLLOW if follow else 0)
-        parts.append(f"return {cc} + {code}@D@")
+        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0)
+        ask = f" + (0 if HOT else {_FOLLOW})" if follow else ""  # (HOT: runs left to count)
+        parts.append(f"return {cc} + {code}@D@{ask}")
         return "; ".join(parts)
 
     def bail(self, pulses: str | None = None) -> str:
@@ -233,15 +233,14 @@ class _Writer(ArithmeticWriter):
         self.previous = (self.word, self.address)
         done = 2 * (self.pair + 1)
         if last and self.counting:  # the HOT_RUNS-th run asks to be followed across its U
-            self.emit("HOT -= 1", "if not HOT:",
-                      " " + self._exit("n", done, self.previous, follow=True))
+            self.emit("HOT -= 1")
         if last:
             if self.loops:  # round again, everything kept in locals, while room allows
                 self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
                           f"mem[{self.start}] == {self.first_word!r}:",
                           f" passed += {done}", f" t += {self.off}" if self.off else " pass",
                           f" crw = {self.word!r}; cra = {self.address}", " continue")
-            self.emit(self._exit("n", done, self.previous))
+            self.emit(self._exit("n", done, self.previous, follow=self.counting))
         elif may_transfer:
             after = (self.address + 1) % 1000 if target is None else target
             self.emit(f"if n != {after}:", " " + self._exit("n", done, self.previous))
