@@ -36,7 +36,10 @@ _DONE = 1024
 _CHANGED = 1 << 40
 _FOLLOW = 1 << 48  # added when a block ending at a U has run HOT_RUNS times: follow it
 _MAX_PAIRS = 16  # pairs in one block
-HOT_RUNS = 200  # runs of a block ending at an unconditional transfer before it follows it
+# Runs of a block ending at an unconditional transfer before it is compiled again across it:
+# a followed block saves a few hundred ns a run and costs a few ms to compile (2026-12-02:
+# at 200 the proof, a short run, compiled 80 more blocks and took 0.2-0.3 s more CPU).
+HOT_RUNS = 2000
 _TRANSFERS = ("Q", "T", "U", "A", "S", "X")  # codes that may change CC (A, S, X: overflow)
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
 
@@ -185,9 +188,9 @@ class _Writer(ArithmeticWriter):
         parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
         if cr is not None:
             parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
-        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0) + (
-            _FOLLOW if follow else 0)
-        parts.append(f"return {cc} + {code}@D@")
+        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0)
+        ask = f" + (0 if HOT else {_FOLLOW})" if follow else ""  # (HOT: runs left to count)
+        parts.append(f"return {cc} + {code}@D@{ask}")
         return "; ".join(parts)
 
     def bail(self, pulses: str | None = None) -> str:
@@ -224,22 +227,23 @@ class _Writer(ArithmeticWriter):
         self.emit(f"n = {(address + 1) % 1000}")
         self.half = 0
 
-    def end_pair(self, may_transfer: bool, last: bool) -> None:
+    def end_pair(self, may_transfer: bool, last: bool, target: int | None = None) -> None:
+        """``target``: a followed pair's U operand, where the block goes on unless ``n``
+        (a transfer in the other half) says otherwise."""
         self.previous = (self.word, self.address)
         done = 2 * (self.pair + 1)
         if last and self.counting:  # the HOT_RUNS-th run asks to be followed across its U
-            self.emit("HOT -= 1", "if not HOT:",
-                      " " + self._exit("n", done, self.previous, follow=True))
+            self.emit("HOT -= 1")
         if last:
             if self.loops:  # round again, everything kept in locals, while room allows
                 self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
                           f"mem[{self.start}] == {self.first_word!r}:",
                           f" passed += {done}", f" t += {self.off}" if self.off else " pass",
                           f" crw = {self.word!r}; cra = {self.address}", " continue")
-            self.emit(self._exit("n", done, self.previous))
+            self.emit(self._exit("n", done, self.previous, follow=self.counting))
         elif may_transfer:
-            self.emit(f"if n != {(self.address + 1) % 1000}:",
-                      " " + self._exit("n", done, self.previous))
+            after = (self.address + 1) % 1000 if target is None else target
+            self.emit(f"if n != {after}:", " " + self._exit("n", done, self.previous))
         self.pair += 1
 
     def instruction(self, code: str, operand: int, op: ops.Operation) -> None:
@@ -366,8 +370,9 @@ def _codes(word: str) -> tuple[list[tuple[ops.Operation, int]], list[str | None]
 
 def _followable(halves: list[tuple[ops.Operation, int]], codes: list[str | None]
                 ) -> int | None:
-    """Where a pair whose one transfer is a U always goes next, or None."""
-    if codes.count("U") != 1 or sum(code in _TRANSFERS for code in codes) != 1:
+    """Where a pair with one U goes next unless its other half transfers (a taken Q or T,
+    an overflow) after it: the U's operand, or None."""
+    if codes.count("U") != 1:
         return None
     return halves[codes.index("U")][1]
 
@@ -409,7 +414,9 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
     last_at, _, last_halves, last_codes = plan[-1]
     writer.loops = any(code in ("U", "Q", "T") and operand == address or
                        code in ("A", "S", "X") and address == 0  # overflow: to 000
-                       for code, (_, operand) in zip(last_codes, last_halves, strict=True))
+                       for code, (_, operand) in zip(last_codes, last_halves, strict=True)
+                       ) or (  # a followed block whose last pair runs on into its start
+        "U" not in last_codes and (last_at + 1) % 1000 == address)
     if address in tables.observed:
         writer.loops = False  # each arrival goes back through the observer
     writer.first_word = plan[0][1]
@@ -422,7 +429,9 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
         for code, (op, operand) in zip(codes, halves, strict=True):
             writer.instruction(code, operand, op)  # type: ignore[arg-type]
         last = index == len(plan) - 1
-        followed = not last and "U" in codes  # goes on at the U's target, always
-        may_transfer = not followed and any(code in _TRANSFERS for code in codes)
-        writer.end_pair(may_transfer, last)
+        target = None if last or "U" not in codes else _followable(halves, codes)
+        # A followed pair goes on at its U's target; its other half may still transfer.
+        transfers = [code for code in codes if code in _TRANSFERS]
+        may_transfer = len(transfers) > (target is not None)
+        writer.end_pair(may_transfer, last, target)
     return writer.source(), writer.namespace
