@@ -17,9 +17,11 @@ terminal's whole application (and, through the handler's context, another's) ali
 ``forget_terminal`` undoes both when a terminal ends.
 
 keys.py replaces the key processor's registry (``KeyProcessor._bindings``) with one that
-answers as ``_CombinedRegistry`` does. Besides these, telnet.py and ssh.py subclass prompt_toolkit's servers and override or use
-their underscored members (listed in ``PROMPT_TOOLKIT_INTERNALS``): that is the point of
-those subclasses (non-blocking writes, paced reading, a handshake timeout).
+answers as ``_CombinedRegistry`` does, and tui/static_layout.py overrides the application's
+``_update_invalidate_events``. Besides these, telnet.py and ssh.py subclass prompt_toolkit's
+servers and override or use their underscored members (listed in
+``PROMPT_TOOLKIT_INTERNALS``): that is the point of those subclasses (non-blocking writes,
+paced reading, a handshake timeout).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ PROMPT_TOOLKIT_INTERNALS = (
      ("_get_size", "_chan", "app_session", "data_received", "connection_made")),
     ("prompt_toolkit.input.typeahead", None, ("_buffer",)),
     ("prompt_toolkit.application.application", "Application",
-     ("_default_bindings", "_page_navigation_bindings")),
+     ("_default_bindings", "_page_navigation_bindings", "_update_invalidate_events")),
     ("prompt_toolkit.application.application", "_CombinedRegistry",
      ("_create_key_bindings", "get_bindings_for_keys", "get_bindings_starting_with_keys")),
     ("prompt_toolkit.key_binding.key_processor", "KeyProcessor", ("_bindings",)),
