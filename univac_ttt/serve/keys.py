@@ -25,7 +25,7 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, Never
 from prompt_toolkit.key_binding.key_bindings import (
     Binding,
     ConditionalKeyBindings,
@@ -33,6 +33,7 @@ from prompt_toolkit.key_binding.key_bindings import (
     KeyBindingsBase,
     KeysTuple,
 )
+from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import walk
 
@@ -64,6 +65,7 @@ class ServedKeyBindings(KeyBindingsBase):
         self._watched: tuple[KeyBindingsBase, ...] = ()  # registries that may change
         self._versions: tuple[Hashable, ...] = ()
         self._for: dict[KeysTuple, list[Binding]] = {}
+        self._may_be_eager: dict[KeysTuple, tuple[bool, ...]] = {}
         self._starting: dict[KeysTuple, list[Binding]] = {}
 
     @property
@@ -84,6 +86,7 @@ class ServedKeyBindings(KeyBindingsBase):
         if versions != self._versions:
             self._versions = versions
             self._for.clear()
+            self._may_be_eager.clear()
             self._starting.clear()
         return self._parts
 
@@ -125,8 +128,31 @@ class ServedKeyBindings(KeyBindingsBase):
             merged.sort(key=lambda b: -_any_count(b))  # stable, as a merged registry's
             if len(self._for) >= KEPT_LOOKUPS:
                 self._for.clear()
+                self._may_be_eager.clear()
             found = self._for[keys] = merged
         return found
+
+    def matches(self, key_presses: list[KeyPress]) -> list[Binding]:
+        """``KeyProcessor._get_matches`` for these keys, asking fewer filters. The processor
+        uses of the active bindings only the eager ones (if any, the last of them wins) and
+        the last one: so the filters are asked from the last binding back to the first
+        active one, and before it only those of bindings that may be eager (prompt_toolkit's
+        defaults have a few). The list returned has those bindings in their order."""
+        keys = tuple(k.key for k in key_presses)
+        bindings = self.get_bindings_for_keys(keys)
+        may_be_eager = self._may_be_eager.get(keys)
+        if may_be_eager is None:
+            may_be_eager = self._may_be_eager[keys] = tuple(
+                not isinstance(b.eager, Never) for b in bindings)
+        for last in range(len(bindings) - 1, -1, -1):
+            if bindings[last].filter():
+                break
+        else:
+            return []
+        active = [b for b, eager in zip(bindings[:last], may_be_eager, strict=False)
+                  if eager and b.filter()]
+        active.append(bindings[last])
+        return active
 
     def get_bindings_starting_with_keys(self, keys: KeysTuple) -> list[Binding]:
         parts = self._registries()
@@ -142,4 +168,7 @@ class ServedKeyBindings(KeyBindingsBase):
 def serve_keys(app: Application[Any]) -> None:
     """Give ``app`` the shared default bindings and key lookups from them."""
     share_default_bindings(app)
-    app.key_processor._bindings = ServedKeyBindings(app)  # noqa: SLF001
+    served = ServedKeyBindings(app)
+    processor = app.key_processor
+    processor._bindings = served  # noqa: SLF001
+    processor._get_matches = served.matches  # type: ignore[method-assign]  # noqa: SLF001
