@@ -67,18 +67,15 @@ class Seated:
         if self.until():
             self.drawn.set()
 
-    def wait(self, until: Callable[[], bool], server_loop: asyncio.AbstractEventLoop) -> None:
-        """Until ``until`` holds on a drawn screen (checked on the server's thread)."""
+    def expect(self, until: Callable[[], bool]) -> None:
+        """From now on, ``drawn`` is set by the first drawing after which ``until`` holds
+        (set before the key is sent, so no drawing is missed)."""
         self.drawn.clear()
         self.until = until
-        # A screen may already show it (nothing more will be drawn): ask once on the loop.
-        asyncio.run_coroutine_threadsafe(self._check(), server_loop).result(WAIT)
+
+    def wait(self) -> None:
         if not self.drawn.wait(WAIT):
             raise RuntimeError("a terminal was not drawn in time")
-
-    async def _check(self) -> None:
-        if self.until() and not self.console.typing:
-            self.drawn.set()
 
 
 class Client:
@@ -131,9 +128,10 @@ def _moves(seated: Seated) -> int:
 BOARD_ROW = re.compile(r"^   ([OX1-9])   ([OX1-9])   ([OX1-9])\s*$", re.MULTILINE)
 
 
-async def _free(console: Any) -> str:
-    """The squares still free on the paper's last board (the player's sight of it)."""
-    cells = "".join("".join(row) for row in BOARD_ROW.findall(console.pacer.text)[-3:])
+def _free(console: Any) -> str:
+    """The squares still free on the paper's last board (the player's sight of it; read
+    on the client thread while this terminal's server side is at rest, uncounted)."""
+    cells = "".join("".join(row) for row in BOARD_ROW.findall(console.pacer.text[-600:])[-3:])
     return "".join(cell for cell in cells if cell.isdigit())
 
 
@@ -148,13 +146,15 @@ def play_move(client: Client, loop: asyncio.AbstractEventLoop) -> None:
     assert seated is not None
     console = seated.console
     games = console.session.score.games
-    free = asyncio.run_coroutine_threadsafe(_free(console), loop).result(WAIT)
+    free = _free(console)
     square = next((s for s in client.script if s in free), client.script[0])
+    seated.expect(lambda: console.keyboard_buffer.text == square)
     client.send(square)
-    seated.wait(lambda: console.keyboard_buffer.text == square, loop)
+    seated.wait()
     before = _moves(seated)
+    seated.expect(lambda: _moves(seated) > before and not console.typing)
     client.send("\r")
-    seated.wait(lambda: _moves(seated) > before and not console.typing, loop)
+    seated.wait()
     client.played += 1
     if console.session.score.games > games:  # the game ended: the next one's greeting first
         client.hold = True
@@ -212,9 +212,9 @@ async def measure(columns: int, rows: int, terminals: int, warmup: int, moves: i
         drainer.clients.append(client)
         client.seated = await loop.run_in_executor(None, seated.get, True, WAIT)
         clients.append(client)
-    for client in clients:  # the greeting drawn
-        await loop.run_in_executor(None, client.seated.wait,  # type: ignore[union-attr]
-                                   lambda: True, loop)
+    for client in clients:  # the greeting typed
+        while client.seated.console.typing or not _free(client.seated.console):  # type: ignore[union-attr]
+            await asyncio.sleep(0.01)
 
     async def rounds(count: int) -> None:
         results: queue.Queue[object] = queue.Queue()
@@ -243,6 +243,7 @@ async def measure(columns: int, rows: int, terminals: int, warmup: int, moves: i
     stop.set()
     await asyncio.wait_for(task, WAIT)
     drainer.stopping = True
+    drainer.join(5)  # before the sockets close under its select
     for client in clients:
         client.sock.close()
     wins, draws, losses = (sum(o[i] for o in outcomes) for i in range(3))
@@ -258,7 +259,7 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=6, help="moves each before measuring")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--profile", action="store_true",
-                        help="print the server thread's cProfile top list (cumulative)")
+                        help="print the server thread's cProfile top lists (its CPU time)")
     parser.add_argument("--top", type=int, default=40)
     args = parser.parse_args()
     print(f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, load average "
@@ -269,7 +270,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for size in args.sizes.split(","):
         columns, rows = (int(part) for part in size.split("x"))
-        profile = cProfile.Profile() if args.profile else None
+        profile = cProfile.Profile(time.thread_time) if args.profile else None
         figures = asyncio.run(measure(columns, rows, args.terminals, args.warmup, args.moves,
                                       args.repeats, profile))
         per_move = figures["per_move"]
