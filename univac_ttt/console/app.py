@@ -26,7 +26,6 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import merge_key_bindings
-from prompt_toolkit.layout import Layout
 from prompt_toolkit.output import Output
 
 from ..desk.pacing import TypewriterPacer
@@ -41,6 +40,7 @@ from ..program.pack import NO_PACK, Pack
 from ..tui.guard import run_guarded, run_guarded_async
 from ..tui.row_renderer import RowRenderer
 from ..tui.shared import basic_bindings, merged_style, share_default_bindings
+from ..tui.static_layout import StaticLayout, StaticLayoutApplication
 from .app_keys import console_bindings
 from .app_layout import STYLE, ConsoleLayout
 from .app_rows import ConsoleRows
@@ -87,8 +87,10 @@ class ConsoleApp:
         self.keyboard_buffer = Buffer(multiline=False, history=InMemoryHistory())
         self._speed_changed = asyncio.Event()  # wakes the ticker, asleep in fast speed
         self.layout = ConsoleLayout(self)
-        self.app: Application[int] = Application(
-            layout=Layout(self.layout.container, focused_element=self.keyboard_buffer),
+        # The tree of containers never changes: prompt_toolkit's walks of it after every
+        # redraw are done once (tui/static_layout.py).
+        self.app: Application[int] = StaticLayoutApplication(
+            layout=StaticLayout(self.layout.container, focused_element=self.keyboard_buffer),
             key_bindings=merge_key_bindings([basic_bindings(), console_bindings(self)]),
             style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls the paper
             input=input, output=output, after_render=lambda _app: None,

@@ -15,7 +15,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
-from ..tui.shared import share_default_bindings
+from .keys import serve_keys
 
 
 class ServedApp(Protocol):
@@ -44,6 +44,7 @@ def make_app(factory: AppFactory, input: Input, output: Output, *, authentic: bo
     # rescheduling it; with many applications on one loop they keep each other waiting.
     served.application.max_render_postpone_time = None
     app = served.application
-    # prompt_toolkit's default key bindings, one table for every terminal (the monitor's too).
-    share_default_bindings(app)
+    # prompt_toolkit's default key bindings, one table for every terminal (the monitor's too),
+    # and key lookups from it, warm for the process (keys.py).
+    serve_keys(app)
     return served

@@ -16,9 +16,12 @@ among many terminals ending in any order is often a departed terminal's, keeping
 terminal's whole application (and, through the handler's context, another's) alive.
 ``forget_terminal`` undoes both when a terminal ends.
 
-Besides these, telnet.py and ssh.py subclass prompt_toolkit's servers and override or use
-their underscored members (listed in ``PROMPT_TOOLKIT_INTERNALS``): that is the point of
-those subclasses (non-blocking writes, paced reading, a handshake timeout).
+keys.py replaces the key processor's registry (``KeyProcessor._bindings``) with one that
+answers as ``_CombinedRegistry`` does, and tui/static_layout.py overrides the application's
+``_update_invalidate_events``. Besides these, telnet.py and ssh.py subclass prompt_toolkit's
+servers and override or use their underscored members (listed in
+``PROMPT_TOOLKIT_INTERNALS``): that is the point of those subclasses (non-blocking writes,
+paced reading, a handshake timeout).
 """
 
 from __future__ import annotations
@@ -41,7 +44,10 @@ PROMPT_TOOLKIT_INTERNALS = (
      ("_get_size", "_chan", "app_session", "data_received", "connection_made")),
     ("prompt_toolkit.input.typeahead", None, ("_buffer",)),
     ("prompt_toolkit.application.application", "Application",
-     ("_default_bindings", "_page_navigation_bindings")),
+     ("_default_bindings", "_page_navigation_bindings", "_update_invalidate_events")),
+    ("prompt_toolkit.application.application", "_CombinedRegistry",
+     ("_create_key_bindings", "get_bindings_for_keys", "get_bindings_starting_with_keys")),
+    ("prompt_toolkit.key_binding.key_processor", "KeyProcessor", ("_bindings",)),
     ("asyncio.unix_events", "_UnixSelectorEventLoop", ("_signal_handlers",)),
     ("asyncio.events", "Handle", ("_callback",)),
 )

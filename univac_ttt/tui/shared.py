@@ -32,13 +32,15 @@ def basic_bindings() -> KeyBindingsBase:
 
 
 @cache
-def _defaults() -> tuple[KeyBindingsBase, KeyBindingsBase]:
+def shared_defaults() -> tuple[KeyBindingsBase, KeyBindingsBase]:
+    """prompt_toolkit's default bindings and page navigation bindings, one copy each for
+    the process (never changed after they are built)."""
     return load_key_bindings(), load_page_navigation_bindings()
 
 
 def share_default_bindings(app: Application[Any]) -> None:
     """Give ``app`` the process's one copy of prompt_toolkit's default bindings."""
-    app._default_bindings, app._page_navigation_bindings = _defaults()  # noqa: SLF001
+    app._default_bindings, app._page_navigation_bindings = shared_defaults()  # noqa: SLF001
 
 
 @cache

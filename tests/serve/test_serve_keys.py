@@ -1,0 +1,90 @@
+"""A served terminal's key lookups (serve/keys.py) find what prompt_toolkit's own combined
+registry finds: the same bindings, in the same order, active and eager alike, for every
+key and many sequences, in the console and the monitor; and the lookups kept are bounded."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+from prompt_toolkit.application.application import _CombinedRegistry
+from prompt_toolkit.application.current import set_app
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.key_binding.key_bindings import Binding, _parse_key
+from prompt_toolkit.key_binding.key_processor import KeyPress
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.output import DummyOutput
+
+from univac_ttt.cli.serve import served_apps
+from univac_ttt.serve.apps import make_app
+from univac_ttt.serve.keys import KEPT_LOOKUPS, ServedKeyBindings
+
+SEQUENCES = ([(key,) for key in Keys] + [(ch,) for ch in string.printable]
+             + [("escape", ch) for ch in "bfdv<>."] + [("c-x", "c-e"), ("c-x", "c-u"),
+                                                       ("escape", "["), ("c-x",), ("5", "5"),
+                                                       (Keys.Any, Keys.Any)])
+
+
+def _seen(bindings: list[Binding]) -> list[tuple[object, ...]]:
+    """What the key processor uses of each binding: its keys and handler, and whether it
+    is active and eager now."""
+    return [(b.keys, b.handler, b.filter(), b.eager()) for b in bindings]
+
+
+@pytest.mark.parametrize("name", ["play", "monitor"])
+def test_the_served_lookups_match_prompt_toolkits_combined_registry(name: str) -> None:
+    with create_pipe_input() as keys:
+        served = make_app(served_apps()[name], keys, DummyOutput(), authentic=False,
+                          transcript=None)
+        app = served.application
+        ours = app.key_processor._bindings
+        assert isinstance(ours, ServedKeyBindings)
+        theirs = _CombinedRegistry(app)
+        with set_app(app):
+            for sequence in SEQUENCES:
+                assert _seen(ours.get_bindings_for_keys(sequence)) == _seen(
+                    theirs.get_bindings_for_keys(sequence)), sequence
+                assert _seen(ours.get_bindings_starting_with_keys(sequence)) == _seen(
+                    theirs.get_bindings_starting_with_keys(sequence)), sequence
+
+
+def _used(matches: list[Binding]) -> tuple[object, ...]:
+    """What the key processor takes from the active bindings: the eager ones, the last."""
+    return ([(b.keys, b.handler) for b in matches if b.eager()],
+            (matches[-1].keys, matches[-1].handler) if matches else None)
+
+
+@pytest.mark.parametrize("name", ["play", "monitor"])
+def test_the_matches_asked_of_fewer_filters_are_those_the_processor_would_use(
+        name: str) -> None:
+    with create_pipe_input() as keys:
+        served = make_app(served_apps()[name], keys, DummyOutput(), authentic=False,
+                          transcript=None)
+        app = served.application
+        theirs = _CombinedRegistry(app)
+        front = getattr(served, "console", None)
+        with set_app(app):
+            for state in range(3):  # at rest; help shown; quitting armed
+                if front is not None:
+                    front.show_help, front.quit_armed = state == 1, state == 2
+                for sequence in SEQUENCES:
+                    presses = [KeyPress(_parse_key(key)) for key in sequence]
+                    full = [b for b in theirs.get_bindings_for_keys(
+                        tuple(p.key for p in presses)) if b.filter()]
+                    assert _used(app.key_processor._get_matches(presses)) == _used(full), \
+                        sequence
+
+
+def test_the_lookups_kept_are_bounded_and_new_bindings_are_seen() -> None:
+    with create_pipe_input() as keys:
+        served = make_app(served_apps()["play"], keys, DummyOutput(), authentic=False,
+                          transcript=None)
+        app = served.application
+        ours = app.key_processor._bindings
+        with set_app(app):
+            for code in range(0x4E00, 0x4E00 + 3 * KEPT_LOOKUPS):  # a flood of distinct keys
+                ours.get_bindings_for_keys((chr(code),))
+            assert len(ours._for) <= KEPT_LOOKUPS
+            before = len(ours.get_bindings_for_keys(("f12",)))
+            served.console.app.key_bindings.registries[-1].add("f12")(lambda event: None)
+            assert len(ours.get_bindings_for_keys(("f12",))) == before + 1

@@ -1,0 +1,174 @@
+"""Key lookups for a served terminal, from tables that are warm for the whole process.
+
+For every key press prompt_toolkit's KeyProcessor asks the application's combined registry
+twice which bindings match; that registry walks the whole layout to make its cache key,
+then asks a merged copy of every binding (prompt_toolkit's ~700 defaults, the page
+navigation, the front end's own), which first recurses through the version of every
+registry nested in it. Each application holds such a copy, with per-key caches of its
+own, cold for every new terminal: a third of a served move's CPU went to key handling.
+
+``ServedKeyBindings`` answers the same questions with the same bindings in the same order:
+the registries prompt_toolkit would merge, found again only when the focus moves to another
+window, each asked for its own matches (the process's one copy of the defaults has its
+per-key caches warm from every terminal), combined as a merged registry orders them
+(prompt_toolkit sorts a merged list by the number of ``Keys.Any`` in a binding's keys, a
+stable sort: so do the concatenated lists here), and kept per key, bounded. Bindings
+added to the front end's own registry after it started are seen (its version is checked:
+a small registry); prompt_toolkit's shared defaults are never changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from functools import cache
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.filters import Condition, Never
+from prompt_toolkit.key_binding.key_bindings import (
+    Binding,
+    ConditionalKeyBindings,
+    GlobalOnlyKeyBindings,
+    KeyBindingsBase,
+    KeysTuple,
+)
+from prompt_toolkit.key_binding.key_processor import KeyPress
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import walk
+
+from ..tui.shared import share_default_bindings, shared_defaults
+
+KEPT_LOOKUPS = 256  # distinct key sequences remembered a terminal (a typist uses a few dozen)
+
+
+@cache
+def _page_navigation() -> KeyBindingsBase:
+    """The page navigation bindings under each application's own switch, one table for
+    the process (prompt_toolkit wraps a fresh copy for every application)."""
+    return ConditionalKeyBindings(
+        shared_defaults()[1], Condition(lambda: get_app().enable_page_navigation_bindings()))
+
+
+def _any_count(binding: Binding) -> int:
+    return sum(1 for key in binding.keys if key == Keys.Any)
+
+
+class ServedKeyBindings(KeyBindingsBase):
+    """What ``Application``'s ``_CombinedRegistry`` answers, without its per-key layout
+    walk and merged copy."""
+
+    def __init__(self, app: Application[Any]) -> None:
+        self.app = app
+        self._window: object = None
+        self._parts: tuple[KeyBindingsBase, ...] = ()
+        self._watched: tuple[KeyBindingsBase, ...] = ()  # registries that may change
+        self._versions: tuple[Hashable, ...] = ()
+        self._for: dict[KeysTuple, list[Binding]] = {}
+        self._may_be_eager: dict[KeysTuple, tuple[bool, ...]] = {}
+        self._starting: dict[KeysTuple, list[Binding]] = {}
+
+    @property
+    def _version(self) -> Hashable:
+        raise NotImplementedError  # never nested in another registry (as _CombinedRegistry)
+
+    @property
+    def bindings(self) -> list[Binding]:
+        return [b for part in self._registries() for b in part.bindings]
+
+    def _registries(self) -> tuple[KeyBindingsBase, ...]:
+        app = self.app
+        window = app.layout.current_window
+        if window is not self._window:
+            self._window = window
+            self._collect(window)
+        versions = tuple(part._version for part in self._watched)  # noqa: SLF001
+        if versions != self._versions:
+            self._versions = versions
+            self._for.clear()
+            self._may_be_eager.clear()
+            self._starting.clear()
+        return self._parts
+
+    def _collect(self, window: Any) -> None:
+        """The registries ``_CombinedRegistry._create_key_bindings`` merges, in its order:
+        the defaults, the page navigation, the application's, the other containers'
+        (global ones only), the focused window's and its parents' (which win)."""
+        app, own, seen = self.app, [], set()
+        container = window
+        while True:
+            seen.add(container)
+            kb = container.get_key_bindings()
+            if kb is not None:
+                own.append(kb)
+            if container.is_modal():
+                break
+            parent = app.layout.get_parent(container)
+            if parent is None:
+                break
+            container = parent
+        for other in walk(container):
+            if other not in seen:
+                kb = other.get_key_bindings()
+                if kb is not None:
+                    own.append(GlobalOnlyKeyBindings(kb))
+        if app.key_bindings:
+            own.append(app.key_bindings)
+        own.reverse()
+        defaults = app._default_bindings  # noqa: SLF001 - the process's one copy, shared
+        self._parts = (defaults, _page_navigation(), *own)
+        self._watched = tuple(own)
+        self._versions = ()
+
+    def get_bindings_for_keys(self, keys: KeysTuple) -> list[Binding]:
+        parts = self._registries()
+        found = self._for.get(keys)
+        if found is None:
+            merged = [b for part in parts for b in part.get_bindings_for_keys(keys)]
+            merged.sort(key=lambda b: -_any_count(b))  # stable, as a merged registry's
+            if len(self._for) >= KEPT_LOOKUPS:
+                self._for.clear()
+                self._may_be_eager.clear()
+            found = self._for[keys] = merged
+        return found
+
+    def matches(self, key_presses: list[KeyPress]) -> list[Binding]:
+        """``KeyProcessor._get_matches`` for these keys, asking fewer filters. The processor
+        uses of the active bindings only the eager ones (if any, the last of them wins) and
+        the last one: so the filters are asked from the last binding back to the first
+        active one, and before it only those of bindings that may be eager (prompt_toolkit's
+        defaults have a few). The list returned has those bindings in their order."""
+        keys = tuple(k.key for k in key_presses)
+        bindings = self.get_bindings_for_keys(keys)
+        may_be_eager = self._may_be_eager.get(keys)
+        if may_be_eager is None:
+            may_be_eager = self._may_be_eager[keys] = tuple(
+                not isinstance(b.eager, Never) for b in bindings)
+        for last in range(len(bindings) - 1, -1, -1):
+            if bindings[last].filter():
+                break
+        else:
+            return []
+        active = [b for b, eager in zip(bindings[:last], may_be_eager, strict=False)
+                  if eager and b.filter()]
+        active.append(bindings[last])
+        return active
+
+    def get_bindings_starting_with_keys(self, keys: KeysTuple) -> list[Binding]:
+        parts = self._registries()
+        found = self._starting.get(keys)
+        if found is None:
+            found = [b for part in parts for b in part.get_bindings_starting_with_keys(keys)]
+            if len(self._starting) >= KEPT_LOOKUPS:
+                self._starting.clear()
+            self._starting[keys] = found
+        return found
+
+
+def serve_keys(app: Application[Any]) -> None:
+    """Give ``app`` the shared default bindings and key lookups from them."""
+    share_default_bindings(app)
+    served = ServedKeyBindings(app)
+    processor = app.key_processor
+    processor._bindings = served  # noqa: SLF001
+    processor._get_matches = served.matches  # type: ignore[method-assign]  # noqa: SLF001
