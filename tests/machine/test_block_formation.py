@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tests.machine.test_differential import apply, block_events, block_words, same, twin
 from tests.support.reference_cpu import reference_run
+from tests.support.sizes import FOLLOWED_BLOCK_EXAMPLES, size
 from univac_ttt.machine import MachineOptions, StopKind, blockgen, compiled
 from univac_ttt.machine.cpu import MachineState
 from univac_ttt.machine.tape import Reel
@@ -160,7 +161,7 @@ def test_a_followed_pair_changed_breakpointed_or_faulted_matches_the_reference()
             apply(ref[0], event, saved)
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=size(*FOLLOWED_BLOCK_EXAMPLES))
 @given(st.lists(block_words, min_size=1, max_size=6),
        st.sampled_from([MachineOptions(), MachineOptions(overflow="stop")]),
        st.lists(block_events, min_size=1, max_size=10))

@@ -40,3 +40,9 @@ APP_FUZZ_EXAMPLES = (15, 400)
 # reels merged (tests/packs/test_merge.py): examples, and records a reel
 MERGE_EXAMPLES = (10, 300)
 MERGE_RECORDS = (20, 60)
+# random chains of followed blocks against the reference (tests/machine/test_block_formation.py)
+FOLLOWED_BLOCK_EXAMPLES = (20, 400)
+# games before the first resize in the cheap screen's comparison with pyte, and whether a
+# last game is played after the window is made whole again (tests/serve/test_screen_rows.py)
+SCREEN_ROWS_GAMES = (1, 2)
+SCREEN_ROWS_LAST_GAME = (0, 1)
