@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.machine.test_differential import apply, block_events, block_words, same, twin
+from tests.machine.test_differential import block_events, block_words, replay, same, twin
 from tests.support.reference_cpu import reference_run
 from tests.support.sizes import FOLLOWED_BLOCK_EXAMPLES, size
 from univac_ttt.machine import MachineOptions, StopKind, blockgen, compiled
@@ -152,13 +152,7 @@ def test_a_followed_pair_changed_breakpointed_or_faulted_matches_the_reference()
               ("break", 20), ("run", 50), ("resume",), ("run", 50), ("break", 20),
               ("fault", 41, 3, 2), ("run", 60), ("run", 5),
               ("restore", 0), ("run", 999)]
-    for event in events:
-        if event[0] == "run":
-            same(fast, ref, fast[0].run(event[1]), reference_run(ref[0], event[1]))
-            saved.append(fast[0].snapshot())
-        else:
-            apply(fast[0], event, saved)
-            apply(ref[0], event, saved)
+    replay(fast, ref, events, saved)
 
 
 @settings(deadline=None, max_examples=size(*FOLLOWED_BLOCK_EXAMPLES))
@@ -177,16 +171,7 @@ def test_random_followed_blocks_match_the_reference(middle, opts, script):
     saved: list[MachineState] = []
     for _ in range(40):  # through stops, until hot (or the program has ended)
         same(fast, ref, fast[0].run(500), reference_run(ref[0], 500))
-    for event in script:
-        if event[0] == "run":
-            same(fast, ref, fast[0].run(event[1]), reference_run(ref[0], event[1]))
-            saved.append(fast[0].snapshot())
-        elif event[0] == "type":
-            for m in (fast[0], ref[0]):
-                m.keyboard.words.append(from_int(7))  # type: ignore[union-attr]
-        else:
-            apply(fast[0], event, saved)
-            apply(ref[0], event, saved)
+    replay(fast, ref, script, saved)
     same(fast, ref, fast[0].run(2000), reference_run(ref[0], 2000))
 
 

@@ -183,19 +183,33 @@ def apply(m: Machine, event: tuple, saved: list[MachineState]) -> None:
         m.resume_past_breakpoint()
 
 
+def replay(fast: tuple[Machine, LogPrinter], ref: tuple[Machine, LogPrinter],
+           script: list[tuple], saved: list[MachineState],
+           after_run: Callable[[], None] | None = None) -> None:
+    """Run a script of events on both machines: a run is compared (then ``after_run``, then
+    the state saved for later restores), a typed word goes to both keyboards, anything
+    else is applied to both."""
+    for event in script:
+        if event[0] == "run":
+            same(fast, ref, fast[0].run(event[1]), reference_run(ref[0], event[1]))
+            if after_run is not None:
+                after_run()
+            saved.append(fast[0].snapshot())
+        elif event[0] == "type":
+            for m in (fast[0], ref[0]):
+                m.keyboard.words.append(from_int(7))  # type: ignore[union-attr]
+        else:
+            apply(fast[0], event, saved)
+            apply(ref[0], event, saved)
+
+
 @settings(deadline=None)
 @given(st.dictionaries(st.integers(0, 40), any_words, max_size=40),
        st.lists(numbers, max_size=4), options, st.lists(events, min_size=1, max_size=25))
 def test_random_programs_match_the_reference(memory, typed, opts, script):
     fast, ref = twin(opts, memory, typed)
     saved: list[MachineState] = []
-    for event in script:
-        if event[0] == "run":
-            same(fast, ref, fast[0].run(event[1]), reference_run(ref[0], event[1]))
-            saved.append(fast[0].snapshot())
-        else:
-            apply(fast[0], event, saved)
-            apply(ref[0], event, saved)
+    replay(fast, ref, script, saved)
     same(fast, ref, fast[0].run(3000), reference_run(ref[0], 3000))
 
 
@@ -525,17 +539,10 @@ def test_superblocks_match_the_reference(body, data, opts, mounted, script):
     saved: list[MachineState] = []
     for steps in (200, 1, 3):  # compile the blocks (second sight), then leave part-way
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
-    for event in script:
-        if event[0] == "run":
-            same(fast, ref, fast[0].run(event[1]), reference_run(ref[0], event[1]))
-            assert tape_state(fast[0]) == tape_state(ref[0])
-            saved.append(fast[0].snapshot())
-        elif event[0] == "type":
-            for m in (fast[0], ref[0]):
-                m.keyboard.words.append(from_int(7))  # type: ignore[union-attr]
-        else:
-            apply(fast[0], event, saved)
-            apply(ref[0], event, saved)
+    def same_tapes() -> None:
+        assert tape_state(fast[0]) == tape_state(ref[0])
+
+    replay(fast, ref, script, saved, same_tapes)
     same(fast, ref, fast[0].run(2000), reference_run(ref[0], 2000))
 
 
