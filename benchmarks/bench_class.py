@@ -39,6 +39,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench_serve import add_client_options
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -94,18 +96,10 @@ def main() -> int:
     parser.add_argument("--cycles", type=int, default=0,
                         help="connect/disconnect cycles after each class (1000 to check "
                              "memory and descriptors come back)")
-    parser.add_argument("--client-processes", type=int, default=0,
-                        help="processes the clients are spread over (default: one a "
-                             "hundred clients)")
     parser.add_argument("--quick", action="store_true",
                         help="4 games a client, no new game after 40 s: the whole table "
                              "in about ten minutes")
-    parser.add_argument("--pyte", action="store_true",
-                        help="pyte screens for the clients, the old way")
-    parser.add_argument("--server-cpus", default="",
-                        help="pin the server and its workers to these CPUs (e.g. 0)")
-    parser.add_argument("--client-cpus", default="",
-                        help="pin the clients' processes to these CPUs (e.g. 1)")
+    add_client_options(parser)
     args = parser.parse_args()
     if args.quick:
         args.games, args.max_seconds = min(args.games, 4), min(args.max_seconds, 40.0)

@@ -400,6 +400,20 @@ async def main_async(args: argparse.Namespace) -> int:
     return 0 if agree and not errors and tally["opponent"] == 0 and fds_c1 == fds_c0 else 1
 
 
+def add_client_options(parser: argparse.ArgumentParser) -> None:
+    """How the clients run and where each side runs (bench_class.py passes them on)."""
+    parser.add_argument("--client-processes", type=int, default=0,
+                        help="processes the clients are spread over (default: one a "
+                             "hundred clients)")
+    parser.add_argument("--pyte", action="store_true",
+                        help="pyte screens for the clients (the old way: several times the "
+                             "clients' CPU) instead of RowScreen's text rows")
+    parser.add_argument("--server-cpus", default="",
+                        help="pin the server and its workers to these CPUs, e.g. 0")
+    parser.add_argument("--client-cpus", default="",
+                        help="pin the clients' processes to these CPUs, e.g. 1")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=100)
@@ -412,16 +426,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1, help="serve --workers")
     parser.add_argument("--max-seconds", type=float, default=float("inf"),
                         help="start no new game after this long (bounds a configuration)")
-    parser.add_argument("--client-processes", type=int, default=0,
-                        help="processes the clients are spread over (default: one a "
-                             "hundred clients)")
-    parser.add_argument("--pyte", action="store_true",
-                        help="pyte screens for the clients (the old way: several times the "
-                             "clients' CPU) instead of RowScreen's text rows")
-    parser.add_argument("--server-cpus", default="",
-                        help="pin the server and its workers to these CPUs, e.g. 0")
-    parser.add_argument("--client-cpus", default="",
-                        help="pin the clients' processes to these CPUs, e.g. 1")
+    add_client_options(parser)
     args = parser.parse_args()
     args.client_processes = args.client_processes or max(1, -(-args.clients // 100))
     return asyncio.run(main_async(args))
