@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import threading
 
+from ..machine.records import SlotRecord
+
 DEFAULT_CAP = 5_000_000  # a reply that runs longer than this is a runaway program
 DEFAULT_CHECK_EVERY = 10_000  # about 0.03 s of the CPU core between looks at STOP
 
 
-class Limits:
+class Limits(SlotRecord):
     """How far one run may go: ``cap`` instructions, or until ``interrupt`` is set.
-    (A plain class compared by value, as the dataclass it was: no dataclasses at start-up.)"""
+    (Compared by value, as the dataclass it was.)"""
 
     __slots__ = ("cap", "check_every", "interrupt")
 
@@ -24,18 +26,6 @@ class Limits:
         self.cap = cap
         self.check_every = check_every
         self.interrupt = threading.Event() if interrupt is None else interrupt
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.cap, self.check_every, self.interrupt) == (
-            other.cap, other.check_every, other.interrupt)  # type: ignore[attr-defined]
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable
-
-    def __repr__(self) -> str:
-        return (f"Limits(cap={self.cap!r}, check_every={self.check_every!r}, "
-                f"interrupt={self.interrupt!r})")
 
     def stop(self) -> None:
         """The desk's STOP key: the run in progress ends at its next check."""

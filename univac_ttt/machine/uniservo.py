@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from . import timing
+from .records import SlotRecord
 from .word import WORD_LENGTH, ZERO
 
 BLOCK_WORDS = 60  # a tape block: 60 words, 720 characters
@@ -45,9 +46,9 @@ def unit_name(unit: int) -> str:
     return "-" if unit == 10 else str(unit)
 
 
-class Reel:
+class Reel(SlotRecord):
     """A reel of tape: its written blocks, a name to show, and whether it may be written.
-    Compared by value, as the dataclass it was (a plain class: no dataclasses at start-up)."""
+    Compared by value, as the dataclass it was."""
 
     __slots__ = ("blocks", "writable", "name", "written", "bad")
 
@@ -62,26 +63,12 @@ class Reel:
         # block still to fail their check. Not part of the reel's file.
         self.bad: dict[int, int] = {} if bad is None else bad
 
-    def _values(self) -> tuple[object, ...]:
-        return (self.blocks, self.writable, self.name, self.written, self.bad)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable
-
-    def __repr__(self) -> str:
-        return (f"Reel(blocks={self.blocks!r}, writable={self.writable!r}, "
-                f"name={self.name!r}, written={self.written!r}, bad={self.bad!r})")
-
     @property
     def block_count(self) -> int:
         return len(self.blocks)
 
 
-class Uniservo:
+class Uniservo(SlotRecord):
     """One tape unit: the mounted reel, the head's position and the rewind interlock."""
 
     __slots__ = ("number", "reel", "position", "interlocked", "busy_until", "motion")
@@ -94,22 +81,6 @@ class Uniservo:
         self.interlocked = interlocked  # rewound with 8n: no use until the operator remounts
         self.busy_until = busy_until  # clock pulse at which the tape has stopped moving
         self.motion = motion  # the last movement: "reading", "reading backward", ...
-
-    def _values(self) -> tuple[object, ...]:
-        return (self.number, self.reel, self.position, self.interlocked, self.busy_until,
-                self.motion)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable
-
-    def __repr__(self) -> str:
-        return (f"Uniservo(number={self.number!r}, reel={self.reel!r}, "
-                f"position={self.position!r}, interlocked={self.interlocked!r}, "
-                f"busy_until={self.busy_until!r}, motion={self.motion!r})")
 
     def moving(self, now: int) -> str:
         """What the unit's lights would show at clock pulse ``now`` ("" when at rest)."""
