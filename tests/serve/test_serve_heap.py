@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import weakref
 
-from univac_ttt.serve.heap import SETTLE_SECONDS, SETTLE_TRIES, Heap
+from univac_ttt.serve.heap import RECLAIM_MIN_LEFT, SETTLE_SECONDS, SETTLE_TRIES, Heap
 
 
 class Clock:
@@ -75,10 +75,10 @@ def test_a_seated_room_watches_only_the_departed_still_alive() -> None:
     heap = Heap(Clock())
     heap.start()
     try:
-        for _ in range(300):
+        for _ in range(10 * RECLAIM_MIN_LEFT):  # a reclaim every RECLAIM_MIN_LEFT of them
             heap.terminal_left(Graph())
             heap.tick(active=20)
-        assert heap.reclaims >= 50 and len(heap.departed) < 10
+        assert heap.reclaims == 10 and len(heap.departed) < RECLAIM_MIN_LEFT
         assert heap.settle_at is None  # a seated room has no settle reclaims
     finally:
         heap.release()
