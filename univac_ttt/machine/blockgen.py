@@ -22,7 +22,7 @@ from . import arithmetic as ar
 from . import fastarith, ops
 from .blockarith import _A, _F, _L, _M, _READS_A_AS_WORD, _WA, _WF, _WL, _X, ArithmeticWriter
 from .charset import MINUS, ZERO_DIGIT
-from .ops import BY_CODE, decode
+from .ops import BY_CODE, Hoist, decode
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
 from .word import RETURN_LINKS, ZERO
 
@@ -105,32 +105,52 @@ _NAMESPACE = {
     "AS_WORDS": fastarith.as_words, "MATERIALISE": fastarith.materialise,
     **ops.BODY_NAMES,
 }
-def _STORE_INT(register: str) -> list[str]:  # noqa: N802 - reads as a table entry
-    return [f"v = m._{register}", "if v.__class__ is int:",
-            " if (u := WORD(v)) is None: sh({a})", f" else: m._{register} = v = u",
-            "mem[{a}] = v"]
-
-
 _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
-# The operations the table writes as a body (ops.py, "one body"): their inline form comes
-# from the row, with a cell or register read as a word where the body asks for one.
-_COMPILED_NAMES = {"a": "{a}", "a1": "{a1}", "M": "mem[{a}]", "MW": _M,
-                   "M1W": _M.replace("{a}", "{a1}"), "A": _A, "X": _X, "L": _L, "F": _F,
-                   "cc": "n"}
-_PLAIN = {op.code: [line.format(**_COMPILED_NAMES) for line in op.body]
-          for op in ops.OPERATIONS if op.body or op.code == "00"}
+
+
+def _stored(register: str) -> Hoist:
+    """A register as a compiled store leaves it in memory: rA and rX hold ints below 10^11
+    only. A number whose word is known (a dict look-up) is stored as that word, and the
+    register keeps it; a new number is stored as its int, the cell noted as shadowed, and
+    its word is made only if something reads it as text."""
+    return Hoist((f"v = m._{register}", "if v.__class__ is int:",
+                  " if (u := WORD(v)) is None: sh({a})", f" else: m._{register} = v = u"), "v")
+
+
+# The names of a body (ops.py, "one body") in compiled code: a cell or register read as a
+# word where the body asks for one, made from an int if it holds one (and kept so).
+_COMPILED_NAMES: ops.Names = {
+    "a": "{a}", "a1": "{a1}", "c": "{c}", "c10": "{c10}", "M": "mem[{a}]", "MW": _M,
+    "M1W": _M.replace("{a}", "{a1}"), "A": _A, "X": _X, "L": _L, "F": _F,
+    "SA": _stored("a"), "SX": _stored("x"),
+    "SF": Hoist(tuple(_WF), "v"),  # rF may hold a triple, which is no adder value
+    # Two ints are equal exactly when their words are; a word and an int are compared as
+    # words. Two ints compare as numbers, which is what T does with two numeric words (U4).
+    "A_IS_L": "(e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and "
+              "MIXED_EQUAL(e, v)",
+    "A_OVER_L": Hoist(("e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
+                       " g = e > v", "else:",
+                       " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
+                       " if v.__class__ is not str: m._l = v = WORD(v) or NEW(v)",
+                       " g = GREATER(e, v)"), "g"),
+    "cc": "n"}
+# The same where rA and rL are known to hold words (blockgen's _Writer.words).
+_WORD_NAMES: ops.Names = {**_COMPILED_NAMES, "A": "m._a", "L": "m._l",
+                          "A_IS_L": "m._a == m._l", "A_OVER_L": "GREATER(m._a, m._l)"}
+_FAIL = "{bail}"  # a compiled instruction that would stop leaves before it, settled
+
+
+def _plain(names: ops.Names) -> dict[str, list[str]]:
+    return {op.code: ops.expand(op.body, names, _FAIL)
+            for op in ops.OPERATIONS if op.body or op.code == "00"}
+
+
+_PLAIN = _plain(_COMPILED_NAMES)
+_PLAIN_WORDS = _plain(_WORD_NAMES)
 _PLAIN.update({
-    # Stores: rA and rX hold ints below 10^11 only. A number whose word is known (a dict
-    # look-up) is stored as that word, and the register keeps it; a new number is stored
-    # as its int, the cell noted as shadowed, and its word is made only if something reads
-    # it as text. (The interpreter stores words: ops.py's _hold, _clear, _store_x.)
-    "H": _STORE_INT("a"), "C": [*_STORE_INT("a"), "m._a = ZERO"], "J": _STORE_INT("x"),
-    "G": [*_WF, "mem[{a}] = v"],  # rF may hold a triple, which is no adder value
     "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"],
-    # Two ints are equal exactly when their words are; a word and an int are compared as words.
     "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(e, v):",
           " n = {a}"],
-    # Two ints compare as numbers, which is what T does with two numeric words (U4).
     "T": ["e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
           " g = e > v", "else:",
           " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
@@ -278,7 +298,9 @@ class _Writer(ArithmeticWriter):
             self.emit("y = m.y", "if len(y) == 10:", f" mem[{a - a % 10}:{a - a % 10 + 10}] = y",
                       "else:", f" FROM_Y(m, {a})")
         elif code in _PLAIN:
-            self.emit(*(line.format(a=a, a1=(a + 1) % 1000) for line in _PLAIN[code]))
+            plain = _PLAIN_WORDS if known >= {"a", "l"} else _PLAIN
+            self.emit(*(line.format(a=a, a1=(a + 1) % 1000, c=a - a % 10, c10=a - a % 10 + 10,
+                                    bail=bail) for line in plain[code]))
         elif code in ("A", "S", "X"):
             self.adder(code, a, bail)
         elif code in ("M", "N", "P"):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from string import Formatter
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import arithmetic as ar
@@ -56,23 +57,69 @@ class Operation(NamedTuple):
 # ---- one body ----------------------------------------------------------------------------
 # An operation written as a body states its meaning once, as lines of Python over the
 # machine ``m``, memory ``mem`` and these names: {a} the operand, {a1} the next address,
-# {M} the cell at {a} as it is (a register may take a compiled store's int as it is), {MW}
-# and {M1W} the cells at {a} and {a1} as words, {A} {X} {L} {F} the registers as words,
-# {cc} the control counter after the fetch; a transfer sets ``n``. From it come the
-# interpreter's executor (here) and the compiled pairs' inline form (blockgen.py).
+# {c} the first address of the channel Y and Z move (and {c10} ten past it), {M} the cell
+# at {a} as it is (a register may take a compiled store's int as it is), {MW} and {M1W} the
+# cells at {a} and {a1} as words, {A} {X} {L} {F} the registers as words, {SA} {SX} {SF} the
+# registers as a store leaves them in memory, {A_IS_L} and {A_OVER_L} Q's and T's tests,
+# {cc} the control counter after the fetch; a transfer sets ``n``, and a line ``FAIL
+# reason`` is an error stop (the compiled form leaves before the instruction instead, for
+# the interpreter to run it). From the body come the interpreter's executor (here) and the
+# compiled pairs' form (blockgen.py), each by putting its own text for these names: the
+# compiled one keeps numbers as ints in registers and memory (the value shadow).
 
-INTERPRETED = {"a": "a", "a1": "(a + 1) % 1000", "M": "mem[a]", "MW": "mem[a]",
-               "M1W": "mem[(a + 1) % 1000]", "A": "m.a", "X": "m.x", "L": "m.l", "F": "m.f",
-               "cc": "m.cc"}
+
+class Hoist(NamedTuple):
+    """A name's text that needs statements first: ``lines`` go before the line using it."""
+
+    lines: tuple[str, ...]
+    value: str
+
+
+Names = dict[str, "str | Hoist"]
+_FIELDS = Formatter()
+
+
+def expand(body: tuple[str, ...], names: Names, fail: str) -> list[str]:
+    """``body`` written in one context's ``names``; a ``FAIL reason`` line becomes
+    ``fail`` with the reason for ``@REASON@`` (the reason is not a template)."""
+    out: list[str] = []
+    for line in body:
+        text = line.lstrip()
+        indent = line[:len(line) - len(text)]
+        if text.startswith("FAIL "):
+            out.append(indent + fail.replace("@REASON@", text[5:]))
+            continue
+        values: dict[str, str] = {}
+        for _, field, _, _ in _FIELDS.parse(line):
+            if field is None or field in values:
+                continue
+            value = names[field]
+            if isinstance(value, Hoist):
+                out += [indent + hoisted for hoisted in expand(value.lines, names, fail)]
+                value = value.value
+            values[field] = value
+        out.append(line.format(**values))
+    return out
+
+
+INTERPRETED: Names = {
+    "a": "a", "a1": "(a + 1) % 1000", "c": "c", "c10": "c + 10", "M": "mem[a]", "MW": "mem[a]",
+    "M1W": "mem[(a + 1) % 1000]", "A": "m.a", "X": "m.x", "L": "m.l", "F": "m.f",
+    "SA": "m.a", "SX": "m.x", "SF": "m.f", "A_IS_L": "m.a == m.l",
+    "A_OVER_L": "GREATER(m.a, m.l)", "cc": "m.cc"}
 BODY_NAMES: dict[str, object] = {"ZERO": ZERO, "EXTRACT": ar.extract, "LINKS": RETURN_LINKS,
-                                 "ZEROS": tuple(ZERO_DIGIT * n for n in range(12))}
+                                 "ZEROS": tuple(ZERO_DIGIT * n for n in range(12)),
+                                 "GREATER": ar.greater, "error": error}
+_CHANNEL = "c = a - a % 10 if m.options.ten_word_aligned else a"  # Y and Z's first word (U7)
 
 
 def _executor(name: str, body: tuple[str, ...]) -> Executor:
     """The interpreter's executor of an operation written as ``body``."""
-    lines = [line.format(**INTERPRETED) for line in body] or ["pass"]
+    lines = expand(body, INTERPRETED, "return error(@REASON@)") or ["pass"]
     text = "\n".join(lines)
+    channel = any("{c}" in line or "{c10}" in line for line in body)
     source = "\n ".join([f"def {name}(m, a):", *(["mem = m.mem"] if "mem" in text else []),
+                         *([_CHANNEL] if channel else []),
                          *(["n = None"] if "n = " in text else []), *lines,
                          "return n" if "n = " in text else "return None"])
     namespace = dict(BODY_NAMES)
@@ -88,30 +135,6 @@ def _op(code: str, name: str, action: str, body: tuple[str, ...], cycles: int,
 
 
 # ---- executors -------------------------------------------------------------------------
-
-
-
-
-def _hold(m: Machine, a: int) -> Outcome:
-    m.mem[a] = m.a
-    return None
-
-
-def _clear(m: Machine, a: int) -> Outcome:
-    m.mem[a] = m.a
-    m._a = ZERO
-    return None
-
-
-def _store_f(m: Machine, a: int) -> Outcome:
-    m.mem[a] = m.f
-    return None
-
-
-def _store_x(m: Machine, a: int) -> Outcome:
-    m.mem[a] = m.x
-    return None
-
 
 
 def _sum_into_a(m: Machine) -> Outcome:
@@ -187,9 +210,6 @@ def _divide(m: Machine, a: int) -> Outcome:
     return None
 
 
-
-
-
 def _to_y(m: Machine, a: int) -> Outcome:
     mem = m.mem
     if m.options.ten_word_aligned:
@@ -213,13 +233,6 @@ def _equal(m: Machine, a: int) -> Outcome:
 
 def _test_greater(m: Machine, a: int) -> Outcome:
     return a if ar.greater(m.a, m.l) else None
-
-
-
-
-
-
-
 
 
 def _stop(m: Machine, a: int) -> Outcome:
@@ -267,10 +280,11 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("B", "bring", "(m) to rA and rX", ("m._a = m._x = {M}",), 2),
     _op("L", "load L", "(m) to rL and rX", ("m._l = m._x = {M}",), 2),
     _op("F", "load F", "(m) to rF", ("m._f = {M}",), 2),
-    Operation("H", "hold", "rA to m, rA kept", _hold, 2),
-    Operation("C", "clear", "rA to m, then rA cleared to zero", _clear, 2),
-    Operation("G", "store F", "rF to m", _store_f, 2),
-    Operation("J", "store X", "rX to m", _store_x, 2),
+    _op("H", "hold", "rA to m, rA kept", ("mem[{a}] = {SA}",), 2),
+    _op("C", "clear", "rA to m, then rA cleared to zero", ("mem[{a}] = {SA}", "m._a = ZERO"),
+        2),
+    _op("G", "store F", "rF to m", ("mem[{a}] = {SF}",), 2),
+    _op("J", "store X", "rX to m", ("mem[{a}] = {SX}",), 2),
     _op("K", "A to L", "rA to rL, then rA cleared (m ignored)", ("m._l = m._a", "m._a = ZERO"),
         2, words=0),
     Operation("A", "add", "(m) to rX; rA + rX to rA", _add, ADD_CYCLES),
