@@ -149,13 +149,6 @@ _PLAIN = _plain(_COMPILED_NAMES)
 _PLAIN_WORDS = _plain(_WORD_NAMES)
 _PLAIN.update({
     "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"],
-    "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(e, v):",
-          " n = {a}"],
-    "T": ["e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
-          " g = e > v", "else:",
-          " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
-          " if v.__class__ is not str: m._l = v = WORD(v) or NEW(v)",
-          " g = GREATER(e, v)", "if g:", " n = {a}"],
 })
 _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
 # Devices and stops: their executors are called as they are, with the clock, CC and CR set;
@@ -286,10 +279,7 @@ class _Writer(ArithmeticWriter):
         a = operand
         first = len(self.lines)
         known = self.words
-        if code in ("Q", "T") and known >= {"a", "l"}:  # two words: as the interpreter does
-            self.emit("if m._a == m._l:" if code == "Q" else "if GREATER(m._a, m._l):",
-                      f" n = {a}")
-        elif code == "Y":  # the channel of m: the last digit is ignored (U7)
+        if code == "Y":  # the channel of m: the last digit is ignored (U7)
             base = a - a % 10
             self.namespace[f"CHANNEL{base}"] = frozenset(range(base, base + 10))
             self.emit(f"y = mem[{base}:{base + 10}]",  # words, unless a cell there is shadowed

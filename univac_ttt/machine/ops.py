@@ -227,14 +227,6 @@ def _from_y(m: Machine, a: int) -> Outcome:
     return None
 
 
-def _equal(m: Machine, a: int) -> Outcome:
-    return a if m.a == m.l else None
-
-
-def _test_greater(m: Machine, a: int) -> Outcome:
-    return a if ar.greater(m.a, m.l) else None
-
-
 def _stop(m: Machine, a: int) -> Outcome:
     return HALT
 
@@ -304,9 +296,10 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("W", "from V", "rV to m, m+1", ("mem[{a}], mem[{a1}] = m.v",), 3, words=2),
     Operation("Y", "to Y", "(m) ... (m+9) to rY", _to_y, 11, words=10),
     Operation("Z", "from Y", "rY to m ... m+9", _from_y, 11, words=10),
-    Operation("Q", "equal test", "if rA = rL, next pair from m", _equal, 2, transfers=True),
-    Operation("T", "greater test", "if rA > rL, next pair from m", _test_greater, 2,
-              transfers=True),
+    _op("Q", "equal test", "if rA = rL, next pair from m", ("if {A_IS_L}:", " n = {a}"), 2,
+        transfers=True),
+    _op("T", "greater test", "if rA > rL, next pair from m", ("if {A_OVER_L}:", " n = {a}"), 2,
+        transfers=True),
     _op("U", "transfer", "next pair from m", ("n = {a}",), 1, transfers=True),
     _op("R", "record", "return link 000000U00ccc (ccc = CC) to m", ("mem[{a}] = LINKS[{cc}]",),
         2),
