@@ -101,7 +101,8 @@ _NAMESPACE = {
     "PRODUCTS_P": fastarith.PRODUCTS[False, True],
     "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
     "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": RETURN_LINKS,
-    "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
+    # Y's channels by their first address, for the test that none of its cells is shadowed.
+    **{f"CHANNEL{c}": frozenset(range(c, c + 10)) for c in range(0, 1000, 10)},
     "AS_WORDS": fastarith.as_words, "MATERIALISE": fastarith.materialise,
     **ops.BODY_NAMES,
 }
@@ -133,6 +134,10 @@ _COMPILED_NAMES: ops.Names = {
                        " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
                        " if v.__class__ is not str: m._l = v = WORD(v) or NEW(v)",
                        " g = GREATER(e, v)"), "g"),
+    # Compiled code runs with Y and Z on whole channels (compiled.eligible).
+    "MCW": Hoist(("y = mem[{c}:{c10}]",),
+                 "y if m._shadowed.isdisjoint(CHANNEL{c}) else AS_WORDS(y)"),
+    "RY_FITS": "len(y) == 10",
     "cc": "n"}
 # The same where rA and rL are known to hold words (blockgen's _Writer.words).
 _WORD_NAMES: ops.Names = {**_COMPILED_NAMES, "A": "m._a", "L": "m._l",
@@ -147,9 +152,6 @@ def _plain(names: ops.Names) -> dict[str, list[str]]:
 
 _PLAIN = _plain(_COMPILED_NAMES)
 _PLAIN_WORDS = _plain(_WORD_NAMES)
-_PLAIN.update({
-    "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"],
-})
 _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
 # Devices and stops: their executors are called as they are, with the clock, CC and CR set;
 # each returns a stop request only before it has changed anything (tape.py), so the
@@ -279,15 +281,7 @@ class _Writer(ArithmeticWriter):
         a = operand
         first = len(self.lines)
         known = self.words
-        if code == "Y":  # the channel of m: the last digit is ignored (U7)
-            base = a - a % 10
-            self.namespace[f"CHANNEL{base}"] = frozenset(range(base, base + 10))
-            self.emit(f"y = mem[{base}:{base + 10}]",  # words, unless a cell there is shadowed
-                      f"m.y = y if m._shadowed.isdisjoint(CHANNEL{base}) else AS_WORDS(y)")
-        elif code == "Z":
-            self.emit("y = m.y", "if len(y) == 10:", f" mem[{a - a % 10}:{a - a % 10 + 10}] = y",
-                      "else:", f" FROM_Y(m, {a})")
-        elif code in _PLAIN:
+        if code in _PLAIN:
             plain = _PLAIN_WORDS if known >= {"a", "l"} else _PLAIN
             self.emit(*(line.format(a=a, a1=(a + 1) % 1000, c=a - a % 10, c10=a - a % 10 + 10,
                                     bail=bail) for line in plain[code]))

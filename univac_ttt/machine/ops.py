@@ -20,7 +20,7 @@ from . import tape
 from .charset import GLYPHS, ZERO_DIGIT
 from .stops import BREAKPOINT, HALT, KEYBOARD_WAIT, StopRequest, error
 from .timing import MINOR_CYCLE_PULSES
-from .word import MEMORY_WORDS, RETURN_LINKS, ZERO
+from .word import RETURN_LINKS, ZERO
 
 if TYPE_CHECKING:
     from .cpu import Machine
@@ -57,7 +57,8 @@ class Operation(NamedTuple):
 # ---- one body ----------------------------------------------------------------------------
 # An operation written as a body states its meaning once, as lines of Python over the
 # machine ``m``, memory ``mem`` and these names: {a} the operand, {a1} the next address,
-# {c} the first address of the channel Y and Z move (and {c10} ten past it), {M} the cell
+# {c} the first address of the channel Y and Z move (and {c10} ten past it), {MCW} its ten
+# cells as words, {RY_FITS} that rY goes there as one slice of memory, {M} the cell
 # at {a} as it is (a register may take a compiled store's int as it is), {MW} and {M1W} the
 # cells at {a} and {a1} as words, {A} {X} {L} {F} the registers as words, {SA} {SX} {SF} the
 # registers as a store leaves them in memory, {A_IS_L} and {A_OVER_L} Q's and T's tests,
@@ -106,7 +107,8 @@ INTERPRETED: Names = {
     "a": "a", "a1": "(a + 1) % 1000", "c": "c", "c10": "c + 10", "M": "mem[a]", "MW": "mem[a]",
     "M1W": "mem[(a + 1) % 1000]", "A": "m.a", "X": "m.x", "L": "m.l", "F": "m.f",
     "SA": "m.a", "SX": "m.x", "SF": "m.f", "A_IS_L": "m.a == m.l",
-    "A_OVER_L": "GREATER(m.a, m.l)", "cc": "m.cc"}
+    "A_OVER_L": "GREATER(m.a, m.l)", "MCW": "[mem[(c + i) % 1000] for i in range(10)]",
+    "RY_FITS": "len(y) == 10 and c <= 990", "cc": "m.cc"}
 BODY_NAMES: dict[str, object] = {"ZERO": ZERO, "EXTRACT": ar.extract, "LINKS": RETURN_LINKS,
                                  "ZEROS": tuple(ZERO_DIGIT * n for n in range(12)),
                                  "GREATER": ar.greater, "error": error}
@@ -117,9 +119,8 @@ def _executor(name: str, body: tuple[str, ...]) -> Executor:
     """The interpreter's executor of an operation written as ``body``."""
     lines = expand(body, INTERPRETED, "return error(@REASON@)") or ["pass"]
     text = "\n".join(lines)
-    channel = any("{c}" in line or "{c10}" in line for line in body)
     source = "\n ".join([f"def {name}(m, a):", *(["mem = m.mem"] if "mem" in text else []),
-                         *([_CHANNEL] if channel else []),
+                         *([_CHANNEL] if re.search(r"\bc\b", text) else []),
                          *(["n = None"] if "n = " in text else []), *lines,
                          "return n" if "n = " in text else "return None"])
     namespace = dict(BODY_NAMES)
@@ -210,23 +211,6 @@ def _divide(m: Machine, a: int) -> Outcome:
     return None
 
 
-def _to_y(m: Machine, a: int) -> Outcome:
-    mem = m.mem
-    if m.options.ten_word_aligned:
-        a -= a % 10  # the whole channel of m (U7)
-    m.y = [mem[(a + i) % MEMORY_WORDS] for i in range(10)]
-    return None
-
-
-def _from_y(m: Machine, a: int) -> Outcome:
-    mem = m.mem
-    if m.options.ten_word_aligned:
-        a -= a % 10
-    for i, word in enumerate(m.y):
-        mem[(a + i) % MEMORY_WORDS] = word
-    return None
-
-
 def _stop(m: Machine, a: int) -> Outcome:
     return HALT
 
@@ -294,8 +278,9 @@ OPERATIONS: tuple[Operation, ...] = (
         ("m._a = EXTRACT({A}, {MW}, {F})",), 3),
     _op("V", "to V", "(m), (m+1) to rV", ("m.v = [{MW}, {M1W}]",), 3, words=2),
     _op("W", "from V", "rV to m, m+1", ("mem[{a}], mem[{a1}] = m.v",), 3, words=2),
-    Operation("Y", "to Y", "(m) ... (m+9) to rY", _to_y, 11, words=10),
-    Operation("Z", "from Y", "rY to m ... m+9", _from_y, 11, words=10),
+    _op("Y", "to Y", "(m) ... (m+9) to rY", ("m.y = {MCW}",), 11, words=10),
+    _op("Z", "from Y", "rY to m ... m+9", ("y = m.y", "if {RY_FITS}:", " mem[{c}:{c10}] = y",
+        "else:", " for i, w in enumerate(y): mem[({c} + i) % 1000] = w"), 11, words=10),
     _op("Q", "equal test", "if rA = rL, next pair from m", ("if {A_IS_L}:", " n = {a}"), 2,
         transfers=True),
     _op("T", "greater test", "if rA > rL, next pair from m", ("if {A_OVER_L}:", " n = {a}"), 2,
