@@ -9,10 +9,12 @@ from univac_ttt.machine.ops import BY_CODE, OPERATIONS
 
 def test_rows_written_as_bodies_feed_the_executor_and_the_compiled_form():
     written = [op for op in OPERATIONS if op.body]
-    assert {op.code for op in written} >= set("BLFKEVWURHCGJQTYZ")
+    assert {op.code for op in written} >= set("BLFKEVWURHCGJQTYZASX")
     for op in written:
-        assert blockgen._PLAIN[op.code] == ops.expand(op.body, blockgen._COMPILED_NAMES,
-                                                      blockgen._FAIL)
+        for stop in (False, True):
+            names = blockgen._names(stop, False)
+            assert blockgen._PLAIN_BY[stop, False][op.code] == blockgen._live(
+                ops.expand(op.body, names, blockgen._FAIL))
         rebuilt = ops._executor("again", op.body)
         assert rebuilt.__code__.co_code == op.execute.__code__.co_code, op.code
 

@@ -53,18 +53,18 @@ class ArithmeticWriter:
     phase: int | None
     emit: Callable[..., None]
 
-    def adder(self, code: str, a: int, bail: str) -> None:
-        """A, S, X: numbers with known values add here and rA keeps the sum as an int;
-        the rest (text, overflow, a zero sum, whose sign is arithmetic.py's rule) go
-        through fastarith and arithmetic as words."""
-        sign = "-" if code == "S" else "+"
-        second = "VALUE(w, w)" if code != "X" else "VALUE(m._x, m._x)"
-        rx = {"A": " m._x = w", "X": " pass",
-              "S": " m._x = -w if w.__class__ is int else NEGATE[w[0]] + w[1:]"}[code]
+    def add(self, source: str, a: int, body: list[str]) -> None:
+        """A, S, X (``source`` m, -m or x: what goes to rX, ops.py's row): numbers with
+        known values add here and rA keeps the sum as an int; the rest (text, overflow, a
+        zero sum, whose sign is arithmetic.py's rule) go the row's body, with words."""
+        sign = "-" if source == "-m" else "+"
+        second = "VALUE(w, w)" if source != "x" else "VALUE(m._x, m._x)"
+        rx = {"m": " m._x = w", "x": " pass",
+              "-m": " m._x = -w if w.__class__ is int else NEGATE[w[0]] + w[1:]"}[source]
         to_a = (" m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
                 _READS_A_AS_WORD else " m._a = WORD(s) or s" if self.half == 0
                 and self.right_code in _STORES_A else " m._a = s")
-        self.emit(*([f"w = mem[{a}]"] if code != "X" else []),
+        self.emit(*([f"w = mem[{a}]"] if source != "x" else []),
                   "va = VALUE(m._a, m._a)",
                   f"vb = {second}",
                   "if va.__class__ is int and vb.__class__ is int and "
@@ -75,18 +75,9 @@ class ArithmeticWriter:
                       f"{sign} vb) and (s := s - {MODULUS} if s > 0 else s + {MODULUS}):",
                       " " + rx, " " + to_a, "  m.overflows += 1", "  n = 0", " else:")
             indent = "  "  # (a wrapped zero, text, a zero sum: the word way below)
-        # Text (address arithmetic on instruction words) is looked up in arithmetic.add's
-        # own memo first: the same sums again and again, without fastarith's value tests.
-        work = {"A": [" x = w if w.__class__ is str else WORD_OF(w)", f" e = {_A}",
-                      " s, o = SUMS((e, x)) or ADD(e, x)"],
-                "X": [f" e = {_A}", f" v = {_X}", " s, o = SUMS((e, v)) or ADD(e, v)"],
-                "S": [" if w.__class__ is int: w = WORD_OF(w)", f" x, s, o = SUB({_A}, w)"]}
-        lines = ["try:", *work[code], "except AdderFault:", f" {bail}"]
-        if self.overflow_stop:
-            lines += ["if o:", f" {bail}"]
-        lines += ["m._x = x" if code != "X" else "pass", "m._a = s", "if o:",
-                  " m.overflows += 1", " n = 0"]
-        self.emit(*(indent + line for line in lines))
+        cell = _M.format(a=a)  # already in w
+        self.emit(*(indent + line.replace(cell, "w if w.__class__ is str else WORD_OF(w)")
+                    for line in body))
 
     def multiply(self, code: str, a: int, bail: str) -> None:
         """M, N, P on numbers with known values: the product's words stay ints in rA, rX

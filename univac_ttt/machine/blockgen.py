@@ -99,7 +99,7 @@ _NAMESPACE = {
     "ADD": fastarith.add, "SUMS": ar._SUMS.get, "MUL": fastarith.multiply,
     "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
     "PRODUCTS_P": fastarith.PRODUCTS[False, True],
-    "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
+    "DIV": fastarith.divide, "AdderFault": ar.AdderFault,
     "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": RETURN_LINKS,
     # Y's channels by their first address, for the test that none of its cells is shadowed.
     **{f"CHANNEL{c}": frozenset(range(c, c + 10)) for c in range(0, 1000, 10)},
@@ -138,6 +138,9 @@ _COMPILED_NAMES: ops.Names = {
     "MCW": Hoist(("y = mem[{c}:{c10}]",),
                  "y if m._shadowed.isdisjoint(CHANNEL{c}) else AS_WORDS(y)"),
     "RY_FITS": "len(y) == 10",
+    # The adder: arithmetic.add's memo first (text, the address arithmetic on instruction
+    # words, adds the same words again and again), then fastarith's, which learns values.
+    "SUM": Hoist(("e = {A}",), "SUMS((e, x)) or ADD(e, x)"),
     "cc": "n"}
 # The same where rA and rL are known to hold words (blockgen's _Writer.words).
 _WORD_NAMES: ops.Names = {**_COMPILED_NAMES, "A": "m._a", "L": "m._l",
@@ -145,13 +148,36 @@ _WORD_NAMES: ops.Names = {**_COMPILED_NAMES, "A": "m._a", "L": "m._l",
 _FAIL = "{bail}"  # a compiled instruction that would stop leaves before it, settled
 
 
+def _live(lines: list[str]) -> list[str]:
+    """``lines`` without the blocks under ``if False:`` (a rule the tables fix)."""
+    out: list[str] = []
+    dead: int | None = None  # the indentation of the ``if False:`` being left out
+    for line in lines:
+        depth = len(line) - len(line.lstrip())
+        if dead is not None and depth > dead:
+            continue
+        dead = None
+        if line.strip() == "if False:":
+            dead = depth
+            continue
+        out.append(line)
+    return out
+
+
 def _plain(names: ops.Names) -> dict[str, list[str]]:
-    return {op.code: ops.expand(op.body, names, _FAIL)
+    return {op.code: _live(ops.expand(op.body, names, _FAIL))
             for op in ops.OPERATIONS if op.body or op.code == "00"}
 
 
-_PLAIN = _plain(_COMPILED_NAMES)
-_PLAIN_WORDS = _plain(_WORD_NAMES)
+def _names(stop: bool, words: bool) -> ops.Names:
+    """The compiled names for one overflow rule, with rA and rL known words or not."""
+    return {**(_WORD_NAMES if words else _COMPILED_NAMES), "O_STOPS": "o" if stop else "False"}
+
+
+# By (overflow stops, rA and rL known to hold words): each body in compiled code.
+_PLAIN_BY = {(stop, words): _plain(_names(stop, words))
+             for stop in (False, True) for words in (False, True)}
+_PLAIN = _PLAIN_BY[False, False]
 _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
 # Devices and stops: their executors are called as they are, with the clock, CC and CR set;
 # each returns a stop request only before it has changed anything (tape.py), so the
@@ -282,11 +308,14 @@ class _Writer(ArithmeticWriter):
         first = len(self.lines)
         known = self.words
         if code in _PLAIN:
-            plain = _PLAIN_WORDS if known >= {"a", "l"} else _PLAIN
-            self.emit(*(line.format(a=a, a1=(a + 1) % 1000, c=a - a % 10, c10=a - a % 10 + 10,
-                                    bail=bail) for line in plain[code]))
-        elif code in ("A", "S", "X"):
-            self.adder(code, a, bail)
+            plain = _PLAIN_BY[self.overflow_stop, known >= {"a", "l"}]
+            lines = [line.format(a=a, a1=(a + 1) % 1000, c=a - a % 10, c10=a - a % 10 + 10,
+                                 bail=bail) for line in plain[code]]
+            if op.numbers:  # numbers kept as ints first, then the body for words
+                kind, _, parameter = op.numbers.partition(" ")
+                getattr(self, kind)(parameter, a, lines)
+            else:
+                self.emit(*lines)
         elif code in ("M", "N", "P"):
             self.multiply(code, a, bail)
         elif code == "D":

@@ -42,6 +42,9 @@ class Operation(NamedTuple):
     # The operation's meaning as source lines (see "one body" below), when it is written
     # so: the executor above is generated from it, and so is the compiled pairs' form.
     body: tuple[str, ...] = ()
+    # Compiled, numbers kept as ints go a way of their own before the body (which then
+    # handles words): the name of blockarith's writer for it and its parameter ("add -m").
+    numbers: str = ""
 
     @property
     def uses_address(self) -> bool:
@@ -108,10 +111,12 @@ INTERPRETED: Names = {
     "M1W": "mem[(a + 1) % 1000]", "A": "m.a", "X": "m.x", "L": "m.l", "F": "m.f",
     "SA": "m.a", "SX": "m.x", "SF": "m.f", "A_IS_L": "m.a == m.l",
     "A_OVER_L": "GREATER(m.a, m.l)", "MCW": "[mem[(c + i) % 1000] for i in range(10)]",
-    "RY_FITS": "len(y) == 10 and c <= 990", "cc": "m.cc"}
+    "RY_FITS": "len(y) == 10 and c <= 990", "SUM": "ADDER(m.a, x)",
+    "O_STOPS": "o and m.options.overflow == 'stop'", "cc": "m.cc"}
 BODY_NAMES: dict[str, object] = {"ZERO": ZERO, "EXTRACT": ar.extract, "LINKS": RETURN_LINKS,
                                  "ZEROS": tuple(ZERO_DIGIT * n for n in range(12)),
-                                 "GREATER": ar.greater, "error": error}
+                                 "GREATER": ar.greater, "error": error, "ADDER": ar.add,
+                                 "AdderFault": ar.AdderFault, "NEG": ar.negate}
 _CHANNEL = "c = a - a % 10 if m.options.ten_word_aligned else a"  # Y and Z's first word (U7)
 
 
@@ -129,7 +134,7 @@ def _executor(name: str, body: tuple[str, ...]) -> Executor:
 
 
 def _op(code: str, name: str, action: str, body: tuple[str, ...], cycles: int,
-        **more: int | bool) -> Operation:
+        **more: int | bool | str) -> Operation:
     """A row whose executor is generated from its body."""
     return Operation(code, name, action, _executor("_" + re.sub(r"\W+", "_", name), body),
                      cycles, body=body, **more)  # type: ignore[arg-type]
@@ -138,32 +143,15 @@ def _op(code: str, name: str, action: str, body: tuple[str, ...], cycles: int,
 # ---- executors -------------------------------------------------------------------------
 
 
-def _sum_into_a(m: Machine) -> Outcome:
-    try:
-        total, overflow = ar.add(m.a, m.x)
-    except ar.AdderFault as fault:
-        return error(f"adder fault: {fault}")
-    m._a = total
-    if overflow:
-        m.overflows += 1
-        if m.options.overflow == "stop":
-            return error("overflow: the sum needs twelve digits")
-        return 0  # automatic transfer: the next pair comes from 000 (U9)
-    return None
-
-
-def _add(m: Machine, a: int) -> Outcome:
-    m._x = m.mem[a]
-    return _sum_into_a(m)
-
-
-def _subtract(m: Machine, a: int) -> Outcome:
-    m._x = ar.negate(m.mem[a])
-    return _sum_into_a(m)
-
-
-def _add_x(m: Machine, a: int) -> Outcome:
-    return _sum_into_a(m)
+def _adder(operand: str, to_x: bool = True) -> tuple[str, ...]:
+    """A, S and X's body: ``operand`` (as a word) to rX unless ``to_x`` is False, then rA +
+    rX to rA. An overflow keeps the low eleven digits and transfers to 000 (U9), or is an
+    error stop when the option says so; an error stop changes rX only, so Start runs the
+    instruction again from the same rA."""
+    return (f"m._x = x = {operand}" if to_x else f"x = {operand}", "try:", " s, o = {SUM}",
+            "except AdderFault as fault:", " FAIL f'adder fault: {fault}'", "if {O_STOPS}:",
+            " FAIL 'overflow: the sum needs twelve digits'", "m._a = s", "if o:",
+            " m.overflows += 1", " n = 0")
 
 
 # Minor cycles every multiply spends whatever its digits: 3 passes building 3 x rL, one
@@ -263,9 +251,11 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("J", "store X", "rX to m", ("mem[{a}] = {SX}",), 2),
     _op("K", "A to L", "rA to rL, then rA cleared (m ignored)", ("m._l = m._a", "m._a = ZERO"),
         2, words=0),
-    Operation("A", "add", "(m) to rX; rA + rX to rA", _add, ADD_CYCLES),
-    Operation("S", "subtract", "-(m) to rX; rA + rX to rA", _subtract, ADD_CYCLES),
-    Operation("X", "add X", "rA + rX to rA (m ignored)", _add_x, ADD_CYCLES, words=0),
+    _op("A", "add", "(m) to rX; rA + rX to rA", _adder("{MW}"), ADD_CYCLES, numbers="add m"),
+    _op("S", "subtract", "-(m) to rX; rA + rX to rA", _adder("NEG({MW})"), ADD_CYCLES,
+        numbers="add -m"),
+    _op("X", "add X", "rA + rX to rA (m ignored)", _adder("{X}", to_x=False), ADD_CYCLES,
+        words=0, numbers="add x"),
     Operation("M", "multiply", "(m) to rX; rL x rX rounded to rA; 3 x rL to rF", _multiply,
               MULTIPLY_FIXED_CYCLES),
     Operation("N", "negative multiply", "(m) to rX; -(rL x rX) rounded to rA; 3 x rL to rF",
