@@ -79,7 +79,7 @@ class ArithmeticWriter:
         self.emit(*(indent + line.replace(cell, "w if w.__class__ is str else WORD_OF(w)")
                     for line in body))
 
-    def multiply(self, code: str, a: int, bail: str) -> None:
+    def multiply(self, code: str, a: int, body: list[str]) -> None:
         """M, N, P on numbers with known values: the product's words stay ints in rA, rX
         (P) and rF (the triple), as fastarith._multiply would form them; otherwise (an
         unknown word, a non-digit) through fastarith with words. Each multiply in compiled
@@ -110,10 +110,9 @@ class ArithmeticWriter:
                   "   p = PASSES_OF(vx)", "   if p is None:", "    p = PASSES(vx)",
                   f"   {last}[0] = (vl, vx, hi, lo, f, p)",
                   "   m._a = hi", "   m._x = lo if lo is not None else x", "   m._f = f",
-                  "if not ok:", " if x.__class__ is int: x = WORD_OF(x)",
-                  f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
-                  f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
-                  " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",
+                  "if not ok:",
+                  *(" " + line.replace(_M.format(a=a), "x if x.__class__ is str else WORD_OF(x)")
+                    for line in body),  # the row's body, with words (the cell is in x)
                   # a zero product of two nonzero numbers (their signs are the words')
                   # is remembered too: loops multiplying small numbers meet it every pass
                   " if vx.__class__ is int and vl.__class__ is int and vl and vx:",
@@ -122,7 +121,7 @@ class ArithmeticWriter:
         self.off = 0
         self.phase = None
 
-    def divide(self, a: int, bail: str) -> None:
+    def divide(self, _: str, a: int, body: list[str]) -> None:
         """D on numbers with known values: both quotients stay ints in rA and rX, as
         fastarith.divide forms them; anything else through fastarith with words."""
         self.emit(f"d = mem[{a}]", "va = VALUE(d, d)", "vl = VALUE(m._l, m._l)",
@@ -134,6 +133,6 @@ class ArithmeticWriter:
                   "   r = None",  # a zero quotient's sign is arithmetic.py's rule
                   "  elif (va < 0) != (vl < 0):", "   m._a = -r", "   m._x = -q", "  else:",
                   "   m._a = r", "   m._x = q",
-                  "if r is None:", " if d.__class__ is int: d = WORD_OF(d)",
-                  f" r = DIV(d, {_L})", " if r.__class__ is str:", f"  {bail}",
-                  " m._a, m._x = r")
+                  "if r is None:",  # the row's body, with words (the cell is in d)
+                  *(" " + line.replace(_M.format(a=a), "d if d.__class__ is str else WORD_OF(d)")
+                    for line in body))

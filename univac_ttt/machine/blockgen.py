@@ -24,7 +24,7 @@ from .blockarith import _A, _F, _L, _M, _READS_A_AS_WORD, _WA, _WF, _WL, _X, Ari
 from .charset import MINUS, ZERO_DIGIT
 from .ops import BY_CODE, Hoist, decode
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
-from .word import RETURN_LINKS, ZERO
+from .word import ZERO
 
 if TYPE_CHECKING:
     from .compiled import Tables
@@ -97,14 +97,11 @@ _NAMESPACE = {
     "NEW": fastarith._new_word, "PASSES": fastarith.passes_of,
     "PASSES_OF": fastarith._PASSES_OF.get,
     "ADD": fastarith.add, "SUMS": ar._SUMS.get, "MUL": fastarith.multiply,
-    "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
-    "PRODUCTS_P": fastarith.PRODUCTS[False, True],
-    "DIV": fastarith.divide, "AdderFault": ar.AdderFault,
-    "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": RETURN_LINKS,
+    "DIV": fastarith.divide,
     # Y's channels by their first address, for the test that none of its cells is shadowed.
     **{f"CHANNEL{c}": frozenset(range(c, c + 10)) for c in range(0, 1000, 10)},
     "AS_WORDS": fastarith.as_words, "MATERIALISE": fastarith.materialise,
-    **ops.BODY_NAMES,
+    **ops.BODY_NAMES,  # what the bodies name (EXTRACT, GREATER, LINKS, AdderFault, ...)
 }
 _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
 
@@ -141,6 +138,9 @@ _COMPILED_NAMES: ops.Names = {
     # The adder: arithmetic.add's memo first (text, the address arithmetic on instruction
     # words, adds the same words again and again), then fastarith's, which learns values.
     "SUM": Hoist(("e = {A}",), "SUMS((e, x)) or ADD(e, x)"),
+    # fastarith's multiplier and divider (values remembered); the writer moves the clock
+    # on by the passes after the multiply (blockarith), as it keeps the clock in t + off.
+    "MULTIPLY": "MUL", "PASS_TIME": "", "DIVIDE": "DIV",
     "cc": "n"}
 # The same where rA and rL are known to hold words (blockgen's _Writer.words).
 _WORD_NAMES: ops.Names = {**_COMPILED_NAMES, "A": "m._a", "L": "m._l",
@@ -154,7 +154,7 @@ def _live(lines: list[str]) -> list[str]:
     dead: int | None = None  # the indentation of the ``if False:`` being left out
     for line in lines:
         depth = len(line) - len(line.lstrip())
-        if dead is not None and depth > dead:
+        if dead is not None and depth > dead or not line.strip():
             continue
         dead = None
         if line.strip() == "if False:":
@@ -316,10 +316,6 @@ class _Writer(ArithmeticWriter):
                 getattr(self, kind)(parameter, a, lines)
             else:
                 self.emit(*lines)
-        elif code in ("M", "N", "P"):
-            self.multiply(code, a, bail)
-        elif code == "D":
-            self.divide(a, bail)
         elif code == ",0":
             self.emit("if m.breakpoint_switch:", f" {bail}")
         elif code == "device":

@@ -112,11 +112,13 @@ INTERPRETED: Names = {
     "SA": "m.a", "SX": "m.x", "SF": "m.f", "A_IS_L": "m.a == m.l",
     "A_OVER_L": "GREATER(m.a, m.l)", "MCW": "[mem[(c + i) % 1000] for i in range(10)]",
     "RY_FITS": "len(y) == 10 and c <= 990", "SUM": "ADDER(m.a, x)",
-    "O_STOPS": "o and m.options.overflow == 'stop'", "cc": "m.cc"}
+    "O_STOPS": "o and m.options.overflow == 'stop'", "MULTIPLY": "MULTIPLY",
+    "PASS_TIME": f"m.pulses += p * {MINOR_CYCLE_PULSES}", "DIVIDE": "DIVIDE", "cc": "m.cc"}
 BODY_NAMES: dict[str, object] = {"ZERO": ZERO, "EXTRACT": ar.extract, "LINKS": RETURN_LINKS,
                                  "ZEROS": tuple(ZERO_DIGIT * n for n in range(12)),
                                  "GREATER": ar.greater, "error": error, "ADDER": ar.add,
-                                 "AdderFault": ar.AdderFault, "NEG": ar.negate}
+                                 "AdderFault": ar.AdderFault, "NEG": ar.negate,
+                                 "MULTIPLY": ar.multiply, "DIVIDE": ar.divide}
 _CHANNEL = "c = a - a % 10 if m.options.ten_word_aligned else a"  # Y and Z's first word (U7)
 
 
@@ -160,43 +162,17 @@ def _adder(operand: str, to_x: bool = True) -> tuple[str, ...]:
 MULTIPLY_FIXED_CYCLES = 22
 
 
-def _multiplier_work(m: Machine) -> None:
-    """rF gets 3 x the multiplicand; the clock gets one minor cycle per adder pass."""
-    m._f = ar.triple(m.l) or m.f  # rL is a number here: the multiply has checked it
-    m.pulses += ar.multiplier_passes(m.x) * MINOR_CYCLE_PULSES
+def _multiplier(negative: bool, full: bool) -> tuple[str, ...]:
+    """M, N and P's body: (m) to rX, then rL x rX rounded to rA (negated for N) or, in
+    full, its high half to rA and low half to rX (P); 3 x rL to rF; the clock on a minor
+    cycle for each adder pass of the multiplier's digits (BN-158)."""
+    return ("m._x = x = {MW}", "l = {L}", f"r = {{MULTIPLY}}(l, x, {negative}, {full})",
+            "if r is None:", " FAIL 'a multiply operand holds a non-digit character'",
+            "m._a, m._x, m._f, p = r", "{PASS_TIME}")
 
 
-def _multiply(m: Machine, a: int, negative: bool = False) -> Outcome:
-    m._x = m.mem[a]
-    result = ar.multiply_rounded(m.l, m.x, negative)
-    if result is None:
-        return error("a multiply operand holds a non-digit character")
-    m._a = result
-    _multiplier_work(m)
-    return None
-
-
-def _negative_multiply(m: Machine, a: int) -> Outcome:
-    return _multiply(m, a, negative=True)
-
-
-def _product(m: Machine, a: int) -> Outcome:
-    m._x = m.mem[a]
-    result = ar.multiply_full(m.l, m.x)
-    if result is None:
-        return error("a multiply operand holds a non-digit character")
-    _multiplier_work(m)
-    m._a, m._x = result
-    return None
-
-
-def _divide(m: Machine, a: int) -> Outcome:
-    dividend = m.mem[a]
-    result = ar.divide(dividend, m.l)
-    if isinstance(result, str):
-        return error(result)
-    m._a, m._x = result
-    return None
+# D's body: rA / rL rounded to rA and unrounded to rX, or an error stop (nothing changed).
+_DIVIDER = ("r = {DIVIDE}({MW}, {L})", "if r.__class__ is str:", " FAIL r", "m._a, m._x = r")
 
 
 def _stop(m: Machine, a: int) -> Outcome:
@@ -256,14 +232,14 @@ OPERATIONS: tuple[Operation, ...] = (
         numbers="add -m"),
     _op("X", "add X", "rA + rX to rA (m ignored)", _adder("{X}", to_x=False), ADD_CYCLES,
         words=0, numbers="add x"),
-    Operation("M", "multiply", "(m) to rX; rL x rX rounded to rA; 3 x rL to rF", _multiply,
-              MULTIPLY_FIXED_CYCLES),
-    Operation("N", "negative multiply", "(m) to rX; -(rL x rX) rounded to rA; 3 x rL to rF",
-              _negative_multiply, MULTIPLY_FIXED_CYCLES),
-    Operation("P", "product", "(m) to rX; rL x rX, high half to rA, low half to rX; 3 x rL "
-              "to rF", _product, MULTIPLY_FIXED_CYCLES),
-    Operation("D", "divide", "(m) to rA; rA / rL rounded to rA, unrounded to rX", _divide,
-              DIVIDE_CYCLES),
+    _op("M", "multiply", "(m) to rX; rL x rX rounded to rA; 3 x rL to rF",
+        _multiplier(False, False), MULTIPLY_FIXED_CYCLES, numbers="multiply M"),
+    _op("N", "negative multiply", "(m) to rX; -(rL x rX) rounded to rA; 3 x rL to rF",
+        _multiplier(True, False), MULTIPLY_FIXED_CYCLES, numbers="multiply N"),
+    _op("P", "product", "(m) to rX; rL x rX, high half to rA, low half to rX; 3 x rL to rF",
+        _multiplier(False, True), MULTIPLY_FIXED_CYCLES, numbers="multiply P"),
+    _op("D", "divide", "(m) to rA; rA / rL rounded to rA, unrounded to rX", _DIVIDER,
+        DIVIDE_CYCLES, numbers="divide"),
     _op("E", "extract", "where rF is odd, (m) replaces rA",
         ("m._a = EXTRACT({A}, {MW}, {F})",), 3),
     _op("V", "to V", "(m), (m+1) to rV", ("m.v = [{MW}, {M1W}]",), 3, words=2),
