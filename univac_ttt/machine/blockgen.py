@@ -141,6 +141,10 @@ _COMPILED_NAMES: ops.Names = {
     # fastarith's multiplier and divider (values remembered); the writer moves the clock
     # on by the passes after the multiply (blockarith), as it keeps the clock in t + off.
     "MULTIPLY": "MUL", "PASS_TIME": "", "DIVIDE": "DIV",
+    # The machine as the interpreter keeps it, for a device that looks (the printer).
+    "SETTLED": Hoist(("@FLUSH@", "m.pulses = {now}", "m.cc = n", "m.cr = {cr}",
+                      "m.cr_address = {address}"), ""),
+    "now": "{now}", "cr": "{cr}", "address": "{address}",  # the clock, the pair and its address
     "cc": "n"}
 # The same where rA and rL are known to hold words (blockgen's _Writer.words).
 _WORD_NAMES: ops.Names = {**_COMPILED_NAMES, "A": "m._a", "L": "m._l",
@@ -183,9 +187,8 @@ _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
 # each returns a stop request only before it has changed anything (tape.py), so the
 # interpreter can run it again from the start.
 _CODE_OF.update({BY_CODE[code].execute: "device" for code in (
-    "10", "90", "1n", "2n", "30", "3n", "40", "4n", "5n", "6n", "7n", "8n")})
-_COMPILABLE = set(_PLAIN) | set(_SHIFTS) | {"A", "S", "X", "M", "N", "P", "D", ",0", "50",
-                                            "device"}
+    "10", "1n", "2n", "30", "3n", "40", "4n", "5n", "6n", "7n", "8n")})
+_COMPILABLE = set(_PLAIN) | {"device"}
 
 
 class _Writer(ArithmeticWriter):
@@ -310,14 +313,13 @@ class _Writer(ArithmeticWriter):
         if code in _PLAIN:
             plain = _PLAIN_BY[self.overflow_stop, known >= {"a", "l"}]
             lines = [line.format(a=a, a1=(a + 1) % 1000, c=a - a % 10, c10=a - a % 10 + 10,
-                                 bail=bail) for line in plain[code]]
+                                 bail=bail, now=self.now(), cr=repr(self.word),
+                                 address=self.address) for line in plain[code]]
             if op.numbers:  # numbers kept as ints first, then the body for words
                 kind, _, parameter = op.numbers.partition(" ")
                 getattr(self, kind)(parameter, a, lines)
             else:
                 self.emit(*lines)
-        elif code == ",0":
-            self.emit("if m.breakpoint_switch:", f" {bail}")
         elif code == "device":
             name = f"EX{self.pair}_{self.half}"
             self.namespace[name] = op.execute
@@ -331,12 +333,6 @@ class _Writer(ArithmeticWriter):
                       "t = m.pulses")
             self.off = 0
             self.phase = None
-        elif code == "50":
-            self.emit("@FLUSH@", f"m.pulses = {self.now()}", "m.cc = n",
-                      f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
-                      "printer = m.printer",
-                      "if printer is not None:", f" printer.print_word({_M.format(a=a)})",
-                      "m.printed_words += 1")
         self._simplify(first)
         self._learn(code)
         self.half = 1

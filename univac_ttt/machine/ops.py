@@ -83,15 +83,17 @@ Names = dict[str, "str | Hoist"]
 _FIELDS = Formatter()
 
 
-def expand(body: tuple[str, ...], names: Names, fail: str) -> list[str]:
-    """``body`` written in one context's ``names``; a ``FAIL reason`` line becomes
-    ``fail`` with the reason for ``@REASON@`` (the reason is not a template)."""
+def expand(body: tuple[str, ...], names: Names, stop: str) -> list[str]:
+    """``body`` written in one context's ``names``; a ``STOP request`` line becomes
+    ``stop`` with the request for ``@STOP@``, and ``FAIL reason`` is ``STOP error(reason)``
+    (neither is a template); a line that comes to nothing is left out."""
     out: list[str] = []
     for line in body:
         text = line.lstrip()
         indent = line[:len(line) - len(text)]
-        if text.startswith("FAIL "):
-            out.append(indent + fail.replace("@REASON@", text[5:]))
+        if text.startswith(("FAIL ", "STOP ")):
+            request = f"error({text[5:]})" if text.startswith("FAIL") else text[5:]
+            out.append(indent + stop.replace("@STOP@", request))
             continue
         values: dict[str, str] = {}
         for _, field, _, _ in _FIELDS.parse(line):
@@ -99,10 +101,11 @@ def expand(body: tuple[str, ...], names: Names, fail: str) -> list[str]:
                 continue
             value = names[field]
             if isinstance(value, Hoist):
-                out += [indent + hoisted for hoisted in expand(value.lines, names, fail)]
+                out += [indent + hoisted for hoisted in expand(value.lines, names, stop)]
                 value = value.value
             values[field] = value
-        out.append(line.format(**values))
+        if (written := line.format(**values)).strip():
+            out.append(written)
     return out
 
 
@@ -113,18 +116,20 @@ INTERPRETED: Names = {
     "A_OVER_L": "GREATER(m.a, m.l)", "MCW": "[mem[(c + i) % 1000] for i in range(10)]",
     "RY_FITS": "len(y) == 10 and c <= 990", "SUM": "ADDER(m.a, x)",
     "O_STOPS": "o and m.options.overflow == 'stop'", "MULTIPLY": "MULTIPLY",
-    "PASS_TIME": f"m.pulses += p * {MINOR_CYCLE_PULSES}", "DIVIDE": "DIVIDE", "cc": "m.cc"}
+    "PASS_TIME": f"m.pulses += p * {MINOR_CYCLE_PULSES}", "DIVIDE": "DIVIDE", "SETTLED": "",
+    "cc": "m.cc"}
 BODY_NAMES: dict[str, object] = {"ZERO": ZERO, "EXTRACT": ar.extract, "LINKS": RETURN_LINKS,
                                  "ZEROS": tuple(ZERO_DIGIT * n for n in range(12)),
                                  "GREATER": ar.greater, "error": error, "ADDER": ar.add,
                                  "AdderFault": ar.AdderFault, "NEG": ar.negate,
-                                 "MULTIPLY": ar.multiply, "DIVIDE": ar.divide}
+                                 "MULTIPLY": ar.multiply, "DIVIDE": ar.divide,
+                                 "HALT": HALT, "BREAKPOINT": BREAKPOINT}
 _CHANNEL = "c = a - a % 10 if m.options.ten_word_aligned else a"  # Y and Z's first word (U7)
 
 
 def _executor(name: str, body: tuple[str, ...]) -> Executor:
     """The interpreter's executor of an operation written as ``body``."""
-    lines = expand(body, INTERPRETED, "return error(@REASON@)") or ["pass"]
+    lines = expand(body, INTERPRETED, "return @STOP@") or ["pass"]
     text = "\n".join(lines)
     source = "\n ".join([f"def {name}(m, a):", *(["mem = m.mem"] if "mem" in text else []),
                          *([_CHANNEL] if re.search(r"\bc\b", text) else []),
@@ -175,27 +180,12 @@ def _multiplier(negative: bool, full: bool) -> tuple[str, ...]:
 _DIVIDER = ("r = {DIVIDE}({MW}, {L})", "if r.__class__ is str:", " FAIL r", "m._a, m._x = r")
 
 
-def _stop(m: Machine, a: int) -> Outcome:
-    return HALT
-
-
-def _breakpoint(m: Machine, a: int) -> Outcome:
-    return BREAKPOINT if m.breakpoint_switch else None
-
-
 def _keyboard(m: Machine, a: int) -> Outcome:
     word = m.keyboard.read_word() if m.keyboard is not None else None
     if word is None:
         return KEYBOARD_WAIT
     m.mem[a] = word
     m.keyboard_words += 1
-    return None
-
-
-def _printer(m: Machine, a: int) -> Outcome:
-    if m.printer is not None:
-        m.printer.print_word(m.mem[a])
-    m.printed_words += 1
     return None
 
 
@@ -264,12 +254,14 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("0n", "shift left, sign kept", "rA digits left n places",
         ("v = {A}", "m._a = v[0] + (v[1:] + ZEROS[{a}])[{a}:{a} + 11]"), 2, words=0),
     _op("00", "skip", "no operation", (), 1, words=0),
-    Operation("90", "stop", "stop; Start goes on with the next instruction", _stop, 1, words=0),
-    Operation(",0", "breakpoint stop", "stop if the breakpoint switch is set", _breakpoint, 1,
-              words=0),
+    _op("90", "stop", "stop; Start goes on with the next instruction", ("STOP HALT",), 1,
+        words=0),
+    _op(",0", "breakpoint stop", "stop if the breakpoint switch is set",
+        ("if m.breakpoint_switch:", " STOP BREAKPOINT"), 1, words=0),
     Operation("10", "keyboard", "stall until a word is typed on the SC keyboard; it goes to m",
               _keyboard, 2),
-    Operation("50", "print", "type (m) on the SC printer", _printer, 2),
+    _op("50", "print", "type (m) on the SC printer", ("{SETTLED}", "printer = m.printer",
+        "if printer is not None:", " printer.print_word({MW})", "m.printed_words += 1"), 2),
     # Tapes (S-PROG53; docs/fidelity.md "Tapes"): n is the Uniservo, 1-9 or - for the
     # tenth. A 60-word transfer moves a word a minor cycle (61, like Y and Z's 11); the
     # tape time itself runs beside the computer and is waited for only by the interlock.
