@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
+from . import ops
+from .ops import OPERATIONS
 from .word import MODULUS
 
 if TYPE_CHECKING:
@@ -18,8 +20,9 @@ if TYPE_CHECKING:
 
 # A sum that the right half of its pair reads as a word is made a word at once; one that
 # it stores is made a word if its word is known (memory may keep a new number as an int).
-_READS_A_AS_WORD = {"E", "Q", "T", ".n", ";n", "-n", "0n"}
-_STORES_A = {"H", "C"}
+_READS_A_AS_WORD = {op.code for op in OPERATIONS
+                    if ops.fields(op.body) & {"A", "A_IS_L", "A_OVER_L"}}  # E, Q, T, shifts
+_STORES_A = {op.code for op in OPERATIONS if "SA" in ops.fields(op.body)}  # H, C
 # Registers live in m._a, m._x, m._l, m._f: a word, or (after compiled arithmetic) a
 # number's int value that fastarith.register_word turns into its word when one is needed.
 # Compiled code reading one as a word makes the word from an int and keeps it there (the

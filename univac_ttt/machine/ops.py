@@ -109,6 +109,12 @@ def expand(body: tuple[str, ...], names: Names, stop: str) -> list[str]:
     return out
 
 
+def fields(body: tuple[str, ...]) -> set[str]:
+    """The names a body uses (compiled code asks which rows read rA as a word)."""
+    return {field for line in body for _, field, _, _ in _FIELDS.parse(line)
+            if field and not line.lstrip().startswith(("FAIL ", "STOP "))}
+
+
 INTERPRETED: Names = {
     "a": "a", "a1": "(a + 1) % 1000", "c": "c", "c10": "c + 10", "M": "mem[a]", "MW": "mem[a]",
     "M1W": "mem[(a + 1) % 1000]", "A": "m.a", "X": "m.x", "L": "m.l", "F": "m.f",
