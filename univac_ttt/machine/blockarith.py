@@ -1,9 +1,12 @@
-"""The compiled forms of the adder, multiplier and divider (A, S, X, M, N, P, D).
+"""The numbers way of compiled arithmetic (A, S, X, M, N, P, D), before the row's body.
 
+Each row of ops.py names its writer here (``numbers``: "add -m", "multiply P", "divide").
 Numbers whose values are known add, multiply and divide as ints and stay ints in the
 registers (and in memory: the value shadow, see blockgen.py); anything else (text, a zero
-result, whose sign is arithmetic.py's rule, an overflow stop, a non-digit) goes through
-fastarith and arithmetic.py with words. Mixed into blockgen's writer.
+result, whose sign is arithmetic.py's rule, an overflow stop, a non-digit) goes on to the
+row's own body, which handles words (through fastarith's remembered values). This is the
+one place an operation's meaning is restated: on ints, for speed; the differential tests
+hold it to the body. Mixed into blockgen's writer.
 """
 
 from __future__ import annotations

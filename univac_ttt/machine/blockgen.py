@@ -7,10 +7,12 @@ the pairs after it) is a constant worked out here; only a multiply's digits or a
 the clock vary. Before each later pair the block compares the word memory holds with the
 word it was compiled from and leaves, exactly as the machine stands, when it changed.
 
-Arithmetic on numbers whose values are known (blockarith.py) leaves its results in the
-registers as ints and makes no word; a word is made only when something reads the register
-as one. Anything unusual leaves through ``Bail`` before that instruction has changed
-anything, with the machine settled just before it (``_settle``).
+Each instruction's text comes from its row's body in ops.py, written in this module's
+names (``_COMPILED_NAMES``); arithmetic on numbers whose values are known goes a way of its
+own first (blockarith.py), leaving its results in the registers as ints and making no word;
+a word is made only when something reads the register as one. Anything unusual leaves
+through ``Bail`` before that instruction has changed anything, with the machine settled
+just before it (``_settle``).
 """
 
 from __future__ import annotations

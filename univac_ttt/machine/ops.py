@@ -1,11 +1,13 @@
-"""The C-10 instruction code: one table feeding the executor, disassembler, assembler,
-timing model, the monitor's ``break -op`` and its ``help ops`` (py65 style).
+"""The C-10 instruction code: one table feeding the executor, the compiled blocks, the
+disassembler, assembler, timing model, the monitor's ``break -op`` and its ``help ops``.
 
 Each executor takes the machine and the operand (an address, or the shift count for the
 shifts) and returns None to go on, an ``int`` to transfer control there, or a
-``StopRequest``. A row written as a ``body`` (the plain moves, transfers and shifts) is
-the one statement of that instruction: its executor here and its compiled form
-(blockgen.py) are both generated from it. REFERENCE.md section 5 is the source of every row.
+``StopRequest``. Every row but the devices' (keyboard, tapes: tape.py) is written as a
+``body``, the one statement of that instruction: its executor here and its compiled form
+(blockgen.py) are both generated from it, each context putting its own text for the
+body's names. Compiled arithmetic goes a numbers way first (blockarith.py, named by the
+row's ``numbers``) and then the same body. REFERENCE.md section 5 is the source of every row.
 """
 
 from __future__ import annotations
@@ -59,17 +61,18 @@ class Operation(NamedTuple):
 
 # ---- one body ----------------------------------------------------------------------------
 # An operation written as a body states its meaning once, as lines of Python over the
-# machine ``m``, memory ``mem`` and these names: {a} the operand, {a1} the next address,
-# {c} the first address of the channel Y and Z move (and {c10} ten past it), {MCW} its ten
-# cells as words, {RY_FITS} that rY goes there as one slice of memory, {M} the cell
-# at {a} as it is (a register may take a compiled store's int as it is), {MW} and {M1W} the
-# cells at {a} and {a1} as words, {A} {X} {L} {F} the registers as words, {SA} {SX} {SF} the
-# registers as a store leaves them in memory, {A_IS_L} and {A_OVER_L} Q's and T's tests,
-# {cc} the control counter after the fetch; a transfer sets ``n``, and a line ``FAIL
-# reason`` is an error stop (the compiled form leaves before the instruction instead, for
-# the interpreter to run it). From the body come the interpreter's executor (here) and the
-# compiled pairs' form (blockgen.py), each by putting its own text for these names: the
-# compiled one keeps numbers as ints in registers and memory (the value shadow).
+# machine ``m``, memory ``mem`` and names in braces. Operands: {a} the address, {a1} the
+# next, {c} and {c10} the channel Y and Z move. Cells: {M} the cell at {a} as it is (a
+# register may take a compiled store's int as it is), {MW} {M1W} the cells at {a} and {a1}
+# as words, {MCW} the channel's ten as words. Registers: {A} {X} {L} {F} as words, {SA}
+# {SX} {SF} as a store leaves them in memory. Tests and arithmetic: {A_IS_L} {A_OVER_L}
+# (Q, T), {SUM} (rA + x), {MULTIPLY} {DIVIDE} (the functions), {O_STOPS} (the overflow
+# rule), {RY_FITS}, {PASS_TIME} (the clock on by p adder passes), {SETTLED} (the machine
+# as a device sees it), {cc} the control counter after the fetch. A transfer sets ``n``;
+# a line ``STOP request`` stops (``FAIL reason``: an error stop). The interpreter's names
+# are INTERPRETED below; compiled code's (blockgen._COMPILED_NAMES) keep numbers as ints
+# in registers and memory (the value shadow), registers in locals, and leave before an
+# instruction that would stop, for the interpreter to run it.
 
 
 class Hoist(NamedTuple):
