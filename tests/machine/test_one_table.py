@@ -3,7 +3,7 @@ executor and the compiled pairs' inline form are both generated from that row.""
 
 from __future__ import annotations
 
-from univac_ttt.machine import blockgen, ops
+from univac_ttt.machine import blockgen, blockops, ops
 from univac_ttt.machine.ops import BY_CODE, OPERATIONS
 
 
@@ -22,9 +22,9 @@ def test_rows_written_as_bodies_feed_the_executor_and_the_compiled_form():
     written = [op for op in OPERATIONS if op.body]
     for op in written:
         for stop in (False, True):
-            names = blockgen._names(stop, False)
-            assert blockgen._PLAIN_BY[stop, False][op.code] == blockgen._live(
-                ops.expand(op.body, names, blockgen._FAIL))
+            names = blockops._names(stop, False)
+            assert blockops._PLAIN_BY[stop, False][op.code] == blockops._live(
+                ops.expand(op.body, names, blockops._FAIL))
         rebuilt = ops._executor("again", op.body)
         assert rebuilt.__code__.co_code == op.execute.__code__.co_code, op.code
 
