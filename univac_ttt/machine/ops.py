@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from string import Formatter
 from typing import TYPE_CHECKING, NamedTuple
 
 from . import arithmetic as ar
@@ -83,7 +82,7 @@ class Hoist(NamedTuple):
 
 
 Names = dict[str, "str | Hoist"]
-_FIELDS = Formatter()
+_FIELD = re.compile(r"\{(\w+)\}")  # a name in a body line (no body writes a brace else)
 
 
 def expand(body: tuple[str, ...], names: Names, stop: str) -> list[str]:
@@ -99,8 +98,8 @@ def expand(body: tuple[str, ...], names: Names, stop: str) -> list[str]:
             out.append(indent + stop.replace("@STOP@", request))
             continue
         values: dict[str, str] = {}
-        for _, field, _, _ in _FIELDS.parse(line):
-            if field is None or field in values:
+        for field in _FIELD.findall(line):
+            if field in values:
                 continue
             value = names[field]
             if isinstance(value, Hoist):
@@ -114,8 +113,8 @@ def expand(body: tuple[str, ...], names: Names, stop: str) -> list[str]:
 
 def fields(body: tuple[str, ...]) -> set[str]:
     """The names a body uses (compiled code asks which rows read rA as a word)."""
-    return {field for line in body for _, field, _, _ in _FIELDS.parse(line)
-            if field and not line.lstrip().startswith(("FAIL ", "STOP "))}
+    return {field for line in body if not line.lstrip().startswith(("FAIL ", "STOP "))
+            for field in _FIELD.findall(line)}
 
 
 INTERPRETED: Names = {
