@@ -87,7 +87,14 @@ def _names(stop: bool, words: bool) -> ops.Names:
     return {**(_WORD_NAMES if words else _COMPILED_NAMES), "O_STOPS": "o" if stop else "False"}
 
 
-# By (overflow stops, rA and rL known to hold words): each body in compiled code.
-_PLAIN_BY = {(stop, words): _plain(_names(stop, words))
-             for stop in (False, True) for words in (False, True)}
-_PLAIN = _PLAIN_BY[False, False]
+class _ByRule(dict[tuple[bool, bool], dict[str, list[str]]]):
+    """Each body in compiled code by (overflow stops, rA and rL known to hold words), made
+    when first asked for (a start-up that compiles nothing writes none)."""
+
+    def __missing__(self, key: tuple[bool, bool]) -> dict[str, list[str]]:
+        value = self[key] = _plain(_names(*key))
+        return value
+
+
+_PLAIN_BY = _ByRule()
+_PLAIN = frozenset(op.code for op in ops.OPERATIONS if op.body or op.code == "00")

@@ -135,24 +135,45 @@ BODY_NAMES: dict[str, object] = {"ZERO": ZERO, "EXTRACT": ar.extract, "LINKS": R
 _CHANNEL = "c = a - a % 10 if m.options.ten_word_aligned else a"  # Y and Z's first word (U7)
 
 
-def _executor(name: str, body: tuple[str, ...]) -> Executor:
-    """The interpreter's executor of an operation written as ``body``."""
+def _source(name: str, body: tuple[str, ...]) -> str:
+    """The source of the interpreter's executor of an operation written as ``body``."""
     lines = expand(body, INTERPRETED, "return @STOP@") or ["pass"]
     text = "\n".join(lines)
-    source = "\n ".join([f"def {name}(m, a):", *(["mem = m.mem"] if "mem" in text else []),
-                         *([_CHANNEL] if re.search(r"\bc\b", text) else []),
-                         *(["n = None"] if "n = " in text else []), *lines,
-                         "return n" if "n = " in text else "return None"])
+    return "\n ".join([f"def {name}(m, a):", *(["mem = m.mem"] if "mem" in text else []),
+                       *([_CHANNEL] if re.search(r"\bc\b", text) else []),
+                       *(["n = None"] if "n = " in text else []), *lines,
+                       "return n" if "n = " in text else "return None"])
+
+
+def _executor(name: str, body: tuple[str, ...]) -> Executor:
+    """The interpreter's executor of an operation written as ``body``."""
     namespace = dict(BODY_NAMES)
-    exec(source, namespace)  # noqa: S102 - the table's own bodies
+    exec(_source(name, body), namespace)  # noqa: S102 - the table's own bodies
     return namespace[name]  # type: ignore[return-value]
+
+
+def _unmade(m: Machine, a: int) -> Outcome:
+    """A body's executor before ``_with_executors`` has made it."""
+    raise AssertionError("executor not made")
 
 
 def _op(code: str, name: str, action: str, body: tuple[str, ...], cycles: int,
         **more: int | bool | str) -> Operation:
-    """A row whose executor is generated from its body."""
-    return Operation(code, name, action, _executor("_" + re.sub(r"\W+", "_", name), body),
-                     cycles, body=body, **more)  # type: ignore[arg-type]
+    """A row whose executor will be generated from its body (``_with_executors``)."""
+    return Operation(code, name, action, _unmade, cycles, body=body,
+                     **more)  # type: ignore[arg-type]
+
+
+def _with_executors(rows: tuple[Operation, ...]) -> tuple[Operation, ...]:
+    """The rows, each written as a body with its executor: one source for them all, compiled
+    once (a compile a row cost a millisecond and a half of every start-up)."""
+    names = {op.code: "_" + re.sub(r"\W+", "_", op.name) for op in rows if op.body or
+             op.execute is _unmade}
+    namespace = dict(BODY_NAMES)
+    exec("\n".join(_source(names[op.code], op.body) for op in rows  # noqa: S102
+                   if op.code in names), namespace)
+    return tuple(op._replace(execute=namespace[names[op.code]]) if op.code in names else op
+                 for op in rows)
 
 
 # ---- executors -------------------------------------------------------------------------
@@ -214,7 +235,7 @@ def _bad_address(m: Machine, a: int) -> Outcome:
 ADD_CYCLES = 5  # compare the magnitudes, then the adder pass (BN-157)
 DIVIDE_CYCLES = 88
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = _with_executors((
     _op("B", "bring", "(m) to rA and rX", ("m._a = m._x = {M}",), 2),
     _op("L", "load L", "(m) to rL and rX", ("m._l = m._x = {M}",), 2),
     _op("F", "load F", "(m) to rF", ("m._f = {M}",), 2),
@@ -291,7 +312,7 @@ OPERATIONS: tuple[Operation, ...] = (
               tape.write_low_density, 61, words=60),
     Operation("8n", "rewind with interlock", "rewind tape n and lock it until remounted",
               tape.rewind_interlock, 2, words=0),
-)
+))
 
 BY_CODE: dict[str, Operation] = {op.code: op for op in OPERATIONS}
 INVALID = Operation("??", "invalid", "no such operation", _invalid, 1, words=0)
