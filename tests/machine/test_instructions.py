@@ -230,6 +230,9 @@ def test_overflow_can_stop_instead():
     m = machine_with({0: w("B00100A00100"), 100: big}, MachineOptions(overflow="stop"))
     stop = m.run(10)
     assert stop.kind is StopKind.ERROR and "overflow" in stop.reason
+    # The stop changes rX only: Start runs the A again from the same rA (and stops again).
+    assert (m.a, m.x, m.overflows) == (big, big, 0)
+    assert m.run(10) == stop and m.a == big
 
 
 def test_adder_fault_stops():

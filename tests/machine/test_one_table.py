@@ -3,16 +3,28 @@ executor and the compiled pairs' inline form are both generated from that row.""
 
 from __future__ import annotations
 
-from univac_ttt.machine import blockgen, ops
+from univac_ttt.machine import blockgen, blockops, ops
 from univac_ttt.machine.ops import BY_CODE, OPERATIONS
+
+
+def test_every_operation_compiled_inline_is_written_as_a_body():
+    """What compiled code does not call as the row's own executor (the devices: keyboard,
+    tapes) it writes from the row's body: there is no second, hand-written form."""
+    compiled = {code for code in blockgen._CODE_OF.values() if code != "device"}
+    assert compiled == {op.code for op in OPERATIONS if op.body or op.code == "00"}
+    assert compiled >= set("BLFKEVWURHCGJQTYZASXMNPD") | {".n", ";n", "-n", "0n", "90", ",0",
+                                                          "50"}
+    called = {op.code for op in OPERATIONS if blockgen._CODE_OF.get(op.execute) == "device"}
+    assert called == {"10", "1n", "2n", "30", "3n", "40", "4n", "5n", "6n", "7n", "8n"}
 
 
 def test_rows_written_as_bodies_feed_the_executor_and_the_compiled_form():
     written = [op for op in OPERATIONS if op.body]
-    assert {op.code for op in written} >= {"B", "L", "F", "K", "E", "V", "W", "U", "R"}
     for op in written:
-        assert blockgen._PLAIN[op.code] == [
-            line.format(**blockgen._COMPILED_NAMES) for line in op.body]
+        for stop in (False, True):
+            names = blockops._names(stop, False)
+            assert blockops._PLAIN_BY[stop, False][op.code] == blockops._live(
+                ops.expand(op.body, names, blockops._FAIL))
         rebuilt = ops._executor("again", op.body)
         assert rebuilt.__code__.co_code == op.execute.__code__.co_code, op.code
 

@@ -174,6 +174,24 @@ def multiply_full(l_word: str, x_word: str) -> tuple[str, str] | None:
     return product_word(sign, magnitude // MODULUS), product_word(sign, magnitude % MODULUS)
 
 
+def multiply(l_word: str, x_word: str, negative: bool, full: bool
+             ) -> tuple[str, str, str, int] | None:
+    """M, N (negative) or P (full) as the machine does them: (rA, rX, rF, adder passes),
+    or None for a non-digit. rX keeps the multiplier for M and N and gets the low half of
+    the product for P; rF gets 3 x rL."""
+    if full:
+        halves = multiply_full(l_word, x_word)
+        if halves is None:
+            return None
+        a, x = halves
+    else:
+        rounded = multiply_rounded(l_word, x_word, negative)
+        if rounded is None:
+            return None
+        a, x = rounded, x_word
+    return a, x, triple(l_word), multiplier_passes(x_word)  # type: ignore[return-value]
+
+
 @memoised
 def triple(l_word: str) -> str | None:
     """What a multiply leaves in rF: three times the multiplicand's magnitude (BN-158).

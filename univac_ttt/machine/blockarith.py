@@ -1,9 +1,12 @@
-"""The compiled forms of the adder, multiplier and divider (A, S, X, M, N, P, D).
+"""The numbers way of compiled arithmetic (A, S, X, M, N, P, D), before the row's body.
 
+Each row of ops.py names its writer here (``numbers``: "add -m", "multiply P", "divide").
 Numbers whose values are known add, multiply and divide as ints and stay ints in the
 registers (and in memory: the value shadow, see blockgen.py); anything else (text, a zero
-result, whose sign is arithmetic.py's rule, an overflow stop, a non-digit) goes through
-fastarith and arithmetic.py with words. Mixed into blockgen's writer.
+result, whose sign is arithmetic.py's rule, an overflow stop, a non-digit) goes on to the
+row's own body, which handles words (through fastarith's remembered values). This is the
+one place an operation's meaning is restated: on ints, for speed; the differential tests
+hold it to the body. Mixed into blockgen's writer.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
+from . import ops
+from .ops import OPERATIONS
 from .word import MODULUS
 
 if TYPE_CHECKING:
@@ -18,8 +23,9 @@ if TYPE_CHECKING:
 
 # A sum that the right half of its pair reads as a word is made a word at once; one that
 # it stores is made a word if its word is known (memory may keep a new number as an int).
-_READS_A_AS_WORD = {"E", "Q", "T", ".n", ";n", "-n", "0n"}
-_STORES_A = {"H", "C"}
+_READS_A_AS_WORD = {op.code for op in OPERATIONS
+                    if ops.fields(op.body) & {"A", "A_IS_L", "A_OVER_L"}}  # E, Q, T, shifts
+_STORES_A = {op.code for op in OPERATIONS if "SA" in ops.fields(op.body)}  # H, C
 # Registers live in m._a, m._x, m._l, m._f: a word, or (after compiled arithmetic) a
 # number's int value that fastarith.register_word turns into its word when one is needed.
 # Compiled code reading one as a word makes the word from an int and keeps it there (the
@@ -53,18 +59,18 @@ class ArithmeticWriter:
     phase: int | None
     emit: Callable[..., None]
 
-    def adder(self, code: str, a: int, bail: str) -> None:
-        """A, S, X: numbers with known values add here and rA keeps the sum as an int;
-        the rest (text, overflow, a zero sum, whose sign is arithmetic.py's rule) go
-        through fastarith and arithmetic as words."""
-        sign = "-" if code == "S" else "+"
-        second = "VALUE(w, w)" if code != "X" else "VALUE(m._x, m._x)"
-        rx = {"A": " m._x = w", "X": " pass",
-              "S": " m._x = -w if w.__class__ is int else NEGATE[w[0]] + w[1:]"}[code]
+    def add(self, source: str, a: int, body: list[str]) -> None:
+        """A, S, X (``source`` m, -m or x: what goes to rX, ops.py's row): numbers with
+        known values add here and rA keeps the sum as an int; the rest (text, overflow, a
+        zero sum, whose sign is arithmetic.py's rule) go the row's body, with words."""
+        sign = "-" if source == "-m" else "+"
+        second = "VALUE(w, w)" if source != "x" else "VALUE(m._x, m._x)"
+        rx = {"m": " m._x = w", "x": " pass",
+              "-m": " m._x = -w if w.__class__ is int else NEGATE[w[0]] + w[1:]"}[source]
         to_a = (" m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
                 _READS_A_AS_WORD else " m._a = WORD(s) or s" if self.half == 0
                 and self.right_code in _STORES_A else " m._a = s")
-        self.emit(*([f"w = mem[{a}]"] if code != "X" else []),
+        self.emit(*([f"w = mem[{a}]"] if source != "x" else []),
                   "va = VALUE(m._a, m._a)",
                   f"vb = {second}",
                   "if va.__class__ is int and vb.__class__ is int and "
@@ -75,20 +81,11 @@ class ArithmeticWriter:
                       f"{sign} vb) and (s := s - {MODULUS} if s > 0 else s + {MODULUS}):",
                       " " + rx, " " + to_a, "  m.overflows += 1", "  n = 0", " else:")
             indent = "  "  # (a wrapped zero, text, a zero sum: the word way below)
-        # Text (address arithmetic on instruction words) is looked up in arithmetic.add's
-        # own memo first: the same sums again and again, without fastarith's value tests.
-        work = {"A": [" x = w if w.__class__ is str else WORD_OF(w)", f" e = {_A}",
-                      " s, o = SUMS((e, x)) or ADD(e, x)"],
-                "X": [f" e = {_A}", f" v = {_X}", " s, o = SUMS((e, v)) or ADD(e, v)"],
-                "S": [" if w.__class__ is int: w = WORD_OF(w)", f" x, s, o = SUB({_A}, w)"]}
-        lines = ["try:", *work[code], "except AdderFault:", f" {bail}"]
-        if self.overflow_stop:
-            lines += ["if o:", f" {bail}"]
-        lines += ["m._x = x" if code != "X" else "pass", "m._a = s", "if o:",
-                  " m.overflows += 1", " n = 0"]
-        self.emit(*(indent + line for line in lines))
+        cell = _M.format(a=a)  # already in w
+        self.emit(*(indent + line.replace(cell, "w if w.__class__ is str else WORD_OF(w)")
+                    for line in body))
 
-    def multiply(self, code: str, a: int, bail: str) -> None:
+    def multiply(self, code: str, a: int, body: list[str]) -> None:
         """M, N, P on numbers with known values: the product's words stay ints in rA, rX
         (P) and rF (the triple), as fastarith._multiply would form them; otherwise (an
         unknown word, a non-digit) through fastarith with words. Each multiply in compiled
@@ -119,10 +116,9 @@ class ArithmeticWriter:
                   "   p = PASSES_OF(vx)", "   if p is None:", "    p = PASSES(vx)",
                   f"   {last}[0] = (vl, vx, hi, lo, f, p)",
                   "   m._a = hi", "   m._x = lo if lo is not None else x", "   m._f = f",
-                  "if not ok:", " if x.__class__ is int: x = WORD_OF(x)",
-                  f" l = {_L}", f" r = PRODUCTS_{code}.get((l, x), False)", " if r is False:",
-                  f"  r = MUL(l, x, {code == 'N'}, {code == 'P'})",
-                  " if r is None:", f"  {bail}", " m._a, m._x, m._f, p = r",
+                  "if not ok:",
+                  *(" " + line.replace(_M.format(a=a), "x if x.__class__ is str else WORD_OF(x)")
+                    for line in body),  # the row's body, with words (the cell is in x)
                   # a zero product of two nonzero numbers (their signs are the words')
                   # is remembered too: loops multiplying small numbers meet it every pass
                   " if vx.__class__ is int and vl.__class__ is int and vl and vx:",
@@ -131,7 +127,7 @@ class ArithmeticWriter:
         self.off = 0
         self.phase = None
 
-    def divide(self, a: int, bail: str) -> None:
+    def divide(self, _: str, a: int, body: list[str]) -> None:
         """D on numbers with known values: both quotients stay ints in rA and rX, as
         fastarith.divide forms them; anything else through fastarith with words."""
         self.emit(f"d = mem[{a}]", "va = VALUE(d, d)", "vl = VALUE(m._l, m._l)",
@@ -143,6 +139,6 @@ class ArithmeticWriter:
                   "   r = None",  # a zero quotient's sign is arithmetic.py's rule
                   "  elif (va < 0) != (vl < 0):", "   m._a = -r", "   m._x = -q", "  else:",
                   "   m._a = r", "   m._x = q",
-                  "if r is None:", " if d.__class__ is int: d = WORD_OF(d)",
-                  f" r = DIV(d, {_L})", " if r.__class__ is str:", f"  {bail}",
-                  " m._a, m._x = r")
+                  "if r is None:",  # the row's body, with words (the cell is in d)
+                  *(" " + line.replace(_M.format(a=a), "d if d.__class__ is str else WORD_OF(d)")
+                    for line in body))

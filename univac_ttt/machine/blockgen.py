@@ -7,10 +7,12 @@ the pairs after it) is a constant worked out here; only a multiply's digits or a
 the clock vary. Before each later pair the block compares the word memory holds with the
 word it was compiled from and leaves, exactly as the machine stands, when it changed.
 
-Arithmetic on numbers whose values are known (blockarith.py) leaves its results in the
-registers as ints and makes no word; a word is made only when something reads the register
-as one. Anything unusual leaves through ``Bail`` before that instruction has changed
-anything, with the machine settled just before it (``_settle``).
+Each instruction's text comes from its row's body in ops.py, written in compiled code's
+names (blockops.py); arithmetic on numbers whose values are known goes a way of its
+own first (blockarith.py), leaving its results in the registers as ints and making no word;
+a word is made only when something reads the register as one. Anything unusual leaves
+through ``Bail`` before that instruction has changed anything, with the machine settled
+just before it (``_settle``).
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
 from . import fastarith, ops
-from .blockarith import _A, _F, _L, _M, _READS_A_AS_WORD, _WA, _WF, _WL, _X, ArithmeticWriter
+from .blockarith import _A, _L, _READS_A_AS_WORD, _WA, _WL, ArithmeticWriter
+from .blockops import _PLAIN, _PLAIN_BY
 from .charset import MINUS, ZERO_DIGIT
 from .ops import BY_CODE, decode
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
-from .word import RETURN_LINKS, ZERO
+from .word import ZERO
 
 if TYPE_CHECKING:
     from .compiled import Tables
@@ -97,54 +100,20 @@ _NAMESPACE = {
     "NEW": fastarith._new_word, "PASSES": fastarith.passes_of,
     "PASSES_OF": fastarith._PASSES_OF.get,
     "ADD": fastarith.add, "SUMS": ar._SUMS.get, "MUL": fastarith.multiply,
-    "PRODUCTS_M": fastarith.PRODUCTS[False, False], "PRODUCTS_N": fastarith.PRODUCTS[True, False],
-    "PRODUCTS_P": fastarith.PRODUCTS[False, True],
-    "DIV": fastarith.divide, "SUB": fastarith.subtract, "AdderFault": ar.AdderFault,
-    "EXTRACT": ar.extract, "GREATER": ar.greater, "LINKS": RETURN_LINKS,
-    "TO_Y": ops._to_y, "FROM_Y": ops._from_y,
+    "DIV": fastarith.divide,
+    # Y's channels by their first address, for the test that none of its cells is shadowed.
+    **{f"CHANNEL{c}": frozenset(range(c, c + 10)) for c in range(0, 1000, 10)},
     "AS_WORDS": fastarith.as_words, "MATERIALISE": fastarith.materialise,
-    **ops.BODY_NAMES,
+    **ops.BODY_NAMES,  # what the bodies name (EXTRACT, GREATER, LINKS, AdderFault, ...)
 }
-def _STORE_INT(register: str) -> list[str]:  # noqa: N802 - reads as a table entry
-    return [f"v = m._{register}", "if v.__class__ is int:",
-            " if (u := WORD(v)) is None: sh({a})", f" else: m._{register} = v = u",
-            "mem[{a}] = v"]
-
-
 _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
-# The operations the table writes as a body (ops.py, "one body"): their inline form comes
-# from the row, with a cell or register read as a word where the body asks for one.
-_COMPILED_NAMES = {"a": "{a}", "a1": "{a1}", "M": "mem[{a}]", "MW": _M,
-                   "M1W": _M.replace("{a}", "{a1}"), "A": _A, "X": _X, "L": _L, "F": _F,
-                   "cc": "n"}
-_PLAIN = {op.code: [line.format(**_COMPILED_NAMES) for line in op.body]
-          for op in ops.OPERATIONS if op.body or op.code == "00"}
-_PLAIN.update({
-    # Stores: rA and rX hold ints below 10^11 only. A number whose word is known (a dict
-    # look-up) is stored as that word, and the register keeps it; a new number is stored
-    # as its int, the cell noted as shadowed, and its word is made only if something reads
-    # it as text. (The interpreter stores words: ops.py's _hold, _clear, _store_x.)
-    "H": _STORE_INT("a"), "C": [*_STORE_INT("a"), "m._a = ZERO"], "J": _STORE_INT("x"),
-    "G": [*_WF, "mem[{a}] = v"],  # rF may hold a triple, which is no adder value
-    "Y": ["TO_Y(m, {a})"], "Z": ["FROM_Y(m, {a})"],
-    # Two ints are equal exactly when their words are; a word and an int are compared as words.
-    "Q": ["if (e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and MIXED_EQUAL(e, v):",
-          " n = {a}"],
-    # Two ints compare as numbers, which is what T does with two numeric words (U4).
-    "T": ["e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
-          " g = e > v", "else:",
-          " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
-          " if v.__class__ is not str: m._l = v = WORD(v) or NEW(v)",
-          " g = GREATER(e, v)", "if g:", " n = {a}"],
-})
 _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
 # Devices and stops: their executors are called as they are, with the clock, CC and CR set;
 # each returns a stop request only before it has changed anything (tape.py), so the
 # interpreter can run it again from the start.
 _CODE_OF.update({BY_CODE[code].execute: "device" for code in (
-    "10", "90", "1n", "2n", "30", "3n", "40", "4n", "5n", "6n", "7n", "8n")})
-_COMPILABLE = set(_PLAIN) | set(_SHIFTS) | {"A", "S", "X", "M", "N", "P", "D", ",0", "50",
-                                            "device"}
+    "10", "1n", "2n", "30", "3n", "40", "4n", "5n", "6n", "7n", "8n")})
+_COMPILABLE = set(_PLAIN) | {"device"}
 
 
 class _Writer(ArithmeticWriter):
@@ -266,27 +235,16 @@ class _Writer(ArithmeticWriter):
         a = operand
         first = len(self.lines)
         known = self.words
-        if code in ("Q", "T") and known >= {"a", "l"}:  # two words: as the interpreter does
-            self.emit("if m._a == m._l:" if code == "Q" else "if GREATER(m._a, m._l):",
-                      f" n = {a}")
-        elif code == "Y":  # the channel of m: the last digit is ignored (U7)
-            base = a - a % 10
-            self.namespace[f"CHANNEL{base}"] = frozenset(range(base, base + 10))
-            self.emit(f"y = mem[{base}:{base + 10}]",  # words, unless a cell there is shadowed
-                      f"m.y = y if m._shadowed.isdisjoint(CHANNEL{base}) else AS_WORDS(y)")
-        elif code == "Z":
-            self.emit("y = m.y", "if len(y) == 10:", f" mem[{a - a % 10}:{a - a % 10 + 10}] = y",
-                      "else:", f" FROM_Y(m, {a})")
-        elif code in _PLAIN:
-            self.emit(*(line.format(a=a, a1=(a + 1) % 1000) for line in _PLAIN[code]))
-        elif code in ("A", "S", "X"):
-            self.adder(code, a, bail)
-        elif code in ("M", "N", "P"):
-            self.multiply(code, a, bail)
-        elif code == "D":
-            self.divide(a, bail)
-        elif code == ",0":
-            self.emit("if m.breakpoint_switch:", f" {bail}")
+        if code in _PLAIN:
+            plain = _PLAIN_BY[self.overflow_stop, known >= {"a", "l"}]
+            lines = [line.format(a=a, a1=(a + 1) % 1000, c=a - a % 10, c10=a - a % 10 + 10,
+                                 bail=bail, now=self.now(), cr=repr(self.word),
+                                 address=self.address) for line in plain[code]]
+            if op.numbers:  # numbers kept as ints first, then the body for words
+                kind, _, parameter = op.numbers.partition(" ")
+                getattr(self, kind)(parameter, a, lines)
+            else:
+                self.emit(*lines)
         elif code == "device":
             name = f"EX{self.pair}_{self.half}"
             self.namespace[name] = op.execute
@@ -300,12 +258,6 @@ class _Writer(ArithmeticWriter):
                       "t = m.pulses")
             self.off = 0
             self.phase = None
-        elif code == "50":
-            self.emit("@FLUSH@", f"m.pulses = {self.now()}", "m.cc = n",
-                      f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
-                      "printer = m.printer",
-                      "if printer is not None:", f" printer.print_word({_M.format(a=a)})",
-                      "m.printed_words += 1")
         self._simplify(first)
         self._learn(code)
         self.half = 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
-from .charset import MINUS, ZERO_DIGIT
+from .charset import MINUS
 from .word import MODULUS
 
 if TYPE_CHECKING:
@@ -101,20 +101,6 @@ def add(a: str, b: str) -> tuple[str, bool]:
     if va is None or vb is None:
         return ar.add(a, b)
     return _sum(va + vb, a, b)  # type: ignore[operator]
-
-
-def subtract(a: str, m: str) -> tuple[str, str, bool]:
-    """S: (rX = -(m), rA + rX, overflow) as arithmetic.add(a, negate(m)) gives them."""
-    x = (ZERO_DIGIT if m[0] == MINUS else MINUS) + m[1:]
-    va = _VALUES.get(a, False)
-    if va is False:
-        va = value(a)
-    vm = _VALUES.get(m, False)
-    if vm is False:
-        vm = value(m)
-    if va is None or vm is None:
-        return (x, *ar.add(a, x))
-    return (x, *_sum(va - vm, a, x))  # type: ignore[operator]
 
 
 def _sum(total: int, a: str, b: str) -> tuple[str, bool]:

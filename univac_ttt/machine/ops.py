@@ -1,11 +1,13 @@
-"""The C-10 instruction code: one table feeding the executor, disassembler, assembler,
-timing model, the monitor's ``break -op`` and its ``help ops`` (py65 style).
+"""The C-10 instruction code: one table feeding the executor, the compiled blocks, the
+disassembler, assembler, timing model, the monitor's ``break -op`` and its ``help ops``.
 
 Each executor takes the machine and the operand (an address, or the shift count for the
 shifts) and returns None to go on, an ``int`` to transfer control there, or a
-``StopRequest``. A row written as a ``body`` (the plain moves, transfers and shifts) is
-the one statement of that instruction: its executor here and its compiled form
-(blockgen.py) are both generated from it. REFERENCE.md section 5 is the source of every row.
+``StopRequest``. Every row but the devices' (keyboard, tapes: tape.py) is written as a
+``body``, the one statement of that instruction: its executor here and its compiled form
+(blockgen.py) are both generated from it, each context putting its own text for the
+body's names. Compiled arithmetic goes a numbers way first (blockarith.py, named by the
+row's ``numbers``) and then the same body. REFERENCE.md section 5 is the source of every row.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from . import tape
 from .charset import GLYPHS, ZERO_DIGIT
 from .stops import BREAKPOINT, HALT, KEYBOARD_WAIT, StopRequest, error
 from .timing import MINOR_CYCLE_PULSES
-from .word import MEMORY_WORDS, RETURN_LINKS, ZERO
+from .word import RETURN_LINKS, ZERO
 
 if TYPE_CHECKING:
     from .cpu import Machine
@@ -41,6 +43,9 @@ class Operation(NamedTuple):
     # The operation's meaning as source lines (see "one body" below), when it is written
     # so: the executor above is generated from it, and so is the compiled pairs' form.
     body: tuple[str, ...] = ()
+    # Compiled, numbers kept as ints go a way of their own before the body (which then
+    # handles words): the name of blockarith's writer for it and its parameter ("add -m").
+    numbers: str = ""
 
     @property
     def uses_address(self) -> bool:
@@ -55,91 +60,134 @@ class Operation(NamedTuple):
 
 # ---- one body ----------------------------------------------------------------------------
 # An operation written as a body states its meaning once, as lines of Python over the
-# machine ``m``, memory ``mem`` and these names: {a} the operand, {a1} the next address,
-# {M} the cell at {a} as it is (a register may take a compiled store's int as it is), {MW}
-# and {M1W} the cells at {a} and {a1} as words, {A} {X} {L} {F} the registers as words,
-# {cc} the control counter after the fetch; a transfer sets ``n``. From it come the
-# interpreter's executor (here) and the compiled pairs' inline form (blockgen.py).
+# machine ``m``, memory ``mem`` and names in braces. Operands: {a} the address, {a1} the
+# next, {c} and {c10} the channel Y and Z move. Cells: {M} the cell at {a} as it is (a
+# register may take a compiled store's int as it is), {MW} {M1W} the cells at {a} and {a1}
+# as words, {MCW} the channel's ten as words. Registers: {A} {X} {L} {F} as words, {SA}
+# {SX} {SF} as a store leaves them in memory. Tests and arithmetic: {A_IS_L} {A_OVER_L}
+# (Q, T), {SUM} (rA + x), {MULTIPLY} {DIVIDE} (the functions), {O_STOPS} (the overflow
+# rule), {RY_FITS}, {PASS_TIME} (the clock on by p adder passes), {SETTLED} (the machine
+# as a device sees it), {cc} the control counter after the fetch. A transfer sets ``n``;
+# a line ``STOP request`` stops (``FAIL reason``: an error stop). The interpreter's names
+# are INTERPRETED below; compiled code's (blockgen._COMPILED_NAMES) keep numbers as ints
+# in registers and memory (the value shadow), registers in locals, and leave before an
+# instruction that would stop, for the interpreter to run it.
 
-INTERPRETED = {"a": "a", "a1": "(a + 1) % 1000", "M": "mem[a]", "MW": "mem[a]",
-               "M1W": "mem[(a + 1) % 1000]", "A": "m.a", "X": "m.x", "L": "m.l", "F": "m.f",
-               "cc": "m.cc"}
+
+class Hoist(NamedTuple):
+    """A name's text that needs statements first: ``lines`` go before the line using it."""
+
+    lines: tuple[str, ...]
+    value: str
+
+
+Names = dict[str, "str | Hoist"]
+_FIELD = re.compile(r"\{(\w+)\}")  # a name in a body line (no body writes a brace else)
+
+
+def expand(body: tuple[str, ...], names: Names, stop: str) -> list[str]:
+    """``body`` written in one context's ``names``; a ``STOP request`` line becomes
+    ``stop`` with the request for ``@STOP@``, and ``FAIL reason`` is ``STOP error(reason)``
+    (neither is a template); a line that comes to nothing is left out."""
+    out: list[str] = []
+    for line in body:
+        text = line.lstrip()
+        indent = line[:len(line) - len(text)]
+        if text.startswith(("FAIL ", "STOP ")):
+            request = f"error({text[5:]})" if text.startswith("FAIL") else text[5:]
+            out.append(indent + stop.replace("@STOP@", request))
+            continue
+        values: dict[str, str] = {}
+        for field in _FIELD.findall(line):
+            if field in values:
+                continue
+            value = names[field]
+            if isinstance(value, Hoist):
+                out += [indent + hoisted for hoisted in expand(value.lines, names, stop)]
+                value = value.value
+            values[field] = value
+        if (written := line.format(**values)).strip():
+            out.append(written)
+    return out
+
+
+def fields(body: tuple[str, ...]) -> set[str]:
+    """The names a body uses (compiled code asks which rows read rA as a word)."""
+    return {field for line in body if not line.lstrip().startswith(("FAIL ", "STOP "))
+            for field in _FIELD.findall(line)}
+
+
+INTERPRETED: Names = {
+    "a": "a", "a1": "(a + 1) % 1000", "c": "c", "c10": "c + 10", "M": "mem[a]", "MW": "mem[a]",
+    "M1W": "mem[(a + 1) % 1000]", "A": "m.a", "X": "m.x", "L": "m.l", "F": "m.f",
+    "SA": "m.a", "SX": "m.x", "SF": "m.f", "A_IS_L": "m.a == m.l",
+    "A_OVER_L": "GREATER(m.a, m.l)", "MCW": "[mem[(c + i) % 1000] for i in range(10)]",
+    "RY_FITS": "len(y) == 10 and c <= 990", "SUM": "ADDER(m.a, x)",
+    "O_STOPS": "o and m.options.overflow == 'stop'", "MULTIPLY": "MULTIPLY",
+    "PASS_TIME": f"m.pulses += p * {MINOR_CYCLE_PULSES}", "DIVIDE": "DIVIDE", "SETTLED": "",
+    "cc": "m.cc"}
 BODY_NAMES: dict[str, object] = {"ZERO": ZERO, "EXTRACT": ar.extract, "LINKS": RETURN_LINKS,
-                                 "ZEROS": tuple(ZERO_DIGIT * n for n in range(12))}
+                                 "ZEROS": tuple(ZERO_DIGIT * n for n in range(12)),
+                                 "GREATER": ar.greater, "error": error, "ADDER": ar.add,
+                                 "AdderFault": ar.AdderFault, "NEG": ar.negate,
+                                 "MULTIPLY": ar.multiply, "DIVIDE": ar.divide,
+                                 "HALT": HALT, "BREAKPOINT": BREAKPOINT}
+_CHANNEL = "c = a - a % 10 if m.options.ten_word_aligned else a"  # Y and Z's first word (U7)
+
+
+def _source(name: str, body: tuple[str, ...]) -> str:
+    """The source of the interpreter's executor of an operation written as ``body``."""
+    lines = expand(body, INTERPRETED, "return @STOP@") or ["pass"]
+    text = "\n".join(lines)
+    return "\n ".join([f"def {name}(m, a):", *(["mem = m.mem"] if "mem" in text else []),
+                       *([_CHANNEL] if re.search(r"\bc\b", text) else []),
+                       *(["n = None"] if "n = " in text else []), *lines,
+                       "return n" if "n = " in text else "return None"])
 
 
 def _executor(name: str, body: tuple[str, ...]) -> Executor:
     """The interpreter's executor of an operation written as ``body``."""
-    lines = [line.format(**INTERPRETED) for line in body] or ["pass"]
-    text = "\n".join(lines)
-    source = "\n ".join([f"def {name}(m, a):", *(["mem = m.mem"] if "mem" in text else []),
-                         *(["n = None"] if "n = " in text else []), *lines,
-                         "return n" if "n = " in text else "return None"])
     namespace = dict(BODY_NAMES)
-    exec(source, namespace)  # noqa: S102 - the table's own bodies
+    exec(_source(name, body), namespace)  # noqa: S102 - the table's own bodies
     return namespace[name]  # type: ignore[return-value]
 
 
+def _unmade(m: Machine, a: int) -> Outcome:
+    """A body's executor before ``_with_executors`` has made it."""
+    raise AssertionError("executor not made")
+
+
 def _op(code: str, name: str, action: str, body: tuple[str, ...], cycles: int,
-        **more: int | bool) -> Operation:
-    """A row whose executor is generated from its body."""
-    return Operation(code, name, action, _executor("_" + re.sub(r"\W+", "_", name), body),
-                     cycles, body=body, **more)  # type: ignore[arg-type]
+        **more: int | bool | str) -> Operation:
+    """A row whose executor will be generated from its body (``_with_executors``)."""
+    return Operation(code, name, action, _unmade, cycles, body=body,
+                     **more)  # type: ignore[arg-type]
 
 
-# ---- executors -------------------------------------------------------------------------
+def _with_executors(rows: tuple[Operation, ...]) -> tuple[Operation, ...]:
+    """The rows, each written as a body with its executor: one source for them all, compiled
+    in one call at import (a call a row cost a sixth more)."""
+    names = {op.code: "_" + re.sub(r"\W+", "_", op.name) for op in rows
+             if op.execute is _unmade}
+    namespace = dict(BODY_NAMES)
+    exec("\n".join(_source(names[op.code], op.body) for op in rows  # noqa: S102
+                   if op.code in names), namespace)
+    return tuple(op._replace(execute=namespace[names[op.code]]) if op.code in names else op
+                 for op in rows)
 
 
+# ---- bodies of several rows, and the executors not written as bodies --------------------
 
 
-def _hold(m: Machine, a: int) -> Outcome:
-    m.mem[a] = m.a
-    return None
-
-
-def _clear(m: Machine, a: int) -> Outcome:
-    m.mem[a] = m.a
-    m._a = ZERO
-    return None
-
-
-def _store_f(m: Machine, a: int) -> Outcome:
-    m.mem[a] = m.f
-    return None
-
-
-def _store_x(m: Machine, a: int) -> Outcome:
-    m.mem[a] = m.x
-    return None
-
-
-
-def _sum_into_a(m: Machine) -> Outcome:
-    try:
-        total, overflow = ar.add(m.a, m.x)
-    except ar.AdderFault as fault:
-        return error(f"adder fault: {fault}")
-    m._a = total
-    if overflow:
-        m.overflows += 1
-        if m.options.overflow == "stop":
-            return error("overflow: the sum needs twelve digits")
-        return 0  # automatic transfer: the next pair comes from 000 (U9)
-    return None
-
-
-def _add(m: Machine, a: int) -> Outcome:
-    m._x = m.mem[a]
-    return _sum_into_a(m)
-
-
-def _subtract(m: Machine, a: int) -> Outcome:
-    m._x = ar.negate(m.mem[a])
-    return _sum_into_a(m)
-
-
-def _add_x(m: Machine, a: int) -> Outcome:
-    return _sum_into_a(m)
+def _adder(operand: str, to_x: bool = True) -> tuple[str, ...]:
+    """A, S and X's body: ``operand`` (as a word) to rX unless ``to_x`` is False, then rA +
+    rX to rA. An overflow keeps the low eleven digits and transfers to 000 (U9), or is an
+    error stop when the option says so; an error stop changes rX only, so Start runs the
+    instruction again from the same rA."""
+    return (f"m._x = x = {operand}" if to_x else f"x = {operand}", "try:", " s, o = {SUM}",
+            "except AdderFault as fault:", " FAIL f'adder fault: {fault}'", "if {O_STOPS}:",
+            " FAIL 'overflow: the sum needs twelve digits'", "m._a = s", "if o:",
+            " m.overflows += 1", " n = 0")
 
 
 # Minor cycles every multiply spends whatever its digits: 3 passes building 3 x rL, one
@@ -148,86 +196,17 @@ def _add_x(m: Machine, a: int) -> Outcome:
 MULTIPLY_FIXED_CYCLES = 22
 
 
-def _multiplier_work(m: Machine) -> None:
-    """rF gets 3 x the multiplicand; the clock gets one minor cycle per adder pass."""
-    m._f = ar.triple(m.l) or m.f  # rL is a number here: the multiply has checked it
-    m.pulses += ar.multiplier_passes(m.x) * MINOR_CYCLE_PULSES
+def _multiplier(negative: bool, full: bool) -> tuple[str, ...]:
+    """M, N and P's body: (m) to rX, then rL x rX rounded to rA (negated for N) or, in
+    full, its high half to rA and low half to rX (P); 3 x rL to rF; the clock on a minor
+    cycle for each adder pass of the multiplier's digits (BN-158)."""
+    return ("m._x = x = {MW}", "l = {L}", f"r = {{MULTIPLY}}(l, x, {negative}, {full})",
+            "if r is None:", " FAIL 'a multiply operand holds a non-digit character'",
+            "m._a, m._x, m._f, p = r", "{PASS_TIME}")
 
 
-def _multiply(m: Machine, a: int, negative: bool = False) -> Outcome:
-    m._x = m.mem[a]
-    result = ar.multiply_rounded(m.l, m.x, negative)
-    if result is None:
-        return error("a multiply operand holds a non-digit character")
-    m._a = result
-    _multiplier_work(m)
-    return None
-
-
-def _negative_multiply(m: Machine, a: int) -> Outcome:
-    return _multiply(m, a, negative=True)
-
-
-def _product(m: Machine, a: int) -> Outcome:
-    m._x = m.mem[a]
-    result = ar.multiply_full(m.l, m.x)
-    if result is None:
-        return error("a multiply operand holds a non-digit character")
-    _multiplier_work(m)
-    m._a, m._x = result
-    return None
-
-
-def _divide(m: Machine, a: int) -> Outcome:
-    dividend = m.mem[a]
-    result = ar.divide(dividend, m.l)
-    if isinstance(result, str):
-        return error(result)
-    m._a, m._x = result
-    return None
-
-
-
-
-
-def _to_y(m: Machine, a: int) -> Outcome:
-    mem = m.mem
-    if m.options.ten_word_aligned:
-        a -= a % 10  # the whole channel of m (U7)
-    m.y = [mem[(a + i) % MEMORY_WORDS] for i in range(10)]
-    return None
-
-
-def _from_y(m: Machine, a: int) -> Outcome:
-    mem = m.mem
-    if m.options.ten_word_aligned:
-        a -= a % 10
-    for i, word in enumerate(m.y):
-        mem[(a + i) % MEMORY_WORDS] = word
-    return None
-
-
-def _equal(m: Machine, a: int) -> Outcome:
-    return a if m.a == m.l else None
-
-
-def _test_greater(m: Machine, a: int) -> Outcome:
-    return a if ar.greater(m.a, m.l) else None
-
-
-
-
-
-
-
-
-
-def _stop(m: Machine, a: int) -> Outcome:
-    return HALT
-
-
-def _breakpoint(m: Machine, a: int) -> Outcome:
-    return BREAKPOINT if m.breakpoint_switch else None
+# D's body: rA / rL rounded to rA and unrounded to rX, or an error stop (nothing changed).
+_DIVIDER = ("r = {DIVIDE}({MW}, {L})", "if r.__class__ is str:", " FAIL r", "m._a, m._x = r")
 
 
 def _keyboard(m: Machine, a: int) -> Outcome:
@@ -236,13 +215,6 @@ def _keyboard(m: Machine, a: int) -> Outcome:
         return KEYBOARD_WAIT
     m.mem[a] = word
     m.keyboard_words += 1
-    return None
-
-
-def _printer(m: Machine, a: int) -> Outcome:
-    if m.printer is not None:
-        m.printer.print_word(m.mem[a])
-    m.printed_words += 1
     return None
 
 
@@ -263,36 +235,41 @@ def _bad_address(m: Machine, a: int) -> Outcome:
 ADD_CYCLES = 5  # compare the magnitudes, then the adder pass (BN-157)
 DIVIDE_CYCLES = 88
 
-OPERATIONS: tuple[Operation, ...] = (
+OPERATIONS: tuple[Operation, ...] = _with_executors((
     _op("B", "bring", "(m) to rA and rX", ("m._a = m._x = {M}",), 2),
     _op("L", "load L", "(m) to rL and rX", ("m._l = m._x = {M}",), 2),
     _op("F", "load F", "(m) to rF", ("m._f = {M}",), 2),
-    Operation("H", "hold", "rA to m, rA kept", _hold, 2),
-    Operation("C", "clear", "rA to m, then rA cleared to zero", _clear, 2),
-    Operation("G", "store F", "rF to m", _store_f, 2),
-    Operation("J", "store X", "rX to m", _store_x, 2),
+    _op("H", "hold", "rA to m, rA kept", ("mem[{a}] = {SA}",), 2),
+    _op("C", "clear", "rA to m, then rA cleared to zero", ("mem[{a}] = {SA}", "m._a = ZERO"),
+        2),
+    _op("G", "store F", "rF to m", ("mem[{a}] = {SF}",), 2),
+    _op("J", "store X", "rX to m", ("mem[{a}] = {SX}",), 2),
     _op("K", "A to L", "rA to rL, then rA cleared (m ignored)", ("m._l = m._a", "m._a = ZERO"),
         2, words=0),
-    Operation("A", "add", "(m) to rX; rA + rX to rA", _add, ADD_CYCLES),
-    Operation("S", "subtract", "-(m) to rX; rA + rX to rA", _subtract, ADD_CYCLES),
-    Operation("X", "add X", "rA + rX to rA (m ignored)", _add_x, ADD_CYCLES, words=0),
-    Operation("M", "multiply", "(m) to rX; rL x rX rounded to rA; 3 x rL to rF", _multiply,
-              MULTIPLY_FIXED_CYCLES),
-    Operation("N", "negative multiply", "(m) to rX; -(rL x rX) rounded to rA; 3 x rL to rF",
-              _negative_multiply, MULTIPLY_FIXED_CYCLES),
-    Operation("P", "product", "(m) to rX; rL x rX, high half to rA, low half to rX; 3 x rL "
-              "to rF", _product, MULTIPLY_FIXED_CYCLES),
-    Operation("D", "divide", "(m) to rA; rA / rL rounded to rA, unrounded to rX", _divide,
-              DIVIDE_CYCLES),
+    _op("A", "add", "(m) to rX; rA + rX to rA", _adder("{MW}"), ADD_CYCLES, numbers="add m"),
+    _op("S", "subtract", "-(m) to rX; rA + rX to rA", _adder("NEG({MW})"), ADD_CYCLES,
+        numbers="add -m"),
+    _op("X", "add X", "rA + rX to rA (m ignored)", _adder("{X}", to_x=False), ADD_CYCLES,
+        words=0, numbers="add x"),
+    _op("M", "multiply", "(m) to rX; rL x rX rounded to rA; 3 x rL to rF",
+        _multiplier(False, False), MULTIPLY_FIXED_CYCLES, numbers="multiply M"),
+    _op("N", "negative multiply", "(m) to rX; -(rL x rX) rounded to rA; 3 x rL to rF",
+        _multiplier(True, False), MULTIPLY_FIXED_CYCLES, numbers="multiply N"),
+    _op("P", "product", "(m) to rX; rL x rX, high half to rA, low half to rX; 3 x rL to rF",
+        _multiplier(False, True), MULTIPLY_FIXED_CYCLES, numbers="multiply P"),
+    _op("D", "divide", "(m) to rA; rA / rL rounded to rA, unrounded to rX", _DIVIDER,
+        DIVIDE_CYCLES, numbers="divide"),
     _op("E", "extract", "where rF is odd, (m) replaces rA",
         ("m._a = EXTRACT({A}, {MW}, {F})",), 3),
     _op("V", "to V", "(m), (m+1) to rV", ("m.v = [{MW}, {M1W}]",), 3, words=2),
     _op("W", "from V", "rV to m, m+1", ("mem[{a}], mem[{a1}] = m.v",), 3, words=2),
-    Operation("Y", "to Y", "(m) ... (m+9) to rY", _to_y, 11, words=10),
-    Operation("Z", "from Y", "rY to m ... m+9", _from_y, 11, words=10),
-    Operation("Q", "equal test", "if rA = rL, next pair from m", _equal, 2, transfers=True),
-    Operation("T", "greater test", "if rA > rL, next pair from m", _test_greater, 2,
-              transfers=True),
+    _op("Y", "to Y", "(m) ... (m+9) to rY", ("m.y = {MCW}",), 11, words=10),
+    _op("Z", "from Y", "rY to m ... m+9", ("y = m.y", "if {RY_FITS}:", " mem[{c}:{c10}] = y",
+        "else:", " for i, w in enumerate(y): mem[({c} + i) % 1000] = w"), 11, words=10),
+    _op("Q", "equal test", "if rA = rL, next pair from m", ("if {A_IS_L}:", " n = {a}"), 2,
+        transfers=True),
+    _op("T", "greater test", "if rA > rL, next pair from m", ("if {A_OVER_L}:", " n = {a}"), 2,
+        transfers=True),
     _op("U", "transfer", "next pair from m", ("n = {a}",), 1, transfers=True),
     _op("R", "record", "return link 000000U00ccc (ccc = CC) to m", ("mem[{a}] = LINKS[{cc}]",),
         2),
@@ -306,12 +283,14 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("0n", "shift left, sign kept", "rA digits left n places",
         ("v = {A}", "m._a = v[0] + (v[1:] + ZEROS[{a}])[{a}:{a} + 11]"), 2, words=0),
     _op("00", "skip", "no operation", (), 1, words=0),
-    Operation("90", "stop", "stop; Start goes on with the next instruction", _stop, 1, words=0),
-    Operation(",0", "breakpoint stop", "stop if the breakpoint switch is set", _breakpoint, 1,
-              words=0),
+    _op("90", "stop", "stop; Start goes on with the next instruction", ("STOP HALT",), 1,
+        words=0),
+    _op(",0", "breakpoint stop", "stop if the breakpoint switch is set",
+        ("if m.breakpoint_switch:", " STOP BREAKPOINT"), 1, words=0),
     Operation("10", "keyboard", "stall until a word is typed on the SC keyboard; it goes to m",
               _keyboard, 2),
-    Operation("50", "print", "type (m) on the SC printer", _printer, 2),
+    _op("50", "print", "type (m) on the SC printer", ("{SETTLED}", "printer = m.printer",
+        "if printer is not None:", " printer.print_word({MW})", "m.printed_words += 1"), 2),
     # Tapes (S-PROG53; docs/fidelity.md "Tapes"): n is the Uniservo, 1-9 or - for the
     # tenth. A 60-word transfer moves a word a minor cycle (61, like Y and Z's 11); the
     # tape time itself runs beside the computer and is waited for only by the interlock.
@@ -333,7 +312,7 @@ OPERATIONS: tuple[Operation, ...] = (
               tape.write_low_density, 61, words=60),
     Operation("8n", "rewind with interlock", "rewind tape n and lock it until remounted",
               tape.rewind_interlock, 2, words=0),
-)
+))
 
 BY_CODE: dict[str, Operation] = {op.code: op for op in OPERATIONS}
 INVALID = Operation("??", "invalid", "no such operation", _invalid, 1, words=0)
