@@ -6,7 +6,10 @@ and prompt_toolkit parsing the ANSI it printed cost about a millisecond each tim
 figures change, which is every reply. Here the pack's card, the same for every terminal
 and every game, is printed once and shared; the small texts under it are wrapped by rich
 (``Text.wrap``, as ``print`` wraps them) and their segments' styles turned into
-prompt_toolkit style strings through a cache, so no ANSI is printed or parsed again.
+prompt_toolkit style strings through a cache, so no ANSI is printed or parsed again. A text
+whose lines all fit the panel (the figures, new every reply; the lamp, the score) is not
+given to rich's wrap at all: its rows are cut from its spans as rich would cut them (a test
+holds the two equal for any such text).
 """
 
 from __future__ import annotations
@@ -85,6 +88,14 @@ def _text_rows(plain: str, spans: tuple[Span, ...], style: str | Style,
                width: int) -> tuple[Row, ...]:
     """Rows of the text given by its parts (the lines joined first, as
     ``Text.__rich_console__`` joins them: a line's own style applies)."""
+    if _fits(plain, width):
+        return fitting_rows(plain, spans, style)
+    return rich_rows(plain, spans, style, width)
+
+
+def rich_rows(plain: str, spans: tuple[Span, ...], style: str | Style,
+              width: int) -> tuple[Row, ...]:
+    """The rows as rich wraps and renders the text."""
     text = Text(plain, style=style, spans=list(spans))
     joined = Text("\n").join(text.wrap(_WRAPPER, width))
     rows: list[Row] = []
@@ -93,6 +104,45 @@ def _text_rows(plain: str, spans: tuple[Span, ...], style: str | Style,
                               for segment in line if segment.text and not segment.control),
                         PANEL_COLUMNS))
     return tuple(rows)
+
+
+def _fits(plain: str, width: int) -> bool:
+    """No line of the text is wider than ``width`` and every character is one printable
+    ASCII column: rich's wrap then leaves each line whole, as it is."""
+    return (plain.isascii() and all(len(line) <= width and line.isprintable()
+                                    for line in plain.split("\n")))
+
+
+def fitting_rows(plain: str, spans: tuple[Span, ...], style: str | Style) -> tuple[Row, ...]:
+    """The rows rich prints for a text whose lines all fit (``_fits``), without rich's
+    wrap and render (the figures are new every reply): as ``Text.wrap`` and ``join`` do,
+    each line's characters take the text's style, then the spans over them in their
+    order; a row is its line's runs of one style, padded."""
+    rows: list[Row] = []
+    start = 0
+    for line in plain.split("\n"):
+        end = start + len(line)
+        cuts = {start, end}
+        over = [span for span in spans if span.start < end and span.end > start]
+        for span in over:
+            cuts.update((max(span.start, start), min(span.end, end)))
+        edges = sorted(cuts)
+        fragments = []
+        for left, right in zip(edges, edges[1:], strict=False):
+            styles = (style, *(span.style for span in over
+                               if span.start <= left and span.end >= right))
+            fragments.append((_combined(styles), plain[left:right]))
+        rows.append(pad(tuple(fragments), PANEL_COLUMNS))
+        start = end + 1
+    return tuple(rows)
+
+
+@lru_cache(maxsize=256)
+def _combined(styles: tuple[str | Style, ...]) -> str:
+    """prompt_toolkit's style string for rich's styles laid one over the other."""
+    combined = Style.combine(_WRAPPER.get_style(each, default=Style.null())
+                             if isinstance(each, str) else each for each in styles)
+    return _style(combined) if combined else ""
 
 
 def panel_rows(session: GameSession, typing: bool, authentic: bool,
