@@ -19,7 +19,6 @@ from typing import Any, TextIO, cast
 from prompt_toolkit.application.current import create_app_session
 from prompt_toolkit.contrib.telnet.server import TelnetConnection, TelnetServer
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from ..classroom.connection_limits import (
@@ -32,6 +31,7 @@ from ..classroom.connection_limits import (
     watch_for_vanished_peer,
 )
 from ..classroom.seats import Hold
+from .memory_input import create_memory_pipe_input
 
 Interact = Callable[["ServedTelnetConnection"], Coroutine[Any, Any, None]]
 
@@ -261,7 +261,7 @@ class ServedTelnetServer(TelnetServer):
             return
 
         async def run() -> None:
-            with create_pipe_input() as vt100_input:
+            with create_memory_pipe_input() as vt100_input:  # no OS pipe between the two
                 connection = ServedTelnetConnection(
                     conn, addr, self.interact, self, encoding=self.encoding,
                     style=self.style, vt100_input=vt100_input, enable_cpr=False)
