@@ -10,6 +10,7 @@ import asyncio
 import io
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import create_app_session
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.keys import Keys
@@ -89,3 +90,42 @@ def test_an_application_reads_its_keys_and_ends_with_the_input() -> None:
                 return "".join(typed)
         return "no end"
     assert run(scenario(), 10) == "abc"
+
+
+def test_a_failing_key_is_reported_with_its_application() -> None:
+    """The server's exception handler ends the terminal whose key failed: it finds that
+    terminal's application in the failed callback's context (serve/private.py)."""
+    from univac_ttt.serve.private import app_of_failed_callback
+
+    async def scenario() -> bool:
+        bindings = KeyBindings()
+
+        @bindings.add("x")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            raise RuntimeError("a front end's own binding failed")
+
+        loop = asyncio.get_running_loop()
+        failed: list[dict[str, object]] = []
+        loop.set_exception_handler(lambda _loop, context: failed.append(context))
+        apps: list[Application[None]] = []
+
+        async def terminal(keys: MemoryPipeInput) -> None:
+            output = Vt100_Output(io.StringIO(), lambda: Size(24, 80), term="xterm",
+                                  enable_cpr=False)
+            with create_app_session(input=keys, output=output):  # a session each, as served
+                app: Application[None] = Application(layout=Layout(Window()),
+                                                     key_bindings=bindings)
+                apps.append(app)
+                await app.run_async(set_exception_handler=False)
+
+        with create_memory_pipe_input() as keys:
+            task = loop.create_task(terminal(keys))
+            await asyncio.sleep(0.01)
+            keys.send_text("x")  # sent from another context: the connection's
+            while not failed:
+                await asyncio.sleep(0.001)
+            found = app_of_failed_callback(failed[0]) is apps[0]
+            apps[0].exit()
+            await asyncio.wait_for(task, 5)
+        return found
+    assert run(scenario(), 10)

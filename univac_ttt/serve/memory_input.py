@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import contextvars
 import itertools
 from collections.abc import Callable, Iterator
 
@@ -37,7 +38,8 @@ class MemoryPipeInput(PipeInput):
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="surrogateescape")
         self._keys: list[KeyPress] = []
         self.vt100_parser = Vt100Parser(self._keys.append)
-        self._readers: list[Callable[[], None] | None] = []  # attach/detach, innermost last
+        # attach/detach, innermost last: the reader, and the context it was attached in
+        self._readers: list[tuple[Callable[[], None], contextvars.Context] | None] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._scheduled = False
         self._write_closed = False
@@ -74,13 +76,15 @@ class MemoryPipeInput(PipeInput):
         if loop is None or loop.is_closed():
             return
         self._scheduled = True
-        loop.call_soon(self._ready)
+        # In the context the reader was attached in, as a loop's reader runs: the server's
+        # exception handler finds the failing terminal's application there.
+        loop.call_soon(self._ready, context=self._readers[-1][1])
 
     def _ready(self) -> None:
         self._scheduled = False
         reader = self._readers[-1] if self._readers else None
         if reader is not None and not self._closed and (self._pending or self._write_closed):
-            reader()
+            reader[0]()
 
     def read_keys(self) -> list[KeyPress]:
         chunk = bytes(self._pending[:READ_BYTES])
@@ -118,7 +122,7 @@ class MemoryPipeInput(PipeInput):
     @contextlib.contextmanager
     def attach(self, input_ready_callback: Callable[[], None]) -> Iterator[None]:
         self._loop = asyncio.get_running_loop()
-        self._readers.append(input_ready_callback)
+        self._readers.append((input_ready_callback, contextvars.copy_context()))
         try:
             self._wake()  # what was sent before the application began
             yield
