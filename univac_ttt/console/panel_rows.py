@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from prompt_toolkit.formatted_text import ANSI, split_lines, to_formatted_text
 from rich.console import Console
@@ -28,7 +29,7 @@ from rich.text import Span, Text
 from ..desk.session import GameSession
 from ..program.pack import NO_PACK, Pack
 from ..tui.row_renderer import Row, pad
-from .side_panel import PANEL_WIDTH, card, figures_text, lamp_for
+from .side_panel import PANEL_WIDTH, Lamp, card, figures_text_of, lamp_for
 
 PANEL_COLUMNS = PANEL_WIDTH + 1  # the panel's window: rich's 30 columns and a gap
 
@@ -145,28 +146,64 @@ def _combined(styles: tuple[str | Style, ...]) -> str:
     return _style(combined) if combined else ""
 
 
+class _Figures(NamedTuple):
+    instructions: int
+    time_us: float
+
+
+@lru_cache(maxsize=1024)
+def _figures_rows(last: _Figures, game: _Figures, width: int) -> tuple[Row, ...]:
+    """The figures' rows (the same replies give the same figures, terminal after terminal)."""
+    return text_rows(figures_text_of(last, game, width), width)
+
+
+@lru_cache(maxsize=64)
+def _lamp_rows(lamp: Lamp, width: int) -> tuple[Row, ...]:
+    text = Text()
+    text.append(f" {lamp.label} ", style=lamp.style)
+    if lamp.detail:
+        text.append(f"\n{lamp.detail}", style="italic")
+    return text_rows(text, width) + text_rows(Text(""), width)  # and the blank line under it
+
+
+@lru_cache(maxsize=256)
+def _tally_rows(tally: tuple[tuple[str, int], ...], width: int) -> tuple[Row, ...]:
+    """The score: each result's label and count."""
+    text = Text()
+    for index, (label, count) in enumerate(tally):
+        text.append(("  " if index else "") + label + " ", style="bold")
+        text.append(str(count))
+    return text_rows(text, width)
+
+
+@lru_cache(maxsize=64)
+def _uniservo_rows(uniservos: tuple[str, ...], width: int) -> tuple[Row, ...]:
+    return (text_rows(Text("UNISERVOS", style="cyan"), width)
+            + text_rows(Text("\n".join(uniservos)), width))
+
+
+@lru_cache(maxsize=8)
+def _speed_rows(authentic: bool, width: int) -> tuple[Row, ...]:
+    speed = "authentic (10 char/s)" if authentic else "fast"
+    return text_rows(Text(f"typing: {speed}", style="dim"), width)
+
+
 def panel_rows(session: GameSession, typing: bool, authentic: bool,
                width: int = PANEL_WIDTH, pack: Pack = NO_PACK,
                uniservos: Sequence[str] = ()) -> list[Row]:
     """side_panel.render_panel's panel, as rows: the card, the lamp, the figures, the
-    Uniservos, the score and the speed."""
-    lamp = lamp_for(session, typing, pack.key_hint)
-    lamp_text = Text()
-    lamp_text.append(f" {lamp.label} ", style=lamp.style)
-    if lamp.detail:
-        lamp_text.append(f"\n{lamp.detail}", style="italic")
-    parts = [lamp_text, Text(""), figures_text(session, width)]
-    if uniservos:
-        parts += [Text("UNISERVOS", style="cyan"), Text("\n".join(uniservos))]
-    if pack.scores:
-        score, tally = session.score, Text()
-        for index, name in enumerate(pack.result_names):
-            tally.append(("  " if index else "") + pack.result_label(name) + " ", style="bold")
-            tally.append(str(score.count(name)))
-        parts.append(tally)
-    speed = "authentic (10 char/s)" if authentic else "fast"
-    parts.append(Text(f"typing: {speed}", style="dim"))
+    Uniservos, the score and the speed. Each part's rows are kept by what it shows (the
+    figures by their numbers): a reply builds none it has shown before, on any terminal."""
     rows = list(card_rows(pack.card, pack.card_title, width)) if pack.card else []
-    for part in parts:
-        rows += text_rows(part, width)
+    rows += _lamp_rows(lamp_for(session, typing, pack.key_hint), width)
+    last, game = session.last_move, session.game
+    rows += _figures_rows(_Figures(last.instructions, last.time_us),
+                          _Figures(game.instructions, game.time_us), width)
+    if uniservos:
+        rows += _uniservo_rows(tuple(uniservos), width)
+    if pack.scores:
+        score = session.score
+        rows += _tally_rows(tuple((pack.result_label(name), score.count(name))
+                                  for name in pack.result_names), width)
+    rows += _speed_rows(authentic, width)
     return rows
