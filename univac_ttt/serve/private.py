@@ -38,7 +38,11 @@ from prompt_toolkit.input import Input, typeahead
 # (module, class or None for the module itself, members) that serve/ relies on.
 PROMPT_TOOLKIT_INTERNALS = (
     ("prompt_toolkit.contrib.telnet.server", "TelnetConnection",
-     ("_ready", "_closed", "feed", "close", "run_application", "vt100_input", "vt100_output")),
+     ("_ready", "_closed", "feed", "close", "run_application", "vt100_input", "vt100_output",
+      "parser", "enable_cpr")),
+    ("prompt_toolkit.contrib.telnet.protocol", "TelnetProtocolParser",
+     ("ttype_received_callback",)),
+    ("prompt_toolkit.output.vt100", "Vt100_Output", ("_buffer", "stdout")),
     ("prompt_toolkit.contrib.telnet.server", "TelnetServer",
      ("_accept", "_create_socket", "_application_tasks", "connections")),
     ("prompt_toolkit.contrib.ssh.server", "PromptToolkitSSHSession",
