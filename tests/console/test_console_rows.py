@@ -11,13 +11,17 @@ import re
 
 import pyte
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from prompt_toolkit.application.current import set_app
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.renderer import Renderer
+from rich.text import Text
 
+from tests.support.sizes import size
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
 from univac_ttt.desk.session import GameSession
 from univac_ttt.packs import DEFAULT, shipped_pack
@@ -223,3 +227,47 @@ def test_any_size_a_terminal_reports_is_drawn_within_it(columns: int, rows: int)
                for row, column in re.findall(r"\x1b\[(\d+);(\d+)H", written))
     screen = drawn.screen()
     assert len(screen) == rows and all(len(line) == columns for line in screen)
+
+
+_RICH_STYLES = ["", "bold", "italic", "dim", "cyan", "bold black on green3",
+                "bold white on red", "bold black on orange1", "underline", "reverse"]
+
+
+@settings(max_examples=size(60, 2_000), deadline=None)
+@given(st.lists(st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=30),
+                min_size=1, max_size=5),
+       st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1), st.sampled_from(_RICH_STYLES)),
+                max_size=6),
+       st.sampled_from(_RICH_STYLES))
+def test_a_panel_text_that_fits_is_cut_as_rich_wraps_and_renders_it(
+        lines: list[str], spans: list[tuple[float, float, str]], base: str) -> None:
+    from rich.text import Span
+
+    from univac_ttt.console.panel_rows import fitting_rows, rich_rows, text_rows
+    from univac_ttt.console.side_panel import PANEL_WIDTH
+
+    plain = "\n".join(lines)
+    kept = tuple(Span(int(min(a, b) * len(plain)), int(max(a, b) * len(plain)), style)
+                 for a, b, style in spans)  # spans over the text, any overlapping
+
+    def cells(rows):  # type: ignore[no-untyped-def]
+        return [[(style, ch) for style, text in row for ch in text] for row in rows]
+
+    assert cells(fitting_rows(plain, kept, base)) == \
+        cells(rich_rows(plain, kept, base, PANEL_WIDTH))
+    text = Text(plain, style=base, spans=list(kept))
+    assert cells(text_rows(text)) == cells(rich_rows(plain, kept, base, PANEL_WIDTH))
+
+
+@pytest.mark.parametrize("instructions", [0, 7, 123_456_789, 10**12, 10**25])
+def test_the_figures_of_any_size_are_rich_s(instructions: int) -> None:
+    from types import SimpleNamespace
+
+    from univac_ttt.console.panel_rows import rich_rows, text_rows
+    from univac_ttt.console.side_panel import PANEL_WIDTH, figures_text
+
+    move = SimpleNamespace(instructions=instructions, time_us=instructions * 41)
+    text = figures_text(SimpleNamespace(last_move=move, game=move))  # type: ignore[arg-type]
+    drawn = [[(style, ch) for style, part in row for ch in part] for row in text_rows(text)]
+    printed = rich_rows(text.plain, tuple(text.spans), text.style, PANEL_WIDTH)
+    assert drawn == [[(style, ch) for style, part in row for ch in part] for row in printed]

@@ -6,7 +6,10 @@ and prompt_toolkit parsing the ANSI it printed cost about a millisecond each tim
 figures change, which is every reply. Here the pack's card, the same for every terminal
 and every game, is printed once and shared; the small texts under it are wrapped by rich
 (``Text.wrap``, as ``print`` wraps them) and their segments' styles turned into
-prompt_toolkit style strings through a cache, so no ANSI is printed or parsed again.
+prompt_toolkit style strings through a cache, so no ANSI is printed or parsed again. A text
+whose lines all fit the panel (the figures, new every reply; the lamp, the score) is not
+given to rich's wrap at all: its rows are cut from its spans as rich would cut them (a test
+holds the two equal for any such text).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from prompt_toolkit.formatted_text import ANSI, split_lines, to_formatted_text
 from rich.console import Console
@@ -25,7 +29,7 @@ from rich.text import Span, Text
 from ..desk.session import GameSession
 from ..program.pack import NO_PACK, Pack
 from ..tui.row_renderer import Row, pad
-from .side_panel import PANEL_WIDTH, card, figures_text, lamp_for
+from .side_panel import PANEL_WIDTH, Lamp, card, figures_text_of, lamp_for
 
 PANEL_COLUMNS = PANEL_WIDTH + 1  # the panel's window: rich's 30 columns and a gap
 
@@ -85,6 +89,14 @@ def _text_rows(plain: str, spans: tuple[Span, ...], style: str | Style,
                width: int) -> tuple[Row, ...]:
     """Rows of the text given by its parts (the lines joined first, as
     ``Text.__rich_console__`` joins them: a line's own style applies)."""
+    if _fits(plain, width):
+        return fitting_rows(plain, spans, style)
+    return rich_rows(plain, spans, style, width)
+
+
+def rich_rows(plain: str, spans: tuple[Span, ...], style: str | Style,
+              width: int) -> tuple[Row, ...]:
+    """The rows as rich wraps and renders the text."""
     text = Text(plain, style=style, spans=list(spans))
     joined = Text("\n").join(text.wrap(_WRAPPER, width))
     rows: list[Row] = []
@@ -95,28 +107,103 @@ def _text_rows(plain: str, spans: tuple[Span, ...], style: str | Style,
     return tuple(rows)
 
 
+def _fits(plain: str, width: int) -> bool:
+    """No line of the text is wider than ``width`` and every character is one printable
+    ASCII column: rich's wrap then leaves each line whole, as it is."""
+    return (plain.isascii() and all(len(line) <= width and line.isprintable()
+                                    for line in plain.split("\n")))
+
+
+def fitting_rows(plain: str, spans: tuple[Span, ...], style: str | Style) -> tuple[Row, ...]:
+    """The rows rich prints for a text whose lines all fit (``_fits``), without rich's
+    wrap and render (the figures are new every reply): as ``Text.wrap`` and ``join`` do,
+    each line's characters take the text's style, then the spans over them in their
+    order; a row is its line's runs of one style, padded."""
+    rows: list[Row] = []
+    start = 0
+    for line in plain.split("\n"):
+        end = start + len(line)
+        cuts = {start, end}
+        over = [span for span in spans if span.start < end and span.end > start]
+        for span in over:
+            cuts.update((max(span.start, start), min(span.end, end)))
+        edges = sorted(cuts)
+        fragments = []
+        for left, right in zip(edges, edges[1:], strict=False):
+            styles = (style, *(span.style for span in over
+                               if span.start <= left and span.end >= right))
+            fragments.append((_combined(styles), plain[left:right]))
+        rows.append(pad(tuple(fragments), PANEL_COLUMNS))
+        start = end + 1
+    return tuple(rows)
+
+
+@lru_cache(maxsize=256)
+def _combined(styles: tuple[str | Style, ...]) -> str:
+    """prompt_toolkit's style string for rich's styles laid one over the other."""
+    combined = Style.combine(_WRAPPER.get_style(each, default=Style.null())
+                             if isinstance(each, str) else each for each in styles)
+    return _style(combined) if combined else ""
+
+
+class _Figures(NamedTuple):
+    instructions: int
+    time_us: float
+
+
+@lru_cache(maxsize=1024)
+def _figures_rows(last: _Figures, game: _Figures, width: int) -> tuple[Row, ...]:
+    """The figures' rows (the same replies give the same figures, terminal after terminal)."""
+    return text_rows(figures_text_of(last, game, width), width)
+
+
+@lru_cache(maxsize=64)
+def _lamp_rows(lamp: Lamp, width: int) -> tuple[Row, ...]:
+    text = Text()
+    text.append(f" {lamp.label} ", style=lamp.style)
+    if lamp.detail:
+        text.append(f"\n{lamp.detail}", style="italic")
+    return text_rows(text, width) + text_rows(Text(""), width)  # and the blank line under it
+
+
+@lru_cache(maxsize=256)
+def _tally_rows(tally: tuple[tuple[str, int], ...], width: int) -> tuple[Row, ...]:
+    """The score: each result's label and count."""
+    text = Text()
+    for index, (label, count) in enumerate(tally):
+        text.append(("  " if index else "") + label + " ", style="bold")
+        text.append(str(count))
+    return text_rows(text, width)
+
+
+@lru_cache(maxsize=64)
+def _uniservo_rows(uniservos: tuple[str, ...], width: int) -> tuple[Row, ...]:
+    return (text_rows(Text("UNISERVOS", style="cyan"), width)
+            + text_rows(Text("\n".join(uniservos)), width))
+
+
+@lru_cache(maxsize=8)
+def _speed_rows(authentic: bool, width: int) -> tuple[Row, ...]:
+    speed = "authentic (10 char/s)" if authentic else "fast"
+    return text_rows(Text(f"typing: {speed}", style="dim"), width)
+
+
 def panel_rows(session: GameSession, typing: bool, authentic: bool,
                width: int = PANEL_WIDTH, pack: Pack = NO_PACK,
                uniservos: Sequence[str] = ()) -> list[Row]:
     """side_panel.render_panel's panel, as rows: the card, the lamp, the figures, the
-    Uniservos, the score and the speed."""
-    lamp = lamp_for(session, typing, pack.key_hint)
-    lamp_text = Text()
-    lamp_text.append(f" {lamp.label} ", style=lamp.style)
-    if lamp.detail:
-        lamp_text.append(f"\n{lamp.detail}", style="italic")
-    parts = [lamp_text, Text(""), figures_text(session, width)]
-    if uniservos:
-        parts += [Text("UNISERVOS", style="cyan"), Text("\n".join(uniservos))]
-    if pack.scores:
-        score, tally = session.score, Text()
-        for index, name in enumerate(pack.result_names):
-            tally.append(("  " if index else "") + pack.result_label(name) + " ", style="bold")
-            tally.append(str(score.count(name)))
-        parts.append(tally)
-    speed = "authentic (10 char/s)" if authentic else "fast"
-    parts.append(Text(f"typing: {speed}", style="dim"))
+    Uniservos, the score and the speed. Each part's rows are kept by what it shows (the
+    figures by their numbers): a reply builds none it has shown before, on any terminal."""
     rows = list(card_rows(pack.card, pack.card_title, width)) if pack.card else []
-    for part in parts:
-        rows += text_rows(part, width)
+    rows += _lamp_rows(lamp_for(session, typing, pack.key_hint), width)
+    last, game = session.last_move, session.game
+    rows += _figures_rows(_Figures(last.instructions, last.time_us),
+                          _Figures(game.instructions, game.time_us), width)
+    if uniservos:
+        rows += _uniservo_rows(tuple(uniservos), width)
+    if pack.scores:
+        score = session.score
+        rows += _tally_rows(tuple((pack.result_label(name), score.count(name))
+                                  for name in pack.result_names), width)
+    rows += _speed_rows(authentic, width)
     return rows

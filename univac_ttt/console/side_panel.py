@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from prompt_toolkit.formatted_text import ANSI
 from rich.align import Align
@@ -52,11 +53,21 @@ def card(text: str) -> Align:
     return Align.center(Text(text, style="bold"))
 
 
+class Figures(Protocol):
+    instructions: int
+    time_us: float
+
+
 def figures_text(session: GameSession, width: int = PANEL_WIDTH) -> Text:
     """The instructions and UNIVAC time of the last reply and of this game (or session), in
     columns; a figure too wide for its column moves the time to a line of its own, so two
     figures never run together."""
-    rows = (("last move", session.last_move), ("this game", session.game))
+    return figures_text_of(session.last_move, session.game, width)
+
+
+def figures_text_of(last: Figures, game: Figures, width: int = PANEL_WIDTH) -> Text:
+    """``figures_text`` for these two sets of figures."""
+    rows = (("last move", last), ("this game", game))
     label_width = 10
     figures = Text(f"{'UNIVAC':<{label_width}}{'instr.':>9} {'time':>9}\n", style="cyan")
     for label, move in rows:

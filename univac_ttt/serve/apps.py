@@ -16,6 +16,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from .keys import serve_keys
+from .wakeups import quiet_wakeups
 
 
 class ServedApp(Protocol):
@@ -47,4 +48,6 @@ def make_app(factory: AppFactory, input: Input, output: Output, *, authentic: bo
     # prompt_toolkit's default key bindings, one table for every terminal (the monitor's too),
     # and key lookups from it, warm for the process (keys.py).
     serve_keys(app)
+    # No timer task for a key that holds nothing, no self-pipe for a redraw (wakeups.py).
+    quiet_wakeups(app)
     return served

@@ -18,10 +18,11 @@ terminal's whole application (and, through the handler's context, another's) ali
 
 keys.py replaces the key processor's registry (``KeyProcessor._bindings``) with one that
 answers as ``_CombinedRegistry`` does, and tui/static_layout.py overrides the application's
-``_update_invalidate_events``. Besides these, telnet.py and ssh.py subclass prompt_toolkit's
-servers and override or use their underscored members (listed in
-``PROMPT_TOOLKIT_INTERNALS``): that is the point of those subclasses (non-blocking writes,
-paced reading, a handshake timeout).
+``_update_invalidate_events``; wakeups.py replaces the key processor's ``_start_timeout``
+and the application's ``invalidate`` (reading ``_invalidated``, ``_is_running``). Besides
+these, telnet.py and ssh.py subclass prompt_toolkit's servers and override or use their
+underscored members (listed in ``PROMPT_TOOLKIT_INTERNALS``): that is the point of those
+subclasses (non-blocking writes, paced reading, a handshake timeout).
 """
 
 from __future__ import annotations
@@ -37,17 +38,23 @@ from prompt_toolkit.input import Input, typeahead
 # (module, class or None for the module itself, members) that serve/ relies on.
 PROMPT_TOOLKIT_INTERNALS = (
     ("prompt_toolkit.contrib.telnet.server", "TelnetConnection",
-     ("_ready", "_closed", "feed", "close", "run_application", "vt100_input", "vt100_output")),
+     ("_ready", "_closed", "feed", "close", "run_application", "vt100_input", "vt100_output",
+      "parser", "enable_cpr")),
+    ("prompt_toolkit.contrib.telnet.protocol", "TelnetProtocolParser",
+     ("ttype_received_callback",)),
+    ("prompt_toolkit.output.vt100", "Vt100_Output", ("_buffer", "stdout")),
     ("prompt_toolkit.contrib.telnet.server", "TelnetServer",
      ("_accept", "_create_socket", "_application_tasks", "connections")),
     ("prompt_toolkit.contrib.ssh.server", "PromptToolkitSSHSession",
      ("_get_size", "_chan", "app_session", "data_received", "connection_made")),
     ("prompt_toolkit.input.typeahead", None, ("_buffer",)),
     ("prompt_toolkit.application.application", "Application",
-     ("_default_bindings", "_page_navigation_bindings", "_update_invalidate_events")),
+     ("_default_bindings", "_page_navigation_bindings", "_update_invalidate_events",
+      "_invalidated", "_is_running", "_redraw")),
     ("prompt_toolkit.application.application", "_CombinedRegistry",
      ("_create_key_bindings", "get_bindings_for_keys", "get_bindings_starting_with_keys")),
-    ("prompt_toolkit.key_binding.key_processor", "KeyProcessor", ("_bindings",)),
+    ("prompt_toolkit.key_binding.key_processor", "KeyProcessor",
+     ("_bindings", "_start_timeout", "_flush_wait_task")),
     ("asyncio.unix_events", "_UnixSelectorEventLoop", ("_signal_handlers",)),
     ("asyncio.events", "Handle", ("_callback",)),
 )

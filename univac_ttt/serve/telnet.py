@@ -19,7 +19,6 @@ from typing import Any, TextIO, cast
 from prompt_toolkit.application.current import create_app_session
 from prompt_toolkit.contrib.telnet.server import TelnetConnection, TelnetServer
 from prompt_toolkit.data_structures import Size
-from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from ..classroom.connection_limits import (
@@ -32,6 +31,7 @@ from ..classroom.connection_limits import (
     watch_for_vanished_peer,
 )
 from ..classroom.seats import Hold
+from .memory_input import create_memory_pipe_input
 
 Interact = Callable[["ServedTelnetConnection"], Coroutine[Any, Any, None]]
 
@@ -108,6 +108,21 @@ def _peer_gone(conn: socket.socket) -> bool:
         return True
 
 
+class ServedOutput(Vt100_Output):
+    """A connection's VT100 output: each flush is one write to the socket writer.
+    prompt_toolkit's flush goes through ``flush_stdout``, which asks the writer for a file
+    descriptor to make blocking (a socket writer has none: an exception raised and caught
+    each redraw) and flushes it a second time; the writer never blocks and keeps its own
+    errors, so neither is needed."""
+
+    def flush(self) -> None:
+        if not self._buffer:
+            return
+        data = "".join(self._buffer)
+        self._buffer = []
+        self.stdout.write(data)
+
+
 class ServedTelnetConnection(TelnetConnection):
     """One telnet terminal: prompt_toolkit's connection with paced, non-blocking I/O."""
 
@@ -126,9 +141,16 @@ class ServedTelnetConnection(TelnetConnection):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)  # sends the options (the socket is non-blocking)
         self.stdout = cast(TextIO, _SocketWriter(self.conn, self.encoding, self.close))
+        self.parser.ttype_received_callback = self._ttype_received
         self.bucket = InputBucket()
         self.on_input: Callable[[], None] = lambda: None
         self._resume: asyncio.TimerHandle | None = None
+
+    def _ttype_received(self, ttype: str) -> None:
+        """The client named its terminal: its output (prompt_toolkit's, but ServedOutput)."""
+        self.vt100_output = ServedOutput(self.stdout, lambda: self.size, term=ttype,
+                                         enable_cpr=self.enable_cpr)
+        self._ready.set()
 
     def _readable(self) -> None:
         try:
@@ -192,7 +214,7 @@ class ServedTelnetConnection(TelnetConnection):
             try:  # until the client names its terminal, or leaves (close sets _ready too)
                 await asyncio.wait_for(self._ready.wait(), HANDSHAKE_SECONDS)
             except TimeoutError:
-                self.vt100_output = Vt100_Output(self.stdout, lambda: self.size, term="vt100",
+                self.vt100_output = ServedOutput(self.stdout, lambda: self.size, term="vt100",
                                                  enable_cpr=False)
             if self._closed:
                 return  # gone during the negotiation: no terminal to run
@@ -261,7 +283,7 @@ class ServedTelnetServer(TelnetServer):
             return
 
         async def run() -> None:
-            with create_pipe_input() as vt100_input:
+            with create_memory_pipe_input() as vt100_input:  # no OS pipe between the two
                 connection = ServedTelnetConnection(
                     conn, addr, self.interact, self, encoding=self.encoding,
                     style=self.style, vt100_input=vt100_input, enable_cpr=False)

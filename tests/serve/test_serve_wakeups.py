@@ -1,0 +1,78 @@
+"""A served terminal's keys start no timer unless they are held as a prefix, and its
+redraws wake the loop through no self-pipe (serve/wakeups.py); a held key is still flushed
+after the timeout and an invalidation from another thread still redraws. In-process, a real
+prompt_toolkit output; every wait is on a condition and bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+import time
+
+from prompt_toolkit.data_structures import Size
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+from tests.support.serving import run
+from univac_ttt.cli.serve import served_apps
+from univac_ttt.serve.apps import make_app
+
+
+class _Sink(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+async def _until(condition, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "never happened"
+        await asyncio.sleep(0.005)
+
+
+def test_keys_start_timers_only_when_held_and_redraws_use_no_self_pipe(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        woken: list[int] = []
+        write_to_self = loop._write_to_self  # type: ignore[attr-defined]
+
+        def counted() -> None:
+            woken.append(1)
+            write_to_self()
+
+        monkeypatch.setattr(loop, "_write_to_self", counted)
+        with create_pipe_input() as keys:
+            output = Vt100_Output(_Sink(), lambda: Size(40, 120), term="xterm",
+                                  enable_cpr=False)
+            served = make_app(served_apps()["play"], keys, output, authentic=False,
+                              transcript=None)
+            app, console = served.application, served.console
+            app.timeoutlen = app.ttimeoutlen = 0.05  # a held key's flush comes soon
+            drawn: list[str] = []
+            app.after_render += lambda _app: drawn.append(console.keyboard_buffer.text)
+            processor = app.key_processor
+            task = loop.create_task(served.run())
+            await _until(lambda: drawn and not console.typing)
+            woken.clear()
+            keys.send_text("5")
+            await _until(lambda: drawn[-1] == "5")
+            assert processor._flush_wait_task is None  # "5" holds nothing: no timer
+            assert woken == []  # the echo's redraw was scheduled on the loop itself
+
+            keys.send_text("\x18")  # Ctrl-X: the prefix of Emacs bindings (Ctrl-X Ctrl-E ...)
+            await _until(lambda: [k.key for k in processor.key_buffer] == [Keys.ControlX])
+            assert processor._flush_wait_task is not None  # held: prompt_toolkit's timer
+            await _until(lambda: not processor.key_buffer)  # and flushed when it ran out
+
+            before = len(drawn)
+            console.say("from another thread")
+            await _until(lambda: not app.invalidated)
+            thread = threading.Thread(target=app.invalidate)
+            thread.start()
+            thread.join()
+            await _until(lambda: len(drawn) > before)  # the thread-safe path still redraws
+            app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+    run(scenario(), 30)

@@ -1,0 +1,70 @@
+"""A served terminal's key press and redraw without needless timers or wake-ups of the loop.
+
+Hundreds of terminals share one event loop, and prompt_toolkit's key path was made for one
+application a process. For every key it starts a timer task (``KeyProcessor._start_timeout``,
+1 s) that, when it runs out, flushes the keys held as the prefix of a longer binding; with
+no key held (a letter, a digit, Enter: nearly every key a player types) it can only find
+nothing to flush, and a player's next key a second later cancels or outlives it. And every
+``invalidate`` schedules its redraw with ``call_soon_threadsafe`` twice, each a write to the
+loop's self-pipe and one more turn of the loop to read it back, though it is called on the
+loop's own thread.
+
+``quiet_wakeups`` gives one application the same behaviour without them: the timer is
+started only while a key is held (with none held a running one is cancelled, as the next
+key would have cancelled it), and an invalidation on the application's own loop is
+scheduled with ``call_soon`` (the same callbacks, in the same order, in the same context);
+from any other thread, or with a minimum redraw interval or a render postponement, it is
+prompt_toolkit's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from prompt_toolkit.application import Application
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def quiet_wakeups(app: Application[Any]) -> None:
+    """The key processor's timeout only for held keys; invalidations on the loop's thread
+    without the self-pipe (see the module's docstring)."""
+    processor = app.key_processor
+    start_timeout = processor._start_timeout  # noqa: SLF001
+
+    def start_timeout_if_held() -> None:
+        if processor.key_buffer:
+            start_timeout()
+            return
+        task = processor._flush_wait_task  # noqa: SLF001
+        if task is not None:  # as prompt_toolkit's next timer would: nothing to flush
+            task.cancel()
+            processor._flush_wait_task = None  # noqa: SLF001
+
+    processor._start_timeout = start_timeout_if_held  # type: ignore[method-assign]  # noqa: SLF001
+
+    invalidate = app.invalidate
+
+    def redraw() -> None:
+        app._invalidated = False  # noqa: SLF001
+        app._redraw()  # noqa: SLF001
+
+    def invalidate_on_loop() -> None:
+        loop = app.loop
+        if (not app._is_running or loop is None or loop.is_closed()  # noqa: SLF001
+                or app._invalidated):  # noqa: SLF001
+            return
+        if app.min_redraw_interval or app.max_render_postpone_time or not _on_loop(loop):
+            invalidate()
+            return
+        app._invalidated = True  # noqa: SLF001
+        loop.call_soon(app.on_invalidate.fire)
+        loop.call_soon(redraw)
+
+    app.invalidate = invalidate_on_loop  # type: ignore[method-assign]
