@@ -6,7 +6,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from univac_ttt.console.app import ConsoleApp, ConsoleSettings
+from univac_ttt.console.app import KEY_LINES, ConsoleApp, ConsoleSettings
 from univac_ttt.console.side_panel import lamp_for, render_panel
 from univac_ttt.desk.pacing import TypewriterPacer
 from univac_ttt.desk.paper import PrintedChunk
@@ -319,3 +319,18 @@ def test_a_served_console_offers_no_f4_in_its_key_bar_or_help():
                           ConsoleSettings(), pipe, DummyOutput())
         assert "F4" in "".join(text for _style, text in home.layout.bar_text())
         assert "F4 save the paper" in "\n".join(home.layout.help_lines())
+
+
+def test_the_keyboard_line_recalls_a_bounded_history():
+    """A served console or a kiosk types all day: Up and Down recall the newest KEY_LINES
+    lines only, so an Enter costs the same at the end of the day (tui/history.py)."""
+    with create_pipe_input() as pipe:
+        console = ConsoleApp(lambda on_print: GameSession(WORDS, on_print=on_print),
+                             ConsoleSettings(), input=pipe, output=DummyOutput())
+    buffer = console.keyboard_buffer
+    for number in range(3 * KEY_LINES):  # as the Enter key does
+        buffer.text = str(number % 9 + 1)
+        buffer.append_to_history()
+        buffer.reset()
+    strings = buffer.history.get_strings()
+    assert len(strings) == KEY_LINES and strings[-1] == str((3 * KEY_LINES - 1) % 9 + 1)

@@ -23,7 +23,6 @@ from pathlib import Path
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import merge_key_bindings
 from prompt_toolkit.output import Output
@@ -38,6 +37,7 @@ from ..machine.charset import KEYBOARD_KEYS
 from ..machine.timing import pulses_to_us, us_to_pulses
 from ..program.pack import NO_PACK, Pack
 from ..tui.guard import run_guarded, run_guarded_async
+from ..tui.history import BoundedHistory
 from ..tui.row_renderer import RowRenderer
 from ..tui.shared import basic_bindings, merged_style, share_default_bindings
 from ..tui.static_layout import StaticLayout, StaticLayoutApplication
@@ -48,6 +48,7 @@ from .paper_rows import PaperRows
 from .side_panel import PANEL_WIDTH
 
 REPLY_CHUNK = 200_000  # instructions run at once in a key handler (a reply takes ~1,600)
+KEY_LINES = 200  # lines Up and Down recall (a served console or a kiosk types all day)
 TYPEAHEAD_GRACE = 0.5  # seconds after a new game is shown in which older keys are dropped
 
 
@@ -84,7 +85,7 @@ class ConsoleApp:
         self.paper = PaperRows()
         self.paper_buffer = self.paper.buffer
         self._hold_until: float | None = None  # a game ended: older type-ahead is dropped
-        self.keyboard_buffer = Buffer(multiline=False, history=InMemoryHistory())
+        self.keyboard_buffer = Buffer(multiline=False, history=BoundedHistory(KEY_LINES))
         self._speed_changed = asyncio.Event()  # wakes the ticker, asleep in fast speed
         self.layout = ConsoleLayout(self)
         # The tree of containers never changes: prompt_toolkit's walks of it after every
