@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from types import FrameType
-from typing import NamedTuple, TextIO
+from typing import TextIO
 
 from ..desk import Desk, PrintedChunk
 from ..hostio.stdin_lines import KEYBOARD_LINE, Refused, line_reader
@@ -25,6 +25,7 @@ from ..hostio.terminal_text import visible
 from ..hostio.wording import count
 from ..machine import KeyboardEntryError, Stop, StopKind
 from ..machine.devices import TYPEWRITER_CHARACTER_SECONDS, TYPEWRITER_RETURN_SECONDS
+from ..machine.records import Record
 from ..machine.timing import format_time, pulses_to_us
 
 try:
@@ -35,7 +36,7 @@ except ImportError:  # not on every platform: the ^C echo is then left as it is
 PROMPT = "> "
 
 
-class PlainResult(NamedTuple):
+class PlainResult(Record):
     """How a plain session ended (a NamedTuple: cheaper to define than a dataclass)."""
 
     exit_code: int

@@ -9,10 +9,10 @@ the referee run the UNIVAC through a desk, so a runaway program is treated alike
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
 
 from ..hostio.wording import count
 from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind, tape
+from ..machine.records import Record
 from ..machine.tape import UNITS, Reel, TapeMove, unit_name
 from ..machine.word import MEMORY_WORDS, ZERO
 from .keyboard import DeskKeyboard
@@ -34,7 +34,7 @@ class TapeUnitError(ValueError):
     """A Uniservo the desk does not have (the message says which ones it has)."""
 
 
-class TapeUnitView(NamedTuple):
+class TapeUnitView(Record):
     """What the operator sees of one Uniservo: its reel, the head, whether it moves."""
 
     unit: int

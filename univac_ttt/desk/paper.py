@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import NamedTuple
 
 from ..machine.devices import Typewriter
+from ..machine.records import Record
 
 PAPER_LIMIT = 16_000  # characters kept: the current game and some forty before it
 # The operator's keyed entry is shown on its own line after this mark. The UNIVAC's
@@ -20,7 +20,7 @@ PAPER_LIMIT = 16_000  # characters kept: the current game and some forty before 
 KEYED_MARK = "> "
 
 
-class PrintedChunk(NamedTuple):
+class PrintedChunk(Record):
     """Text the typewriter typed, the machine's clock (pulses) when it was typed, and the
     pulses since the operator last released a keyboard word (the program's decision time).
     A named tuple: one is made at every print, and no dataclasses at start-up."""

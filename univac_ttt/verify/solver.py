@@ -14,7 +14,7 @@ Values are from X's side: +1 X can force a win, 0 draw, -1 O can force a win.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from ..machine.records import Record
 
 LINES: tuple[tuple[int, int, int], ...] = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8),
@@ -201,7 +201,7 @@ class Solver:
         return value, per_depth
 
 
-class NodeCounts(NamedTuple):
+class NodeCounts(Record):
     minimax: int
     alphabeta: int
     ordered: int

@@ -15,8 +15,9 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal
 
+from ...machine.records import Record
 from ...machine.word import to_int
 from ...program.pack import Demonstration, Pack, PackError
 from ...program.shipped import ProgramError, read_shipped
@@ -62,7 +63,7 @@ DEMO_GAMES: tuple[tuple[str, DemoResult], ...] = (
 )
 
 
-class ShippedProgram(NamedTuple):
+class ShippedProgram(Record):
     program: Program  # from the coding sheet: symbols, remarks, sections
     image: MemoryImage  # from the committed image file
 
