@@ -11,8 +11,8 @@ command politely, even in the lines of the installed script that run before ``ma
 
 from __future__ import annotations
 
+import _signal  # the signal module without its enums (their making costs 4 M instructions)
 import gc
-import signal
 import sys
 
 INTERRUPTED = "\nunivac-ttt: interrupted\n"
@@ -24,15 +24,15 @@ def _interrupted_before_main(_signum: int, _frame: object) -> None:
     raise SystemExit(EXIT_INTERRUPTED)
 
 
-if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where it is ignored
-    signal.signal(signal.SIGINT, _interrupted_before_main)
+if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not where it is ignored
+    _signal.signal(_signal.SIGINT, _interrupted_before_main)
 
 
 def main() -> int:
     """Run the command; a Ctrl-C at any moment ends it with one line and status 130."""
     try:
-        if signal.getsignal(signal.SIGINT) is _interrupted_before_main:
-            signal.signal(signal.SIGINT, signal.default_int_handler)  # cli.main's from here
+        if _signal.getsignal(_signal.SIGINT) is _interrupted_before_main:
+            _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # cli.main's from here
         from .cli.main import main as run_command
 
         code = run_command()

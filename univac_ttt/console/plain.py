@@ -10,10 +10,9 @@ pace (a teletype, or a screen reader that reads as it prints).
 
 from __future__ import annotations
 
+import _signal  # signal without its enums: the module's import costs a start 4 M instructions
 import contextlib
 import os
-import signal
-import threading
 import time
 from collections.abc import Callable
 from types import FrameType
@@ -142,14 +141,16 @@ class PlainConsole:
     def run(self) -> PlainResult:
         """Run to the end of input or a stop. Ctrl-C while the UNIVAC runs presses the
         desk's STOP (the run ends with a message); at the prompt it interrupts as usual."""
-        on_main = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, self._interrupt) if on_main else None
+        try:
+            previous, on_main = _signal.signal(_signal.SIGINT, self._interrupt), True
+        except ValueError:  # not the main thread: Ctrl-C is not this session's to take
+            previous, on_main = None, False
         try:
             return self._run()
         finally:
             self._echo_control(True)
             if on_main:
-                signal.signal(signal.SIGINT, previous)
+                _signal.signal(_signal.SIGINT, previous)
 
     def _echo_control(self, on: bool) -> None:
         """While the typewriter types at its pace on a terminal, the terminal must not echo
