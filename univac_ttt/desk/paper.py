@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from ..machine.devices import Typewriter
+from ..machine.devices import _TYPED_WORDS, Typewriter
 from ..machine.records import Record
 
 PAPER_LIMIT = 16_000  # characters kept: the current game and some forty before it
 # The operator's keyed entry is shown on its own line after this mark. The UNIVAC's
 # typewriter has no ">" (docs/fidelity.md), so a keyed line can never be taken for its output.
 KEYED_MARK = "> "
+_new_chunk = tuple.__new__  # a PrintedChunk from its four fields, without its __new__
 
 
 class PrintedChunk(Record):
@@ -46,7 +47,15 @@ class Paper:
         return self.first + len(self.chunks)
 
     def add(self, text: str, pulses: int) -> None:
-        self._append(PrintedChunk(text, pulses, pulses - self.released))
+        """Typed by the UNIVAC (the hot path: every print of the proof's 20,000 comes here,
+        so the piece is made and kept without another call unless the paper is full)."""
+        chunk = _new_chunk(PrintedChunk, (text, pulses, pulses - self.released, False))
+        self.chunks.append(chunk)
+        self.characters += len(text)
+        if self.characters > self.limit:
+            self._trim()
+        for listener in self.listeners:
+            listener(chunk)
 
     def add_keyed(self, entry: str, pulses: int) -> None:
         """The operator's released entry, on a line of its own after ``KEYED_MARK``."""
@@ -58,11 +67,16 @@ class Paper:
         text = chunk.text
         self.chunks.append(chunk)
         self.characters += len(text)
-        while self.characters > self.limit and len(self.chunks) > 1:
-            self.characters -= len(self.chunks.popleft().text)
-            self.first += 1
+        self._trim()
         for listener in self.listeners:
             listener(chunk)
+
+    def _trim(self) -> None:
+        """The oldest pieces go while the paper holds more than its limit (never the last)."""
+        chunks = self.chunks
+        while self.characters > self.limit and len(chunks) > 1:
+            self.characters -= len(chunks.popleft().text)
+            self.first += 1
 
     def pieces_since(self, mark: int) -> list[PrintedChunk]:
         """The pieces typed from position ``mark`` on (those still kept)."""
@@ -107,6 +121,10 @@ class StampedTypewriter(Typewriter):
         self.clock = clock
 
     def print_word(self, word: str) -> None:
-        text = self.text_of(word)
+        known = _TYPED_WORDS.get((word, self.upper))  # text_of, written out: the hot path
+        if known is None:
+            text = self.text_of(word)
+        else:
+            text, self.upper = known
         if text:
             self.paper.add(text, self.clock())

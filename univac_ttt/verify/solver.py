@@ -39,7 +39,10 @@ def winner(board: list[int] | tuple[int, ...]) -> int:
 def completes_line(board: list[int], square: int) -> bool:
     """Did the stone just put on ``square`` complete a line? (Cheaper than winner().)"""
     player = board[square]
-    return any(board[a] == board[b] == board[c] == player for a, b, c in LINES_THROUGH[square])
+    for a, b, c in LINES_THROUGH[square]:  # a loop, not any(): the oracle's inner step
+        if board[a] == player and board[b] == player and board[c] == player:
+            return True
+    return False
 
 
 def side_to_move(board: list[int] | tuple[int, ...]) -> int:

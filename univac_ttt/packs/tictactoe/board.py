@@ -5,16 +5,18 @@ from __future__ import annotations
 import re
 
 X, O, BLANK = 1, -1, 0
-_ROW = re.compile(r"^[^A-Z0-9]*([XO1-9])[^A-Z0-9]+([XO1-9])[^A-Z0-9]+([XO1-9])[^A-Z0-9]*$")
+# Compiled at the first use (re keeps it): play imports this module but reads no paper.
+_ROW = r"^[^A-Z0-9]*([XO1-9])[^A-Z0-9]+([XO1-9])[^A-Z0-9]+([XO1-9])[^A-Z0-9]*$"
 
 
 def printed_boards(paper: str) -> list[tuple[int, ...]]:
     """Every board typed on the paper, in order (three rows of X, O or the square's code)."""
-    lines = paper.split("\n")
+    row_of = re.compile(_ROW).match
+    rows_at = [row_of(line) for line in paper.split("\n")]  # each line matched once
     boards = []
     i = 0
-    while i < len(lines) - 2:
-        rows = [_ROW.match(line) for line in lines[i:i + 3]]
+    while i < len(rows_at) - 2:
+        rows = rows_at[i:i + 3]
         if all(rows):
             cells = [ch for match in rows for ch in match.groups()]  # type: ignore[union-attr]
             board = []
