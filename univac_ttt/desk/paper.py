@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from itertools import islice
 
 from ..machine.devices import _TYPED_WORDS, Typewriter
 from ..machine.records import Record
@@ -52,8 +53,9 @@ class Paper:
         chunk = _new_chunk(PrintedChunk, (text, pulses, pulses - self.released, False))
         self.chunks.append(chunk)
         self.characters += len(text)
-        if self.characters > self.limit:
-            self._trim()
+        while self.characters > self.limit and len(self.chunks) > 1:  # _trim, written out
+            self.characters -= len(self.chunks.popleft().text)
+            self.first += 1
         for listener in self.listeners:
             listener(chunk)
 
@@ -80,8 +82,13 @@ class Paper:
 
     def pieces_since(self, mark: int) -> list[PrintedChunk]:
         """The pieces typed from position ``mark`` on (those still kept)."""
-        start = max(0, mark - self.first)
-        return [self.chunks[i] for i in range(start, len(self.chunks))]
+        chunks = self.chunks
+        wanted = len(chunks) - max(0, mark - self.first)
+        if wanted <= 0:
+            return []
+        pieces = list(islice(reversed(chunks), wanted))  # from the end: a deque indexes
+        pieces.reverse()  # slowly in its middle, and a mark is near the end
+        return pieces
 
     def since(self, mark: int) -> str:
         return "".join(chunk.text for chunk in self.pieces_since(mark))
