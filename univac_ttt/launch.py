@@ -7,25 +7,66 @@ Python traceback. This module imports nothing of its own, so that window shrinks
 interpreter's own start; and from the moment it is imported a Ctrl-C already ends the
 command politely, even in the lines of the installed script that run before ``main``
 (tests/e2e/test_interrupt_at_start.py caught one there, compiling a pattern).
+
+A Python signal handler runs in whatever Python code is running when the signal arrives,
+and CPython ignores an exception raised in a weak reference's callback or a ``__del__``
+(it prints "Exception ignored in: ..." with a traceback, and goes on). A start imports
+modules, and importlib drops each module's lock through such a callback: a Ctrl-C landing
+there was lost, the command went on, and the user saw a traceback. So from here on, for the
+whole run: the handler before ``main`` ends the process at once (``os._exit``: nothing of
+ours needs cleaning up yet, and nothing can swallow it); and a KeyboardInterrupt that
+CPython swallows reaches ``sys.unraisablehook``, which raises it again once the callback
+has returned (tests/e2e/test_interrupt_in_callbacks.py).
 """
 
 from __future__ import annotations
 
 import _signal  # the signal module without its enums (their making costs 4 M instructions)
 import gc
+import os
 import sys
+from types import FrameType  # loaded by the interpreter's own start: nothing to import
 
 INTERRUPTED = "\nunivac-ttt: interrupted\n"
 EXIT_INTERRUPTED = 130
 
 
 def _interrupted_before_main(_signum: int, _frame: object) -> None:
-    sys.stderr.write(INTERRUPTED)
-    raise SystemExit(EXIT_INTERRUPTED)
+    """Only the installed script's own lines run before ``main``: nothing to flush or
+    restore, so the process ends here (an exception could be swallowed by a callback)."""
+    try:  # noqa: SIM105 - no contextlib: this module imports nothing
+        os.write(2, INTERRUPTED.encode())
+    except OSError:  # stderr closed or full: the exit status still says it
+        pass
+    os._exit(EXIT_INTERRUPTED)
+
+
+_ignored_as_before = sys.unraisablehook
+
+
+def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    """CPython swallowed an exception (in a callback or a ``__del__``): a KeyboardInterrupt
+    is a Ctrl-C that must not be lost. It is raised again at the first call or return
+    after this hook (a profile function's exception reaches the code it profiles): not
+    by raising the signal anew, whose handler would run inside this hook, and be ignored
+    again."""
+    if not issubclass(unraisable.exc_type, KeyboardInterrupt):
+        _ignored_as_before(unraisable)
+        return
+    profiler = sys.getprofile()
+
+    def again(frame: FrameType, _event: str, _arg: object) -> None:
+        if frame.f_code is _unraisable.__code__:
+            return  # still in the hook
+        sys.setprofile(profiler)
+        raise KeyboardInterrupt
+
+    sys.setprofile(again)
 
 
 if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not where it is ignored
     _signal.signal(_signal.SIGINT, _interrupted_before_main)
+    sys.unraisablehook = _unraisable
 
 
 def main() -> int:

@@ -217,3 +217,29 @@ def test_serve_web_from_the_command_line(tmp_path):
     finally:
         server.send_signal(signal.SIGTERM)
         assert server.wait(20) == 0
+
+
+def test_a_tab_that_leaves_is_handed_to_the_heap_to_be_watched_until_freed():
+    """As a terminal's application is: the heap's settle reclaim retries while it lives."""
+    with web_server() as running:
+        heap = running.server.heap
+        handed: list[object] = []
+        terminal_left = heap.terminal_left
+
+        def recording(graph: object = None) -> None:
+            handed.append(graph)
+            terminal_left(graph)
+
+        heap.terminal_left = recording
+
+        async def go():
+            async with aiohttp.ClientSession() as session:
+                ws = await connect(session, running)
+                await until(ws, ready)
+                await ws.close()
+                for _ in range(500):
+                    if handed:
+                        break
+                    await asyncio.sleep(0.01)
+        run(go())
+    assert len(handed) == 1 and type(handed[0]).__name__ == "GameTab"

@@ -25,7 +25,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                          "run; under --script a run stops after 5,000,000 "
                                          "instructions. While the UNIVAC waits for its "
                                          "keyboard, a line goes to it and a command starts "
-                                         "with ':' (docs/lecture.md).")
+                                         "with ':'; Up and Down recall the last 1,000 "
+                                         "command lines (docs/lecture.md).")
     monitor.add_argument("image", nargs="?", type=path,
                          help="a memory image, or a coding sheet (.ucs) for labels and remarks")
     monitor.add_argument("--log", metavar="FILE", type=path,

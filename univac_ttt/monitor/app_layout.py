@@ -13,13 +13,13 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import FormattedText
-from prompt_toolkit.history import InMemoryHistory
 from prompt_toolkit.layout import ConditionalContainer, HSplit, VSplit, Window
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 
 from ..hostio.terminal_text import visible
 from ..program.disassembler import view
+from ..tui.history import BoundedHistory
 from ..tui.paper_view import sync_paper
 from ..tui.theme import style
 from .app_state import COMMAND_PREFIX, MEMORY_BEFORE, MonitorState
@@ -35,6 +35,7 @@ STYLE = style({
     "state": "bg:#202830 #e0e0e0",
 })
 REMARK_MIN = 8  # fewer columns than this for a remark: none is shown
+COMMAND_HISTORY = 1_000  # command lines Up and Down recall (an Enter's cost grows with it)
 
 
 def wrap_at_spaces(text: str, width: int) -> str:
@@ -83,7 +84,7 @@ class MonitorLayout:
         monitor = state.monitor
         self.output_buffer = Buffer(read_only=True)
         self.paper_buffer = Buffer(read_only=True)
-        self.command_buffer = Buffer(multiline=False, history=InMemoryHistory(),
+        self.command_buffer = Buffer(multiline=False, history=BoundedHistory(COMMAND_HISTORY),
                                      completer=CommandCompleter(monitor),
                                      complete_while_typing=False)
         self.output_window = Window(BufferControl(self.output_buffer, focusable=False),

@@ -6,7 +6,9 @@ machine state) at the start of every command that runs the machine and every
 CHECKPOINT_EVERY instructions during long runs, together with the keyboard words read
 and the position on the paper. Going back n instructions restores the nearest checkpoint
 before the target and replays forward at full speed at the desk with the same keyboard
-words; the state reached is exactly the state the machine had then.
+words; the state reached is exactly the state the machine had then. At most
+MAX_CHECKPOINTS are kept, and the keyboard forgets the words read before the earliest, so a
+monitor that runs all day keeps a bounded past.
 """
 
 from __future__ import annotations
@@ -44,14 +46,17 @@ class Timeline:
         if self.checkpoints and self.checkpoints[-1].instructions == machine.instructions \
                 and self.checkpoints[-1].state == machine.snapshot():
             return
-        self.checkpoints.append(Checkpoint(machine.snapshot(), len(desk.keyboard.log),
+        self.checkpoints.append(Checkpoint(machine.snapshot(), desk.keyboard.read,
                                            desk.paper.end, desk.typewriter.upper))
         if len(self.checkpoints) > MAX_CHECKPOINTS:
             del self.checkpoints[0]
+            desk.keyboard.forget_before(self.checkpoints[0].keyboard_read)
 
     def forget(self) -> None:
         """After the operator changes state by hand (deposit, restore), the past is moot."""
         self.checkpoints.clear()
+        keyboard = self.desk.keyboard
+        keyboard.forget_before(keyboard.read)
 
     @property
     def earliest(self) -> int | None:
@@ -71,9 +76,9 @@ class Timeline:
         """Restore a checkpoint; the words read since go back into the keyboard."""
         desk = self.desk
         keyboard = desk.keyboard
-        redo = keyboard.log[checkpoint.keyboard_read:] + keyboard.pending_words
+        redo = keyboard.read_since(checkpoint.keyboard_read) + keyboard.pending_words
         desk.restore(checkpoint.state)
-        del keyboard.log[checkpoint.keyboard_read:]
+        keyboard.unread(checkpoint.keyboard_read)
         keyboard.replace_pending(redo)
         desk.paper.truncate(checkpoint.paper_mark)
         desk.typewriter.upper = checkpoint.upper

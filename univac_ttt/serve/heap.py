@@ -7,7 +7,9 @@ terminal waits. So: about once a second the young generations are collected and 
 survivors frozen (``gc.freeze``: the collector's rounds skip them; reference counting still
 frees them), and one full collection reclaims frozen cycles when the room is empty, after
 ``reclaim_due_after`` terminals have left (a quarter of those seated, 5 to 50), or every
-RECLAIM_SECONDS: rare pauses instead of frequent ones. CPython's own young-collection
+RECLAIM_SECONDS: rare pauses instead of frequent ones. An emptied room is reclaimed again
+every SETTLE_SECONDS while a departed terminal's application is still alive (held by its
+ending task at the first reclaim), at most SETTLE_TRIES times. CPython's own young-collection
 thresholds are kept: making young collections rarer (50,000 allocations) was measured and
 dropped, as each then paused everyone for 50-100 ms.
 
@@ -25,12 +27,15 @@ import ctypes.util
 import functools
 import gc
 import time
+import weakref
+from collections.abc import Callable
 
 RECLAIM_AFTER_LEFT = 50  # at most this many departed terminals wait for a reclaim
 RECLAIM_MIN_LEFT = 5  # ... and at least this many (or the room is empty) before one
 RECLAIM_SHARE = 4  # ... or a quarter of those still seated: a reclaim walks them all
 RECLAIM_SECONDS = 300.0  # at most this long between full collections
-SETTLE_SECONDS = 2.0  # the room emptied: a second reclaim this long after the first
+SETTLE_SECONDS = 2.0  # the room emptied: another reclaim this long after the last ...
+SETTLE_TRIES = 5  # ... while a departed terminal is still alive, at most this many times
 
 
 @functools.cache
@@ -64,12 +69,16 @@ def reclaim_due_after(active: int) -> int:
 
 
 class Heap:
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
         self.left = 0
-        self.reclaimed_at = time.monotonic()
+        self.reclaimed_at = clock()
         self.reclaims = 0
         self.started = False
-        self.settle_at: float | None = None  # when the emptied room's second reclaim is due
+        self.settle_at: float | None = None  # when the emptied room's next reclaim is due
+        self.settles = 0  # reclaims since the room emptied (after its first)
+        self.departed: list[weakref.ref[object]] = []  # departed graphs not yet seen freed
+        self.abandoned = 0  # departed graphs still alive when the settle tries ran out
 
     def start(self) -> None:
         """The server has started: what start-up made (modules, the program) leaves the
@@ -82,17 +91,28 @@ class Heap:
         """A terminal was built: its long-lived objects leave the collector's rounds."""
         gc.freeze()
 
-    def terminal_left(self) -> None:
+    def terminal_left(self, graph: object = None) -> None:
+        """A terminal has gone; ``graph`` (its application), if given, is watched (weakly)
+        until a reclaim frees it."""
         self.left += 1
+        if graph is not None:
+            self.departed.append(weakref.ref(graph))
+
+    def held(self) -> int:
+        """How many departed terminals' graphs are still alive (their weak references
+        pruned of the freed ones)."""
+        self.departed = [ref for ref in self.departed if ref() is not None]
+        return len(self.departed)
 
     def tick(self, active: int) -> bool:
         """About once a second: freeze the survivors, or reclaim if it is time (True).
 
-        Once the room has emptied, one more reclaim follows SETTLE_SECONDS later: the last
-        departures' graphs can still be held for a moment by their ending tasks when the
-        first runs (seen in tests/serve/test_serve_cycles.py), and would otherwise stay
-        frozen until someone else came and went."""
-        now = time.monotonic()
+        Once the room has emptied, another reclaim follows SETTLE_SECONDS later, and again
+        while a departed terminal's graph is still alive, up to SETTLE_TRIES: the last
+        departures' graphs can be held for a while by their ending tasks (seen in
+        tests/serve/test_serve_cycles.py, on a slow machine longer than one settle), and
+        would otherwise stay frozen until someone else came and went."""
+        now = self.clock()
         settle = active == 0 and self.settle_at is not None and now >= self.settle_at
         if active > 0 or settle:
             self.settle_at = None
@@ -102,16 +122,27 @@ class Heap:
             gc.collect(1)
             gc.freeze()
             return False
-        if active == 0 and not settle:
-            self.settle_at = now + SETTLE_SECONDS
         gc.unfreeze()
         gc.collect()
         gc.freeze()
         _malloc_trim()
         self.left = 0
-        self.reclaimed_at = time.monotonic()
+        self.reclaimed_at = self.clock()
         self.reclaims += 1
+        held = self.held()  # pruned at every reclaim: the list stays as short as the held
+        if active == 0:
+            self._settle_after(now, settle, held)
         return True
+
+    def _settle_after(self, now: float, settle: bool, held: int) -> None:
+        """An emptied room was reclaimed: when (if at all) to reclaim it again. The first
+        reclaim is always followed by one; later ones only while graphs are still held."""
+        self.settles = self.settles + 1 if settle else 0
+        if self.settles < SETTLE_TRIES and (held or not settle):
+            self.settle_at = now + SETTLE_SECONDS
+        elif held:  # still alive after every try: no longer this heap's to wait for
+            self.abandoned += held
+            self.departed.clear()
 
     def release(self) -> None:
         """The server is stopping: give everything back to the collector."""

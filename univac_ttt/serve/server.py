@@ -133,7 +133,7 @@ class ClassServer:
                 why = "idle" if goodbye.startswith("No key") else "server stopping"
             self.table.unseat(number, why)
             forget_terminal(session.input, asyncio.get_running_loop())
-            self.heap.terminal_left()
+            self.heap.terminal_left(served.application)  # watched until freed
         with contextlib.suppress(Exception):
             terminal.write_line(goodbye or GOODBYE)
 

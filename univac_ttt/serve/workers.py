@@ -7,7 +7,9 @@ worker's garbage collections walk only its own terminals.
 
 Across the pool:
 - seats are counted in shared memory (``SharedSeats``: one slot per worker, one lock), so
-  ``--max-clients`` holds for the whole class; a worker that dies has its slot cleared;
+  ``--max-clients`` holds for the whole class; a worker that dies has its slot cleared,
+  and the lock is one the kernel releases when its holder dies, so a worker killed even
+  inside it leaves the class open;
 - each worker sends its part of the class table up a pipe once a second and at every
   join and departure (``WorkerTable``); the first process draws the table of them all;
 - the composer's other listeners (the browser page's) are bound here too, before the fork,
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import gc
 import io
 import itertools
@@ -33,8 +36,10 @@ import os
 import signal
 import socket
 import sys
+import tempfile
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from ..classroom.options import ServeOptions
@@ -55,35 +60,57 @@ def default_workers() -> int:
 
 
 class SharedSeats:
-    """``capacity`` seats over several processes: the same interface as ``Seats``."""
+    """``capacity`` seats over several processes: the same interface as ``Seats``.
+
+    Each worker writes only its own slot; the lock makes a look at the sum and a seat taken
+    one step across the pool. It is a POSIX record lock (``fcntl.lockf``) on an unlinked
+    file every worker inherits: such a lock belongs to a process, and the kernel releases
+    it when the process dies, however. A ``multiprocessing.Lock`` (a semaphore) would stay
+    held for good by a worker killed inside it, and every other worker and the first
+    process would wait on it for ever."""
 
     def __init__(self, capacity: int, workers: int,
                  context: Any = None) -> None:
         context = context or multiprocessing.get_context("fork")
         self.capacity = capacity
         self._counts = context.Array("i", workers, lock=False)
-        self._lock = context.Lock()
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115 - the pool's life (close)
+        self._threads = threading.Lock()  # a process's record lock does not exclude its threads
         self.index = 0  # this process's slot; each worker sets its own
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """The pool's seat lock, held (by this process) for the block."""
+        with self._threads:
+            fcntl.lockf(self._file, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.lockf(self._file, fcntl.LOCK_UN)
 
     @property
     def taken(self) -> int:
         return sum(self._counts)
 
     def take(self) -> Hold | None:
-        with self._lock:
+        with self.locked():
             if sum(self._counts) >= self.capacity:
                 return None
             self._counts[self.index] += 1
         return Hold(self)
 
     def give_back(self) -> None:
-        with self._lock:
+        with self.locked():
             self._counts[self.index] -= 1
 
     def forget(self, index: int) -> None:
-        """Worker ``index`` has ended: whatever it held is free."""
-        with self._lock:
+        """Worker ``index`` has ended: whatever it held is free (its lock, if it died
+        holding it, the kernel has released)."""
+        with self.locked():
             self._counts[index] = 0
+
+    def close(self) -> None:
+        self._file.close()
 
 
 class WorkerTable(ClassTable):
@@ -251,6 +278,7 @@ class Pool:
                 signal.signal(sig, handler)
             for listener in self.listeners.values():
                 listener.close()
+            self.seats.close()
             self.table.stop()
         return 0
 

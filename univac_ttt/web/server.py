@@ -230,7 +230,7 @@ class WebListener:
                 why = "idle" if socket.goodbye.startswith("No key") else (
                     "staff exit" if socket.goodbye == STAFF_EXIT else "server stopping")
             server.table.unseat(number, why)
-            server.heap.terminal_left()
+            server.heap.terminal_left(tab)  # watched until freed, as a terminal is
             await self._bye(ws, socket.goodbye or "Goodbye from the UNIVAC.", CLOSE_GOODBYE)
 
     async def _read(self, ws: web.WebSocketResponse, tab: GameTab, seat: Seat,

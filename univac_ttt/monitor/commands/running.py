@@ -102,13 +102,13 @@ def back(mon: Monitor, rest: str) -> list[str]:
     if earliest is None or machine.instructions - count < earliest:
         available = 0 if earliest is None else machine.instructions - earliest
         raise MonitorError(f"only {available:,} instructions of history can be undone")
-    read = len(mon.keyboard.log)
+    read = mon.keyboard.read
     try:
         mon.timeline.go_to(machine.instructions - count)
     except ValueError as exc:
         raise MonitorError(str(exc)) from None
     out = [mon.describe_stop()]
-    if len(mon.keyboard.log) < read:
+    if mon.keyboard.read < read:
         # Words read in the undone stretch wait to be read again; a new type replaces
         # them (the recorded future is discarded, as an editor's undo then typing).
         mon.recorded_future = True
