@@ -9,7 +9,8 @@ PATH, which must be this checkout's install):
 * ``univac-ttt play --plain`` from its start to its first prompt (``> `` after the empty
   board), wall time; then stdin is closed and the process's own CPU time (user + sys, from
   the kernel's accounting of the finished child, exit included) is read;
-* ``univac-ttt verify`` as a whole process, wall and CPU;
+* ``univac-ttt verify`` as a whole process, wall and CPU, with the block cache the
+  warm-up left (hostio/block_cache.py), and again as a first run with an empty one;
 * ``python -c pass`` with the same interpreter and environment: the floor that no change
   to univac-ttt can go below (the interpreter, site and, for an editable install, its
   import finder).
@@ -32,6 +33,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -90,6 +92,13 @@ def time_whole(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, cpu
 
 
+def time_first_run(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """``time_whole`` with an empty block cache (a fresh $XDG_CACHE_HOME, removed after):
+    a user's first run, which compiles every block and writes the cache."""
+    with tempfile.TemporaryDirectory(prefix="univac-ttt-cache-") as folder:
+        return time_whole(command, {**env, "XDG_CACHE_HOME": folder})
+
+
 def install_kind(command: str) -> str:
     """'editable' when the command's environment imports the package through an editable
     install's finder (which site runs in every process, the floor's too)."""
@@ -113,12 +122,14 @@ def main() -> None:
                            list[str]]] = {
         "play --plain, start to first prompt": (time_to_prompt, [command, "play", "--plain"]),
         "verify, whole process": (time_whole, [command, "verify"]),
+        "verify, first run (empty block cache)": (time_first_run, [command, "verify"]),
         "python -c pass (the floor)": (time_whole, [sys.executable, "-c", "pass"]),
     }
     if args.baseline:
         cases["baseline: play --plain, to first prompt"] = (
             time_to_prompt, [args.baseline, "play", "--plain"])
         cases["baseline: verify, whole process"] = (time_whole, [args.baseline, "verify"])
+        cases["baseline: verify, first run"] = (time_first_run, [args.baseline, "verify"])
     for measure, words in cases.values():  # the warm-up writes the bytecode cache
         measure(words, env)
     walls: dict[str, list[float]] = {name: [] for name in cases}

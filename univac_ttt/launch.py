@@ -21,9 +21,9 @@ has returned (tests/e2e/test_interrupt_in_callbacks.py).
 
 from __future__ import annotations
 
+import _signal  # the signal module without its enums (their making costs 4 M instructions)
 import gc
 import os
-import signal
 import sys
 from types import FrameType  # loaded by the interpreter's own start: nothing to import
 
@@ -64,16 +64,16 @@ def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:
     sys.setprofile(again)
 
 
-if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where it is ignored
-    signal.signal(signal.SIGINT, _interrupted_before_main)
+if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not where it is ignored
+    _signal.signal(_signal.SIGINT, _interrupted_before_main)
     sys.unraisablehook = _unraisable
 
 
 def main() -> int:
     """Run the command; a Ctrl-C at any moment ends it with one line and status 130."""
     try:
-        if signal.getsignal(signal.SIGINT) is _interrupted_before_main:
-            signal.signal(signal.SIGINT, signal.default_int_handler)  # cli.main's from here
+        if _signal.getsignal(_signal.SIGINT) is _interrupted_before_main:
+            _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # cli.main's from here
         from .cli.main import main as run_command
 
         code = run_command()

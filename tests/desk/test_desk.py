@@ -49,6 +49,21 @@ def test_stop_from_another_thread_ends_a_run_quickly_and_leaves_it_resumable():
     assert desk.machine.instructions == state.instructions + 1
 
 
+def test_stop_is_a_flag_by_default_and_an_event_when_a_front_end_passes_one():
+    flag = Limits().interrupt
+    assert not isinstance(flag, threading.Event) and not flag.is_set()
+    flag.set()
+    assert flag.is_set()
+    flag.clear()
+    assert not flag.is_set()
+    event = threading.Event()
+    desk = Desk(LOOP, limits=Limits(cap=10**12, check_every=1_000, interrupt=event))
+    event.set()
+    assert desk.run().kind is StopKind.INTERRUPT and not event.is_set()
+    assert desk.run(5).kind is StopKind.STEP_LIMIT and "5 instructions executed" in \
+        desk.stop.reason
+
+
 def test_observers_notice_without_stopping_and_leave_breakpoints_alone():
     program = SHIPPED.program
     desk = Desk(SHIPPED.image.words)

@@ -10,14 +10,13 @@ pace (a teletype, or a screen reader that reads as it prints).
 
 from __future__ import annotations
 
+import _signal  # signal without its enums: the module's import costs a start 4 M instructions
 import contextlib
 import os
-import signal
-import threading
 import time
 from collections.abc import Callable
 from types import FrameType
-from typing import NamedTuple, TextIO
+from typing import TextIO
 
 from ..desk import Desk, PrintedChunk
 from ..hostio.stdin_lines import KEYBOARD_LINE, Refused, line_reader
@@ -25,6 +24,7 @@ from ..hostio.terminal_text import visible
 from ..hostio.wording import count
 from ..machine import KeyboardEntryError, Stop, StopKind
 from ..machine.devices import TYPEWRITER_CHARACTER_SECONDS, TYPEWRITER_RETURN_SECONDS
+from ..machine.records import Record
 from ..machine.timing import format_time, pulses_to_us
 
 try:
@@ -35,7 +35,7 @@ except ImportError:  # not on every platform: the ^C echo is then left as it is
 PROMPT = "> "
 
 
-class PlainResult(NamedTuple):
+class PlainResult(Record):
     """How a plain session ended (a NamedTuple: cheaper to define than a dataclass)."""
 
     exit_code: int
@@ -141,14 +141,16 @@ class PlainConsole:
     def run(self) -> PlainResult:
         """Run to the end of input or a stop. Ctrl-C while the UNIVAC runs presses the
         desk's STOP (the run ends with a message); at the prompt it interrupts as usual."""
-        on_main = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, self._interrupt) if on_main else None
+        try:
+            previous, on_main = _signal.signal(_signal.SIGINT, self._interrupt), True
+        except ValueError:  # not the main thread: Ctrl-C is not this session's to take
+            previous, on_main = None, False
         try:
             return self._run()
         finally:
             self._echo_control(True)
             if on_main:
-                signal.signal(signal.SIGINT, previous)
+                _signal.signal(_signal.SIGINT, previous)
 
     def _echo_control(self, on: bool) -> None:
         """While the typewriter types at its pace on a terminal, the terminal must not echo

@@ -9,10 +9,10 @@ the referee run the UNIVAC through a desk, so a runaway program is treated alike
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
 
 from ..hostio.wording import count
 from ..machine import Machine, MachineOptions, MachineState, Stop, StopKind, tape
+from ..machine.records import Record
 from ..machine.tape import UNITS, Reel, TapeMove, unit_name
 from ..machine.word import MEMORY_WORDS, ZERO
 from .keyboard import DeskKeyboard
@@ -34,7 +34,7 @@ class TapeUnitError(ValueError):
     """A Uniservo the desk does not have (the message says which ones it has)."""
 
 
-class TapeUnitView(NamedTuple):
+class TapeUnitView(Record):
     """What the operator sees of one Uniservo: its reel, the head, whether it moves."""
 
     unit: int
@@ -310,8 +310,7 @@ class Desk:
         limits' cap) have run, or STOP is pressed. The machine stays resumable in every
         case. With ``after_each`` the run goes one instruction at a time (trace, watch)."""
         limits = self.limits
-        reason = (f"the desk's limit of {count(limits.cap, 'instruction')} was reached"
-                  if cap is None else f"{count(cap, 'instruction')} executed")
+        capped = cap is None  # the limits' cap, not the caller's (said if it is reached)
         cap = limits.cap if cap is None else cap
         machine = self.machine
         start = machine.instructions
@@ -326,7 +325,9 @@ class Desk:
                     limits.interrupt.clear()  # honoured: the next START runs on
                     return self._halt(StopKind.INTERRUPT, "STOP was pressed at the desk")
                 left = cap - (machine.instructions - start)
-                if left <= 0:
+                if left <= 0:  # (worded only here: verify runs the desk 889 times)
+                    reason = (f"the desk's limit of {count(cap, 'instruction')} was reached"
+                              if capped else f"{count(cap, 'instruction')} executed")
                     return self._halt(StopKind.STEP_LIMIT, reason)
                 if after_each is None:
                     stop = machine.run(min(left, limits.check_every))

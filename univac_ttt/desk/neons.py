@@ -10,9 +10,8 @@ the message and the lamp cannot disagree (a test holds every neon to its reason)
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from ..machine import Stop, StopKind
+from ..machine.records import Record
 
 # Neon field -> the beginning of the error stop's reason that lights it.
 FAULTS = {
@@ -26,7 +25,7 @@ FAULTS = {
 }
 
 
-class Neons(NamedTuple):
+class Neons(Record):
     """The neons at one moment (a named tuple: immutable, and no dataclasses at start-up)."""
 
     odd_even_check: bool = False

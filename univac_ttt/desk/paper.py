@@ -10,17 +10,19 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import NamedTuple
+from itertools import islice
 
-from ..machine.devices import Typewriter
+from ..machine.devices import _TYPED_WORDS, Typewriter
+from ..machine.records import Record
 
 PAPER_LIMIT = 16_000  # characters kept: the current game and some forty before it
 # The operator's keyed entry is shown on its own line after this mark. The UNIVAC's
 # typewriter has no ">" (docs/fidelity.md), so a keyed line can never be taken for its output.
 KEYED_MARK = "> "
+_new_chunk = tuple.__new__  # a PrintedChunk from its four fields, without its __new__
 
 
-class PrintedChunk(NamedTuple):
+class PrintedChunk(Record):
     """Text the typewriter typed, the machine's clock (pulses) when it was typed, and the
     pulses since the operator last released a keyboard word (the program's decision time).
     A named tuple: one is made at every print, and no dataclasses at start-up."""
@@ -46,7 +48,16 @@ class Paper:
         return self.first + len(self.chunks)
 
     def add(self, text: str, pulses: int) -> None:
-        self._append(PrintedChunk(text, pulses, pulses - self.released))
+        """Typed by the UNIVAC (the hot path: every print of the proof's 20,000 comes here,
+        so the piece is made and kept without another call unless the paper is full)."""
+        chunk = _new_chunk(PrintedChunk, (text, pulses, pulses - self.released, False))
+        self.chunks.append(chunk)
+        self.characters += len(text)
+        while self.characters > self.limit and len(self.chunks) > 1:  # _trim, written out
+            self.characters -= len(self.chunks.popleft().text)
+            self.first += 1
+        for listener in self.listeners:
+            listener(chunk)
 
     def add_keyed(self, entry: str, pulses: int) -> None:
         """The operator's released entry, on a line of its own after ``KEYED_MARK``."""
@@ -58,16 +69,26 @@ class Paper:
         text = chunk.text
         self.chunks.append(chunk)
         self.characters += len(text)
-        while self.characters > self.limit and len(self.chunks) > 1:
-            self.characters -= len(self.chunks.popleft().text)
-            self.first += 1
+        self._trim()
         for listener in self.listeners:
             listener(chunk)
 
+    def _trim(self) -> None:
+        """The oldest pieces go while the paper holds more than its limit (never the last)."""
+        chunks = self.chunks
+        while self.characters > self.limit and len(chunks) > 1:
+            self.characters -= len(chunks.popleft().text)
+            self.first += 1
+
     def pieces_since(self, mark: int) -> list[PrintedChunk]:
         """The pieces typed from position ``mark`` on (those still kept)."""
-        start = max(0, mark - self.first)
-        return [self.chunks[i] for i in range(start, len(self.chunks))]
+        chunks = self.chunks
+        wanted = len(chunks) - max(0, mark - self.first)
+        if wanted <= 0:
+            return []
+        pieces = list(islice(reversed(chunks), wanted))  # from the end: a deque indexes
+        pieces.reverse()  # slowly in its middle, and a mark is near the end
+        return pieces
 
     def since(self, mark: int) -> str:
         return "".join(chunk.text for chunk in self.pieces_since(mark))
@@ -107,6 +128,10 @@ class StampedTypewriter(Typewriter):
         self.clock = clock
 
     def print_word(self, word: str) -> None:
-        text = self.text_of(word)
+        known = _TYPED_WORDS.get((word, self.upper))  # text_of, written out: the hot path
+        if known is None:
+            text = self.text_of(word)
+        else:
+            text, self.upper = known
         if text:
             self.paper.add(text, self.clock())

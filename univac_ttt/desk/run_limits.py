@@ -7,12 +7,36 @@ hot loop, so a runaway program stops within a fraction of a second and can be re
 
 from __future__ import annotations
 
-import threading
+from typing import TYPE_CHECKING
 
 from ..machine.records import SlotRecord
 
+if TYPE_CHECKING:
+    import threading
+
 DEFAULT_CAP = 5_000_000  # a reply that runs longer than this is a runaway program
 DEFAULT_CHECK_EVERY = 10_000  # about 0.03 s of the CPU core between looks at STOP
+
+
+class StopFlag:
+    """What ``Limits.interrupt`` holds by default: set, cleared and read as a
+    threading.Event is (a front end may pass one), without importing threading at every
+    start. Setting and reading one attribute is atomic between threads and safe in a
+    signal handler."""
+
+    __slots__ = ("_set",)
+
+    def __init__(self) -> None:
+        self._set = False
+
+    def set(self) -> None:
+        self._set = True
+
+    def clear(self) -> None:
+        self._set = False
+
+    def is_set(self) -> bool:
+        return self._set
 
 
 class Limits(SlotRecord):
@@ -22,10 +46,10 @@ class Limits(SlotRecord):
     __slots__ = ("cap", "check_every", "interrupt")
 
     def __init__(self, cap: int = DEFAULT_CAP, check_every: int = DEFAULT_CHECK_EVERY,
-                 interrupt: threading.Event | None = None) -> None:
+                 interrupt: StopFlag | threading.Event | None = None) -> None:
         self.cap = cap
         self.check_every = check_every
-        self.interrupt = threading.Event() if interrupt is None else interrupt
+        self.interrupt = StopFlag() if interrupt is None else interrupt
 
     def stop(self) -> None:
         """The desk's STOP key: the run in progress ends at its next check."""

@@ -10,9 +10,10 @@ all: the reader refuses it once and then reports the end of input.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Iterator
 from io import TextIOBase
-from typing import BinaryIO, NamedTuple, TextIO
+from typing import BinaryIO, TextIO
 
 KEYBOARD_LINE = 200  # bytes of a plain-console line (a keyboard word is 12 characters)
 COMMAND_LINE = 1_000  # bytes of a monitor command
@@ -20,11 +21,12 @@ GIVE_UP = 1 << 20  # bytes without a line end after which the input is not text
 _PIECE = 1 << 16
 
 
-class Refused(NamedTuple):
-    """A line that was read and thrown away; ``reason`` says why in words (a NamedTuple:
-    a dataclass costs every start a few times more to define)."""
+class Refused(namedtuple("Refused", ["reason"])):
+    """A line that was read and thrown away; ``reason`` (str) says why in words (a
+    collections.namedtuple: a dataclass or a typing.NamedTuple costs every start a few
+    times more to define)."""
 
-    reason: str
+    __slots__ = ()
 
     def __str__(self) -> str:
         return self.reason

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import Enum
-from typing import NamedTuple
+
+from .records import Record
 
 
 class Kind(Enum):
@@ -30,7 +31,7 @@ class Kind(Enum):
     UNUSED = "unused"
 
 
-class Character(NamedTuple):
+class Character(Record):
     code: int  # six-bit code 0-63
     glyph: str  # one character shown in listings and memory images
     name: str

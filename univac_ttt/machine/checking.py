@@ -10,9 +10,10 @@ is one: a fault-free machine pays nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from .ops import BY_CODE
+from .records import Record
 
 if TYPE_CHECKING:
     from .cpu import Machine
@@ -23,7 +24,7 @@ CHECK_BIT = 6  # bits 0-5 are the code, bit 6 the check bit
 Location = int | str  # a memory address 0-999, or a register name from REGISTERS
 
 
-class Fault(NamedTuple):
+class Fault(Record):
     """One flipped bit: where, which character (0-11, left first), which bit, and the word
     as it stood after the flip (a word rewritten since is sound again)."""
 

@@ -8,13 +8,13 @@ hot loop does one dictionary lookup a pair and never allocates for plain instruc
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
 
 from . import checking, compiled, timing
 from .devices import Keyboard, Printer
 from .fastarith import as_words, register_word, word_of
 from .ops import decode
 from .options import MachineOptions
+from .records import Record
 from .stops import Stop, StopKind, StopRequest
 from .tape import TapesState, TapeUnits, initial_read
 from .word import LAST_ADDRESS, MEMORY_WORDS, RETURN_LINKS, TAPE_BLOCK_WORDS, ZERO
@@ -31,7 +31,7 @@ def _ignore_arrival(address: int) -> None:
 DecodedPair = tuple
 
 
-class MachineState(NamedTuple):
+class MachineState(Record):
     """Everything that makes up the machine at one moment (for back-stepping and saving);
     a named tuple, immutable and compared by value."""
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Literal
+
+from .records import Record
 
 
-class MachineOptions(NamedTuple):
+class MachineOptions(Record):
     """Immutable and compared by value (a named tuple: no dataclasses at start-up)."""
 
     # U1: does the right instruction of a pair run after a transfer in the left half?

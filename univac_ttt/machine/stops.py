@@ -6,7 +6,8 @@ dis and tokenize) was a fifth of a start-up (docs/performance.md, "Start-up").""
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
+
+from .records import Record
 
 
 class StopKind(Enum):
@@ -19,7 +20,7 @@ class StopKind(Enum):
     INTERRUPT = "operator stop"  # the STOP key at the desk, between instructions
 
 
-class StopRequest(NamedTuple):
+class StopRequest(Record):
     """What an instruction asks of the control unit; the CPU adds the address."""
 
     kind: StopKind
@@ -27,7 +28,7 @@ class StopRequest(NamedTuple):
     advance: bool  # True: on restart, go on with the next instruction
 
 
-class Stop(NamedTuple):
+class Stop(Record):
     kind: StopKind
     address: int  # the word holding the instruction that stopped
     half: str  # "left" or "right"

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from . import timing
-from .records import SlotRecord
+from .records import Record, SlotRecord
 from .word import WORD_LENGTH, ZERO
 
 BLOCK_WORDS = 60  # a tape block: 60 words, 720 characters
@@ -107,7 +106,7 @@ class Uniservo(SlotRecord):
         return reel
 
 
-class TapeMove(NamedTuple):
+class TapeMove(Record):
     """One movement of a tape: which unit, what it did, the block it passed (1 = the
     first on the reel) and the clock pulses at which it began and ended. A named tuple:
     one is made at every tape instruction, and a frozen dataclass costs several times more."""
@@ -144,7 +143,7 @@ class MoveLog:
         return TapeMove._make(self._raw[index])
 
 
-class UnitState(NamedTuple):
+class UnitState(Record):
     """A unit at one moment, for snapshots: the reel mounted, and its blocks then. The
     reel is kept by identity and left out of comparisons (``__eq__``, ``__hash__``)."""
 
@@ -175,7 +174,7 @@ class UnitState(NamedTuple):
         return hash(self._compared())
 
 
-class TapesState(NamedTuple):
+class TapesState(Record):
     """All ten units and the buffers' timing (part of MachineState)."""
 
     units: tuple[UnitState, ...] = ()

@@ -17,8 +17,9 @@ import re
 from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
+from ..machine.records import Record
 from ..machine.tape import Reel
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ class LoadedProgram:
         return self._program
 
 
-class PackTape(NamedTuple):
+class PackTape(Record):
     """A reel the pack mounts before its program runs. A named tuple (no dataclasses at
     start-up) whose blocks are left out of its comparisons and its repr."""
 
@@ -109,7 +110,7 @@ class PackTape(NamedTuple):
         return "-" if self.unit == 10 else str(self.unit)
 
 
-class Demonstration(NamedTuple):
+class Demonstration(Record):
     """A demonstration the kiosk may play when idle: the entries keyed, and the result
     name the program should announce at its end."""
 

@@ -6,8 +6,6 @@ them without importing a screen library.
 
 from __future__ import annotations
 
-import signal
-
 
 class SessionEnded(Exception):
     """The session ended from outside; the screen has been restored. ``exit_code`` for the
@@ -27,6 +25,8 @@ class SignalEnded(SessionEnded):
         super().__init__(signum)
         self.signum = signum
         self.exit_code = 128 + signum
+        import signal  # only here: plain play imports this module but never its enums
+
         self.reason = f"stopped by {signal.Signals(signum).name}"
 
 

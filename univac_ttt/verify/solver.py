@@ -14,7 +14,7 @@ Values are from X's side: +1 X can force a win, 0 draw, -1 O can force a win.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from ..machine.records import Record
 
 LINES: tuple[tuple[int, int, int], ...] = (
     (0, 1, 2), (3, 4, 5), (6, 7, 8),
@@ -39,7 +39,10 @@ def winner(board: list[int] | tuple[int, ...]) -> int:
 def completes_line(board: list[int], square: int) -> bool:
     """Did the stone just put on ``square`` complete a line? (Cheaper than winner().)"""
     player = board[square]
-    return any(board[a] == board[b] == board[c] == player for a, b, c in LINES_THROUGH[square])
+    for a, b, c in LINES_THROUGH[square]:  # a loop, not any(): the oracle's inner step
+        if board[a] == player and board[b] == player and board[c] == player:
+            return True
+    return False
 
 
 def side_to_move(board: list[int] | tuple[int, ...]) -> int:
@@ -201,7 +204,7 @@ class Solver:
         return value, per_depth
 
 
-class NodeCounts(NamedTuple):
+class NodeCounts(Record):
     minimax: int
     alphabeta: int
     ordered: int

@@ -15,8 +15,9 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal
 
+from ...machine.records import Record
 from ...machine.word import to_int
 from ...program.pack import Demonstration, Pack, PackError
 from ...program.shipped import ProgramError, read_shipped
@@ -62,7 +63,7 @@ DEMO_GAMES: tuple[tuple[str, DemoResult], ...] = (
 )
 
 
-class ShippedProgram(NamedTuple):
+class ShippedProgram(Record):
     program: Program  # from the coding sheet: symbols, remarks, sections
     image: MemoryImage  # from the committed image file
 
@@ -172,13 +173,26 @@ def board_in_memory(memory: Sequence[str], program: Program) -> tuple[int, ...] 
 
 def board_at(memory: Sequence[str], base: int) -> tuple[int, ...] | None:
     """The board at base+1..base+9, as ``board_in_memory`` reads it."""
+    words = memory[base + 1:base + 10]
+    if len(words) != 9:  # a board that would run past the end of memory is no board
+        return None
     cells = []
-    for square in range(1, 10):
-        value = to_int(memory[base + square])
-        if value not in CELL_VALUES:
+    marks = _MARK_OF_WORD
+    for word in words:
+        mark = marks.get(word, _UNREAD)
+        if mark is _UNREAD:  # read once per word: the proof reads 8,000 cells
+            if len(marks) >= _MARKS_KEPT:
+                marks.clear()
+            mark = marks[word] = CELL_VALUES.get(to_int(word))  # type: ignore[arg-type]
+        if mark is None:
             return None
-        cells.append(CELL_VALUES[value])
+        cells.append(mark)
     return tuple(cells)
+
+
+_MARK_OF_WORD: dict[str, int | None] = {}  # a cell's word -> its mark (None: no mark)
+_MARKS_KEPT = 1_024
+_UNREAD = object()
 
 
 def board_lines(memory: Sequence[str], program: Program) -> list[str]:
