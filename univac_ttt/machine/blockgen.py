@@ -181,16 +181,17 @@ class _Writer(ArithmeticWriter):
               follow: bool = False) -> str:
         """One line leaving the block normally: registers, clock and CR written back (a
         call for the rare exit at a changed word: less source to compile)."""
+        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0)
+        # One literal for a known CC: a sum of two would be folded by the compiler into a
+        # constant of its own, which no block of the same shape could share (shapes.py).
+        result = str(int(cc) + code) if cc.isdigit() else f"{cc} + {code}"
         if changed and cr is not None:
-            code = done * _DONE + _CHANGED * (done // 2)
-            return (f"return LEAVE(m, {self.now()}, {cr[0]!r}, {cr[1]}, {cc} + {code}@D@"
-                    "@REGS@)")
+            return f"return LEAVE(m, {self.now()}, {cr[0]!r}, {cr[1]}, {result}@D@@REGS@)"
         parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
         if cr is not None:
             parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
-        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0)
         ask = f" + (0 if HOT else {_FOLLOW})" if follow else ""  # (HOT: runs left to count)
-        parts.append(f"return {cc} + {code}@D@{ask}")
+        parts.append(f"return {result}@D@{ask}")
         return "; ".join(parts)
 
     def bail(self, pulses: str | None = None) -> str:

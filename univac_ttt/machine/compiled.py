@@ -30,6 +30,7 @@ from collections.abc import Callable
 from types import CodeType
 from typing import TYPE_CHECKING
 
+from . import shapes
 from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Bail, block_source
 from .fastarith import materialise, word_of
 from .firstsight import _first_sight
@@ -134,9 +135,7 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
     made = block_source(tables, address, mem, 1 if single else pairs, first=word,
                         follow=follow)
     if made is not None:
-        source, namespace = made
-        exec(_code_of(source), namespace)  # noqa: S102 - our own generated source
-        function = namespace["block"]  # type: ignore[assignment]
+        function = _function_of(*made)
         if address in tables.observed:
             function = _telling(function, address)
     table = (tables.singles if single else tables.by_address)[address]
@@ -144,6 +143,20 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
         table.clear()
     table[word] = function
     return function
+
+
+def _function_of(source: str, namespace: dict[str, object]) -> Block:
+    """The block function of ``source``: its shape's code with its own constants
+    (shapes.py), or, for a shape the compiler did more with, compiled from the source."""
+    shape, literals = shapes.split(source)
+    binding = shapes.bindable(_code_of(shape), len(literals))
+    if binding is not None:
+        try:
+            return shapes.bind(binding, literals, namespace)  # type: ignore[return-value]
+        except ValueError:  # a literal it cannot read back
+            pass
+    exec(_code_of(source), namespace)  # noqa: S102 - our own generated source
+    return namespace["block"]  # type: ignore[return-value]
 
 
 def _code_of(source: str) -> CodeType:

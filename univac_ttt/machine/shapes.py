@@ -1,0 +1,136 @@
+"""One code object for every block of the same shape: blocks that differ only in constants.
+
+Code that writes its own instructions (an address stepped through a table) makes many
+blocks whose sources differ only in their literals: operand addresses, the words compared
+before each pair, the clock's offsets. Compiling is most of what making a block costs, so
+a block's source is split into its shape (the text with every literal replaced by a
+placeholder of the same type, one for each distinct literal) and its literals; the shape is
+compiled once (``compiled.CODE``, kept by hostio/block_cache.py like any source), and each
+block gets a copy of its code object whose constants are the block's own literals.
+
+That copy runs exactly what compiling the block's own source would run, provided the
+compiler used each placeholder only as a value to load: ``bindable`` checks the bytecode
+(every placeholder is loaded by LOAD_CONST and by nothing else; one the compiler folded
+into another constant, or tested and dropped, is missing from the loads), and a shape that
+fails runs from its block's own source. tests/machine/test_shapes.py compares the two
+forms' instructions for every block of the tic-tac-toe program and the differential tests.
+"""
+
+from __future__ import annotations
+
+import re
+from types import CodeType, FunctionType
+
+# A literal: a string as repr writes it, or a decimal integer not part of a name or a
+# number's sign (``-5`` is folded by the compiler into one constant: it stays in the shape).
+_LITERAL = re.compile(
+    r"""('[^'\\\n]*(?:\\.[^'\\\n]*)*'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|(?<![\w.\-])\d+(?![\w.]))""")
+_INT_BASE = 7 * 10**40  # placeholder ints: _INT_BASE + i; strings: "\x7f" + i (no word has \x7f)
+_INTS: list[str] = []  # placeholder texts by index, made once
+_STRINGS: list[str] = []
+_SLOTS: dict[CodeType, tuple[CodeType, tuple[int, ...]] | None] = {}  # module code -> binding
+_SLOTS_LIMIT = 4096
+
+
+def _placeholder_texts(count: int) -> None:
+    while len(_INTS) < count:
+        i = len(_INTS)
+        _INTS.append(str(_INT_BASE + i))
+        _STRINGS.append(repr(f"\x7f{i}"))
+
+
+def split(source: str) -> tuple[str, list[str]]:
+    """(shape, literals): the shape is ``source`` with each distinct literal replaced by a
+    placeholder (the i-th distinct one, in order of first appearance, by placeholder i), so
+    the compiler's table of constants has the shape of the block's own: the same size and
+    order, hence the same bytecode. The shape is compilable, and the key its code is kept by."""
+    parts = _LITERAL.split(source)
+    literals = list(dict.fromkeys(parts[1::2]))  # distinct, in order of first appearance
+    _placeholder_texts(len(literals))
+    ints, strings = _INTS, _STRINGS
+    placeholder = {literal: strings[i] if literal[0] in "'\"" else ints[i]
+                   for i, literal in enumerate(literals)}
+    parts[1::2] = map(placeholder.__getitem__, parts[1::2])
+    return "".join(parts), literals
+
+
+def _value(literal: str) -> int | str:
+    if literal[0] not in "'\"":
+        return int(literal)
+    value = literal[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
+    if repr(value) != literal:  # (a character repr leaves as it is, beyond Latin-1)
+        raise ValueError(literal)
+    return value
+
+
+def _loaded(code: CodeType) -> tuple[set[int], set[int]]:
+    """The co_consts indexes LOAD_CONST loads in ``code``, and those other instructions
+    use (KW_NAMES' tuples, say)."""
+    import opcode  # (only when a new shape is compiled: not at start-up)
+
+    load, extended_arg, uses = opcode.opmap["LOAD_CONST"], opcode.EXTENDED_ARG, opcode.hasconst
+    raw = code.co_code
+    loaded: set[int] = set()
+    other: set[int] = set()
+    extended = 0
+    for i in range(0, len(raw), 2):
+        op, arg = raw[i], raw[i + 1] | extended
+        if op == extended_arg:
+            extended = arg << 8
+            continue
+        extended = 0
+        if op == load:
+            loaded.add(arg)
+        elif op in uses:
+            other.add(arg)
+    return loaded, other
+
+
+def _contains(value: object, marks: set[object]) -> bool:
+    if isinstance(value, (tuple, frozenset)):
+        return any(_contains(item, marks) for item in value)
+    if isinstance(value, CodeType):
+        return any(_contains(item, marks) for item in value.co_consts)
+    return value in marks if isinstance(value, (int, str)) else False
+
+
+def bindable(module: CodeType, count: int) -> tuple[CodeType, tuple[int, ...]] | None:
+    """(the function's code, the co_consts index of each placeholder) for a shape with
+    ``count`` literals compiled as a module defining one function; None when the compiler
+    did anything with a placeholder but load it (the block then runs from its own source)."""
+    known = _SLOTS.get(module, False)
+    if known is not False:
+        return known  # type: ignore[return-value]
+    functions = [c for c in module.co_consts if isinstance(c, CodeType)]
+    found: tuple[CodeType, tuple[int, ...]] | None = None
+    if len(functions) == 1:
+        code = functions[0]
+        marks = {_INT_BASE + i for i in range(count)} | {f"\x7f{i}" for i in range(count)}
+        where = {value: index for index, value in enumerate(code.co_consts)
+                 if value.__class__ in (int, str) and value in marks}
+        loaded, other = _loaded(code)
+        slots = []
+        for i in range(count):
+            index = where.get(_INT_BASE + i, where.get(f"\x7f{i}"))
+            if index is None or index not in loaded or index in other:
+                break
+            slots.append(index)
+        else:
+            nested = [c for c in code.co_consts if isinstance(c, (tuple, frozenset, CodeType))]
+            if not any(_contains(c, marks) for c in nested):
+                found = (code, tuple(slots))
+    if len(_SLOTS) >= _SLOTS_LIMIT:
+        _SLOTS.clear()
+    _SLOTS[module] = found
+    return found
+
+
+def bind(binding: tuple[CodeType, tuple[int, ...]], literals: list[str],
+         namespace: dict[str, object]) -> FunctionType:
+    """The block's function: the shape's code with the block's literals as its constants,
+    and ``namespace`` as its globals."""
+    code, slots = binding
+    consts = list(code.co_consts)
+    for index, literal in zip(slots, literals, strict=True):
+        consts[index] = _value(literal)
+    return FunctionType(code.replace(co_consts=tuple(consts)), namespace)
