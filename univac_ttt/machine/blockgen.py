@@ -36,9 +36,12 @@ _DONE = 1024
 _CHANGED = 1 << 40
 _FOLLOW = 1 << 48  # added when a block ending at a U has run HOT_RUNS times: follow it
 _MAX_PAIRS = 16  # pairs in one block
-# Runs of a block ending at an unconditional transfer before it is compiled again across it:
-# a followed block saves a few hundred ns a run and costs a few ms to compile (2026-12-02:
-# at 200 the proof, a short run, compiled 80 more blocks and took 0.2-0.3 s more CPU).
+# Runs of the blocks at one address ending at an unconditional transfer before they are
+# compiled again across it: a followed block saves a few hundred ns a run and costs a few ms
+# to compile (2026-12-02: at 200 the proof, a short run, compiled 80 more blocks and took
+# 0.2-0.3 s more CPU). The runs are counted by address, not by word: code that steps an
+# address through a table makes a block for each word at the same place, each run a few
+# hundred times, and the place is hot long before any one of them is.
 HOT_RUNS = 2000
 _TRANSFERS = ("Q", "T", "U", "A", "S", "X")  # codes that may change CC (A, S, X: overflow)
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
@@ -190,7 +193,8 @@ class _Writer(ArithmeticWriter):
         parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
         if cr is not None:
             parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
-        ask = f" + (0 if HOT else {_FOLLOW})" if follow else ""  # (HOT: runs left to count)
+        # (HOT: the runs left to count at this address, one list for every block there)
+        ask = f" + (0 if HOT[0] > 0 else {_FOLLOW})" if follow else ""
         parts.append(f"return {result}@D@{ask}")
         return "; ".join(parts)
 
@@ -234,7 +238,7 @@ class _Writer(ArithmeticWriter):
         self.previous = (self.word, self.address)
         done = 2 * (self.pair + 1)
         if last and self.counting:  # the HOT_RUNS-th run asks to be followed across its U
-            self.emit("HOT -= 1")
+            self.emit("HOT[0] -= 1")
         if last:
             if self.loops:  # round again, everything kept in locals, while room allows
                 self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
@@ -351,8 +355,7 @@ class _Writer(ArithmeticWriter):
         body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in used))
         body = body.replace("@D@", f" + passed * {_DONE}" if self.loops else "")
         body = body.replace("@DI@", " + passed" if self.loops else "")
-        head = ["def block(m, room):", *([" global HOT"] if self.counting else []),
-                " mem = m.mem",
+        head = ["def block(m, room):", " mem = m.mem",
                 *([" sh = m._shadowed.add"] if "sh(" in body and self.loops else []),
                 " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
                 *(f" r{r} = m._{r}" for r in used)]
@@ -423,7 +426,7 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
     writer.first_word = plan[0][1]
     if not follow and not writer.loops and _followable(last_halves, last_codes) is not None:
         writer.counting = True
-        writer.namespace["HOT"] = HOT_RUNS
+        writer.namespace["HOT"] = tables.runs_left(address)
     for index, (at, word, halves, codes) in enumerate(plan):
         writer.begin_pair(at, word)
         writer.right_code = codes[1]

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from types import CodeType
 from typing import TYPE_CHECKING
 
-from . import shapes
+from . import blockgen, shapes
 from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Bail, block_source
 from .fastarith import materialise, word_of
 from .firstsight import _first_sight
@@ -87,6 +87,29 @@ class Tables:
         # each and tells it, and none runs through one.
         self.observed = observed
         self._observing: dict[frozenset[int], Tables] = {}
+        # The runs left before the blocks at an address are followed (one count for every
+        # word there, shared by their blocks: blockgen.HOT_RUNS).
+        self._runs_left: dict[int, list[int]] = {}
+
+    def runs_left(self, address: int) -> list[int]:
+        """The count the blocks at ``address`` ending at a U they may follow share."""
+        count = self._runs_left.get(address)
+        if count is None:
+            count = self._runs_left[address] = [blockgen.HOT_RUNS]
+        return count
+
+    def hot(self, address: int) -> bool:
+        """Whether a block at ``address`` has used up the runs: the next ones follow."""
+        count = self._runs_left.get(address)
+        return count is not None and count[0] <= 0
+
+    def forget(self) -> None:
+        """Drop every block, sight and count (tests start from a known state)."""
+        self.seen.clear()
+        self.followed.clear()
+        self._runs_left.clear()
+        for blocks in (*self.by_address, *self.singles):
+            blocks.clear()
 
     def observing(self, addresses: frozenset[int]) -> Tables:
         """Tables for the same rule whose blocks tell ``Machine.on_arrival`` when they
@@ -125,12 +148,15 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
         if known is not None and pairs == _MAX_PAIRS:
             return known  # (code that computes its instruction words: a pair made again)
     key = (address, word)
-    follow = not single and key in tables.followed
-    if not follow and key not in tables.seen and (single or pairs == _MAX_PAIRS):
+    followed = key in tables.followed
+    if not followed and key not in tables.seen and (single or pairs == _MAX_PAIRS):
         if len(tables.seen) >= _SEEN_LIMIT:
             tables.seen.clear()
         tables.seen.add(key)
         return _generic  # the first sight runs pair by pair through the executors
+    # A block at a hot address (another block there has asked to be followed) is
+    # followed from the start: a word stepped through a table makes many such blocks.
+    follow = not single and (followed or tables.hot(address))
     function: Block = _generic
     made = block_source(tables, address, mem, 1 if single else pairs, first=word,
                         follow=follow)
@@ -146,15 +172,14 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
 
 
 def _function_of(source: str, namespace: dict[str, object]) -> Block:
-    """The block function of ``source``: its shape's code with its own constants
+    """The block function of ``source``: the code of its shape with its own constants
     (shapes.py), or, for a shape the compiler did more with, compiled from the source."""
-    shape, literals = shapes.split(source)
-    binding = shapes.bindable(_code_of(shape), len(literals))
-    if binding is not None:
-        try:
-            return shapes.bind(binding, literals, namespace)  # type: ignore[return-value]
-        except ValueError:  # a literal it cannot read back
-            pass
+    try:
+        function = shapes.function(source, namespace, _code_of)
+    except ValueError:  # a literal it cannot read back
+        function = None
+    if function is not None:
+        return function  # type: ignore[return-value]
     exec(_code_of(source), namespace)  # noqa: S102 - our own generated source
     return namespace["block"]  # type: ignore[return-value]
 

@@ -19,6 +19,7 @@ forms' instructions for every block of the tic-tac-toe program and the different
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from types import CodeType, FunctionType
 
 # A literal: a string as repr writes it, or a decimal integer not part of a name or a
@@ -30,6 +31,12 @@ _INTS: list[str] = []  # placeholder texts by index, made once
 _STRINGS: list[str] = []
 _SLOTS: dict[CodeType, tuple[CodeType, tuple[int, ...]] | None] = {}  # module code -> binding
 _SLOTS_LIMIT = 4096
+# A skeleton (the text with its literals' places marked) -> its compiled variants: (the
+# variant's classes, the first occurrence standing for each, the code and its slots).
+Variant = tuple[list[int], list[int], CodeType, tuple[int, ...]]
+_VARIANTS: dict[str, list[Variant]] = {}
+_VARIANTS_LIMIT = 2048
+_PER_SKELETON = 6  # variants before one with a class for every occurrence (fits any block)
 
 
 def _placeholder_texts(count: int) -> None:
@@ -39,19 +46,66 @@ def _placeholder_texts(count: int) -> None:
         _STRINGS.append(repr(f"\x7f{i}"))
 
 
-def split(source: str) -> tuple[str, list[str]]:
-    """(shape, literals): the shape is ``source`` with each distinct literal replaced by a
-    placeholder (the i-th distinct one, in order of first appearance, by placeholder i), so
-    the compiler's table of constants has the shape of the block's own: the same size and
-    order, hence the same bytecode. The shape is compilable, and the key its code is kept by."""
+def split(source: str) -> tuple[str, list[str], list[str]]:
+    """(skeleton, the text between literals, the literals): the skeleton is the source with
+    each literal's place marked by its type only, the key of the blocks that may share code."""
     parts = _LITERAL.split(source)
-    literals = list(dict.fromkeys(parts[1::2]))  # distinct, in order of first appearance
-    _placeholder_texts(len(literals))
-    ints, strings = _INTS, _STRINGS
-    placeholder = {literal: strings[i] if literal[0] in "'\"" else ints[i]
-                   for i, literal in enumerate(literals)}
-    parts[1::2] = map(placeholder.__getitem__, parts[1::2])
-    return "".join(parts), literals
+    literals = parts[1::2]
+    parts[1::2] = ["\x01" if literal[0] in "'\"" else "\x02" for literal in literals]
+    return "".join(parts), parts[0::2], literals
+
+
+def classes(literals: list[str]) -> list[int]:
+    """Each occurrence's class: the first occurrence of the same literal."""
+    first: dict[str, int] = {}
+    return [first.setdefault(literal, j) for j, literal in enumerate(literals)]
+
+
+def shape(texts: list[str], literals: list[str], cls: list[int]) -> tuple[str, list[int]]:
+    """The compilable shape for the classes ``cls``: a placeholder for each class (the i-th
+    class to appear by placeholder i), and the first occurrence of each class in order. With
+    the block's own classes the compiler's table of constants has exactly the shape of the
+    block's own (the same size and order, hence the same bytecode)."""
+    rank: dict[int, int] = {}
+    for c in cls:
+        if c not in rank:
+            rank[c] = len(rank)
+    _placeholder_texts(len(rank))
+    parts = [texts[0]]
+    for j, c in enumerate(cls):
+        parts.append(_STRINGS[rank[c]] if literals[j][0] in "'\"" else _INTS[rank[c]])
+        parts.append(texts[j + 1])
+    return "".join(parts), list(rank)
+
+
+def function(source: str, namespace: dict[str, object],
+             code_of: Callable[[str], CodeType]) -> FunctionType | None:
+    """The block function of ``source`` with ``namespace`` as its globals, from the code of
+    a shape of the same skeleton whose classes fit its literals (compiled here, through
+    ``code_of``, when none fits), or None when the compiler did more with a placeholder
+    than load it (the caller compiles the source itself)."""
+    skeleton, texts, literals = split(source)
+    variants = _VARIANTS.get(skeleton)
+    if variants is None:
+        if len(_VARIANTS) >= _VARIANTS_LIMIT:
+            _VARIANTS.clear()
+        variants = _VARIANTS[skeleton] = []
+    for cls, firsts, code, slots in variants:
+        if list(map(literals.__getitem__, cls)) == literals:  # equal wherever cls says
+            return bind(code, slots, [literals[j] for j in firsts], namespace)
+    own = classes(literals)
+    if not variants:
+        cls = own
+    elif len(variants) < _PER_SKELETON:  # finer than the last and this block: fits both
+        cls = classes([f"{a} {b}" for a, b in zip(own, variants[-1][0], strict=True)])
+    else:
+        cls = list(range(len(literals)))
+    text, firsts = shape(texts, literals, cls)
+    binding = bindable(code_of(text), len(firsts))
+    if binding is None:
+        return None
+    variants.append((cls, firsts, *binding))
+    return bind(*binding, [literals[j] for j in firsts], namespace)
 
 
 def _value(literal: str) -> int | str:
@@ -125,11 +179,10 @@ def bindable(module: CodeType, count: int) -> tuple[CodeType, tuple[int, ...]] |
     return found
 
 
-def bind(binding: tuple[CodeType, tuple[int, ...]], literals: list[str],
+def bind(code: CodeType, slots: tuple[int, ...], literals: list[str],
          namespace: dict[str, object]) -> FunctionType:
-    """The block's function: the shape's code with the block's literals as its constants,
-    and ``namespace`` as its globals."""
-    code, slots = binding
+    """The block's function: ``code`` with ``literals`` in its ``slots`` of constants, and
+    ``namespace`` as its globals."""
     consts = list(code.co_consts)
     for index, literal in zip(slots, literals, strict=True):
         consts[index] = _value(literal)
