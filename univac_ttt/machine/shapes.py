@@ -24,8 +24,9 @@ from types import CodeType, FunctionType
 
 # A literal: a string as repr writes it, or a decimal integer not part of a name or a
 # number's sign (``-5`` is folded by the compiler into one constant: it stays in the shape).
-_LITERAL = re.compile(
-    r"""('[^'\\\n]*(?:\\.[^'\\\n]*)*'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"|(?<![\w.\-])\d+(?![\w.]))""")
+_LITERAL = re.compile(r"""((?=['"\d])(?:'[^'\\\n]*(?:\\.[^'\\\n]*)*'|"""  # (the lookahead:
+                      r""""[^"\\\n]*(?:\\.[^"\\\n]*)*"|"""  # a faster scan)
+                      r"""(?<![\w.\-])\d+(?![\w.])))""")
 _INT_BASE = 7 * 10**40  # placeholder ints: _INT_BASE + i; strings: "\x7f" + i (no word has \x7f)
 _INTS: list[str] = []  # placeholder texts by index, made once
 _STRINGS: list[str] = []
@@ -101,30 +102,46 @@ def function(source: str, namespace: dict[str, object],
     else:
         cls = list(range(len(literals)))
     text, firsts = shape(texts, literals, cls)
-    binding = bindable(code_of(text), len(firsts))
+    uses: dict[int, int] = {}
+    for c in cls:
+        uses[c] = uses.get(c, 0) + 1
+    if "finally:" in text:  # (a finally body is compiled twice: its loads count double)
+        return None
+    binding = bindable(code_of(text), [uses[j] for j in firsts])
     if binding is None:
         return None
     variants.append((cls, firsts, *binding))
     return bind(*binding, [literals[j] for j in firsts], namespace)
 
 
+_VALUES: dict[str, int | str] = {}  # literal -> its value (the same words come back)
+_VALUES_LIMIT = 8192
+
+
 def _value(literal: str) -> int | str:
+    value = _VALUES.get(literal)
+    if value is not None:
+        return value
     if literal[0] not in "'\"":
-        return int(literal)
-    value = literal[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
-    if repr(value) != literal:  # (a character repr leaves as it is, beyond Latin-1)
-        raise ValueError(literal)
+        value = int(literal)
+    else:
+        value = literal[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
+        if repr(value) != literal:  # (a character repr leaves as it is, beyond Latin-1)
+            raise ValueError(literal)
+    if len(_VALUES) >= _VALUES_LIMIT:
+        _VALUES.clear()
+    _VALUES[literal] = value
     return value
 
 
-def _loaded(code: CodeType) -> tuple[set[int], set[int]]:
-    """The co_consts indexes LOAD_CONST loads in ``code``, and those other instructions
-    use (KW_NAMES' tuples, say)."""
+def _loaded(code: CodeType) -> tuple[dict[int, int], set[int]]:
+    """How often LOAD_CONST loads each co_consts index in ``code``, and the indexes other
+    instructions use (KW_NAMES' tuples, say)."""
     import opcode  # (only when a new shape is compiled: not at start-up)
 
     load, extended_arg, uses = opcode.opmap["LOAD_CONST"], opcode.EXTENDED_ARG, opcode.hasconst
     raw = code.co_code
-    loaded: set[int] = set()
+    loaded: dict[int, int] = {}
     other: set[int] = set()
     extended = 0
     for i in range(0, len(raw), 2):
@@ -134,24 +151,19 @@ def _loaded(code: CodeType) -> tuple[set[int], set[int]]:
             continue
         extended = 0
         if op == load:
-            loaded.add(arg)
+            loaded[arg] = loaded.get(arg, 0) + 1
         elif op in uses:
             other.add(arg)
     return loaded, other
 
 
-def _contains(value: object, marks: set[object]) -> bool:
-    if isinstance(value, (tuple, frozenset)):
-        return any(_contains(item, marks) for item in value)
-    if isinstance(value, CodeType):
-        return any(_contains(item, marks) for item in value.co_consts)
-    return value in marks if isinstance(value, (int, str)) else False
-
-
-def bindable(module: CodeType, count: int) -> tuple[CodeType, tuple[int, ...]] | None:
-    """(the function's code, the co_consts index of each placeholder) for a shape with
-    ``count`` literals compiled as a module defining one function; None when the compiler
-    did anything with a placeholder but load it (the block then runs from its own source)."""
+def bindable(module: CodeType, uses: list[int]) -> tuple[CodeType, tuple[int, ...]] | None:
+    """(the function's code, the co_consts index of each placeholder) for a shape compiled
+    as a module defining one function, whose placeholder i stands in ``uses[i]`` places of
+    its text; None when the compiler did anything with a placeholder but load it where the
+    text has it (folded into another constant, tested and dropped, put in a tuple): each
+    must be loaded by LOAD_CONST at least as often as the text names it, by nothing else,
+    and no other constant may be made from one. Then the block runs from its own source."""
     known = _SLOTS.get(module, False)
     if known is not False:
         return known  # type: ignore[return-value]
@@ -159,6 +171,7 @@ def bindable(module: CodeType, count: int) -> tuple[CodeType, tuple[int, ...]] |
     found: tuple[CodeType, tuple[int, ...]] | None = None
     if len(functions) == 1:
         code = functions[0]
+        count = len(uses)
         marks = {_INT_BASE + i for i in range(count)} | {f"\x7f{i}" for i in range(count)}
         where = {value: index for index, value in enumerate(code.co_consts)
                  if value.__class__ in (int, str) and value in marks}
@@ -166,17 +179,29 @@ def bindable(module: CodeType, count: int) -> tuple[CodeType, tuple[int, ...]] |
         slots = []
         for i in range(count):
             index = where.get(_INT_BASE + i, where.get(f"\x7f{i}"))
-            if index is None or index not in loaded or index in other:
+            if index is None or loaded.get(index, 0) < uses[i] or index in other:
                 break
             slots.append(index)
         else:
-            nested = [c for c in code.co_consts if isinstance(c, (tuple, frozenset, CodeType))]
-            if not any(_contains(c, marks) for c in nested):
+            if not any(_derived(c, marks) for c in code.co_consts):
                 found = (code, tuple(slots))
     if len(_SLOTS) >= _SLOTS_LIMIT:
         _SLOTS.clear()
     _SLOTS[module] = found
     return found
+
+
+def _derived(value: object, marks: set[object]) -> bool:
+    """Whether a constant holds a placeholder, or was made from one by the compiler."""
+    if isinstance(value, (tuple, frozenset)):
+        return any(_derived(item, marks) or item in marks for item in value)
+    if isinstance(value, CodeType):
+        return any(_derived(item, marks) or item in marks for item in value.co_consts)
+    if value.__class__ is int:
+        return value not in marks and abs(value) >= _INT_BASE // 2  # type: ignore[arg-type]
+    if value.__class__ is str:
+        return value not in marks and "\x7f" in value  # type: ignore[operator]
+    return False
 
 
 def bind(code: CodeType, slots: tuple[int, ...], literals: list[str],
