@@ -127,8 +127,7 @@ def _run(source: str) -> object:
 
 
 def _compiled() -> int:
-    """Sources compiled so far (kept in compiled.CODE as module code; a block's own
-    function code made from its shape is kept there too, but is not compiled)."""
+    """Sources compiled so far (shapes and sources, kept in compiled.CODE)."""
     return sum(1 for code in compiled.CODE.values() if code.co_name == "<module>")
 
 

@@ -20,7 +20,7 @@ half, the clock, the registers), and the interpreter in cpu.py runs it as always
 
 Compiling a block's source is most of what making it costs, so blocks whose sources differ
 only in their literals share their shape's code (shapes.py), and the code objects are kept
-in ``CODE`` by their text (the shape's, and each block's own): a block made again (in
+in ``CODE`` by their text (a shape's, or a source's that no shape serves): a block made again (in
 another table, after a restore) is not compiled again, and a caller outside the machine may
 fill ``CODE`` from an earlier process (hostio/block_cache.py); the same text always gives
 the same code. Blocks ending at a U count their runs by address (Tables.runs_left).
@@ -29,7 +29,7 @@ the same code. Blocks ending at a U count their runs by address (Tables.runs_lef
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import CodeType, FunctionType
+from types import CodeType
 from typing import TYPE_CHECKING
 
 from . import blockgen, shapes
@@ -51,13 +51,12 @@ _CC_MASK = _DONE - 1
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
 _OBSERVING_LIMIT = 16  # sets of observed addresses whose tables are kept
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
-_CODE_LIMIT = 4_096  # code objects kept: shapes, and blocks' own (verify makes 66 and 258)
+_CODE_LIMIT = 2_048  # code objects kept (verify makes 66 shapes; self-writing code makes more)
 
-# Generated source -> its code object: a shape's (shapes.py) or a source's module code, or a
-# block's own function code (made from its shape's); ``compiled_now`` counts the code
-# objects made here (not brought in from outside), so a keeper knows whether there is
-# anything new to keep, and ``USED`` holds the sources this process made blocks of (what
-# is worth keeping).
+# Generated source -> its code object (a shape's, shapes.py, or a source's own);
+# ``compiled_now`` counts the sources compiled here (not brought in from outside), so a
+# keeper knows whether there is anything new to keep, and ``USED`` holds the sources this
+# process made blocks of (what is worth keeping).
 CODE: dict[str, CodeType] = {}
 USED: set[str] = set()
 compiled_now = 0
@@ -178,13 +177,8 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
 def _function_of(source: str, namespace: dict[str, object]) -> Block:
     """The block function of ``source``: the code of its shape with its own constants
     (shapes.py), or, for a shape the compiler did more with, compiled from the source.
-    The code a block ends with is kept by its source too, so that a block made again (in
-    this process, or in a later one from the block cache) is not split again."""
-    global compiled_now
-    code = CODE.get(source)
-    if code is not None and code.co_name == "block":  # (a module's code is "<module>")
-        USED.add(source)
-        return FunctionType(code, namespace)  # type: ignore[return-value]
+    (A block's own code is not kept: a long run making new blocks would keep two code
+    objects for each, and the kiosk's soak holds memory flat.)"""
     try:
         function = shapes.function(source, namespace, _code_of)
     except ValueError:  # a literal it cannot read back
@@ -192,12 +186,6 @@ def _function_of(source: str, namespace: dict[str, object]) -> Block:
     if function is None:
         exec(_code_of(source), namespace)  # noqa: S102 - our own generated source
         return namespace["block"]  # type: ignore[return-value]
-    if len(CODE) >= _CODE_LIMIT:
-        CODE.clear()
-        USED.clear()
-    CODE[source] = function.__code__
-    USED.add(source)
-    compiled_now += 1  # (something new for the block cache to keep)
     return function  # type: ignore[return-value]
 
 
