@@ -29,7 +29,7 @@ the same code. Blocks ending at a U count their runs by address (Tables.runs_lef
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import CodeType
+from types import CodeType, FunctionType
 from typing import TYPE_CHECKING
 
 from . import blockgen, shapes
@@ -60,6 +60,10 @@ _CODE_LIMIT = 2_048  # code objects kept (verify makes 66 shapes; self-writing c
 CODE: dict[str, CodeType] = {}
 USED: set[str] = set()
 compiled_now = 0
+# Keep each block's own code object by its source as well (for a keeper of CODE between
+# runs: hostio/block_cache.py); off by default, as a long run making new blocks (the
+# kiosk) would keep two code objects for each.
+KEEP_OWN = False
 
 
 def eligible(m: Machine) -> bool:
@@ -177,8 +181,13 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
 def _function_of(source: str, namespace: dict[str, object]) -> Block:
     """The block function of ``source``: the code of its shape with its own constants
     (shapes.py), or, for a shape the compiler did more with, compiled from the source.
-    (A block's own code is not kept: a long run making new blocks would keep two code
-    objects for each, and the kiosk's soak holds memory flat.)"""
+    With ``KEEP_OWN`` a block's own code is kept in ``CODE`` by its source too, so that a
+    later run given the block cache makes the block without splitting its source."""
+    global compiled_now
+    code = CODE.get(source)
+    if code is not None and code.co_name == "block":  # (a module's code is "<module>")
+        USED.add(source)
+        return FunctionType(code, namespace)  # type: ignore[return-value]
     try:
         function = shapes.function(source, namespace, _code_of)
     except ValueError:  # a literal it cannot read back
@@ -186,6 +195,13 @@ def _function_of(source: str, namespace: dict[str, object]) -> Block:
     if function is None:
         exec(_code_of(source), namespace)  # noqa: S102 - our own generated source
         return namespace["block"]  # type: ignore[return-value]
+    if KEEP_OWN:
+        if len(CODE) >= _CODE_LIMIT:
+            CODE.clear()
+            USED.clear()
+        CODE[source] = function.__code__
+        USED.add(source)
+        compiled_now += 1  # (something new for the keeper)
     return function  # type: ignore[return-value]
 
 

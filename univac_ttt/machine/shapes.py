@@ -136,24 +136,34 @@ def _value(literal: str) -> int | str:
 
 def _loaded(code: CodeType) -> tuple[dict[int, int], set[int]]:
     """How often LOAD_CONST loads each co_consts index in ``code``, and the indexes other
-    instructions use (KW_NAMES' tuples, say)."""
-    import opcode  # (only when a new shape is compiled: not at start-up)
+    instructions use (KW_NAMES' tuples, say). Found by searching the opcodes (a CACHE entry
+    is all zeros, so no byte there is taken for an opcode), not by a loop over them all:
+    a shape brought from the block cache is checked in every new process."""
+    import opcode  # (only when a shape is first used in a process: not at start-up)
 
-    load, extended_arg, uses = opcode.opmap["LOAD_CONST"], opcode.EXTENDED_ARG, opcode.hasconst
     raw = code.co_code
+    ops, args = raw[0::2], raw[1::2]
+    extended_arg = opcode.EXTENDED_ARG
+
+    def arg_at(k: int) -> int:
+        arg, shift = args[k], 8
+        while k > 0 and ops[k - 1] == extended_arg:
+            k -= 1
+            arg |= args[k] << shift
+            shift += 8
+        return arg
+
     loaded: dict[int, int] = {}
     other: set[int] = set()
-    extended = 0
-    for i in range(0, len(raw), 2):
-        op, arg = raw[i], raw[i + 1] | extended
-        if op == extended_arg:
-            extended = arg << 8
-            continue
-        extended = 0
-        if op == load:
-            loaded[arg] = loaded.get(arg, 0) + 1
-        elif op in uses:
-            other.add(arg)
+    for op in opcode.hasconst:
+        k = ops.find(op)
+        while k >= 0:
+            index = arg_at(k)
+            if op == opcode.opmap["LOAD_CONST"]:
+                loaded[index] = loaded.get(index, 0) + 1
+            else:
+                other.add(index)
+            k = ops.find(op, k + 1)
     return loaded, other
 
 
