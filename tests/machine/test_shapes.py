@@ -155,9 +155,11 @@ def _rotating_scan(operands: list[int]) -> dict[int, str]:
     return memory
 
 
-def test_a_self_writing_loop_shares_its_shape_and_matches_the_reference(made_blocks):
+def test_a_self_writing_loop_shares_its_shape_and_matches_the_reference(made_blocks,
+                                                                        monkeypatch):
     """Eight words cycle through 010; their blocks (and, once the place is hot, their
     followed blocks) share a few shapes, and every run stops where the reference does."""
+    monkeypatch.setattr(blockgen, "SHARE_BY_ADDRESS", True)  # the place's count shared
     memory = _rotating_scan([40, 41, 61, 42, 43, 10, 44, 45])
     before = _compiled()
     fast, ref = twin(MachineOptions(), memory, [])

@@ -39,10 +39,18 @@ _MAX_PAIRS = 16  # pairs in one block
 # Runs of the blocks at one address ending at an unconditional transfer before they are
 # compiled again across it: a followed block saves a few hundred ns a run and costs a few ms
 # to compile (2026-12-02: at 200 the proof, a short run, compiled 80 more blocks and took
-# 0.2-0.3 s more CPU). The runs are counted by address, not by word: code that steps an
-# address through a table makes a block for each word at the same place, each run a few
-# hundred times, and the place is hot long before any one of them is.
+# 0.2-0.3 s more CPU). With SHARE_BY_ADDRESS the runs are counted by address as well as by
+# block: code that steps an address through a table makes a block for each word at the
+# same place, each run a few hundred times, and the place is hot long before any one of
+# them is; such a block is followed once the place has HOT_RUNS runs and it has a share
+# of them of its own.
 HOT_RUNS = 2000
+# Off for now (2026-12-02 evening): shared, the tic-tac-toe minimum after the 3 M warm-up
+# rose from 2.6 to 3.5 of py65, but "a new word every pass" fell from 1.2 to 0.85 (blocks
+# at its place, each run a few hundred times, followed and left again); see
+# docs/performance.md, fourth round.
+SHARE_BY_ADDRESS = False
+OWN_SHARE = 10  # a block's own runs before it is followed: HOT_RUNS // OWN_SHARE
 _TRANSFERS = ("Q", "T", "U", "A", "S", "X")  # codes that may change CC (A, S, X: overflow)
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
 
@@ -193,8 +201,9 @@ class _Writer(ArithmeticWriter):
         parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
         if cr is not None:
             parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
-        # (HOT: the runs left to count at this address, one list for every block there)
-        ask = f" + (0 if HOT[0] > 0 else {_FOLLOW})" if follow else ""
+        # (HOT: this block's runs left to count; HOT_AT: those of every block at its
+        # address, one list shared by them)
+        ask = f" + (0 if HOT > 0 or HOT_AT[0] > 0 else {_FOLLOW})" if follow else ""
         parts.append(f"return {result}@D@{ask}")
         return "; ".join(parts)
 
@@ -238,7 +247,7 @@ class _Writer(ArithmeticWriter):
         self.previous = (self.word, self.address)
         done = 2 * (self.pair + 1)
         if last and self.counting:  # the HOT_RUNS-th run asks to be followed across its U
-            self.emit("HOT[0] -= 1")
+            self.emit("HOT -= 1", "HOT_AT[0] -= 1")
         if last:
             if self.loops:  # round again, everything kept in locals, while room allows
                 self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
@@ -355,7 +364,8 @@ class _Writer(ArithmeticWriter):
         body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in used))
         body = body.replace("@D@", f" + passed * {_DONE}" if self.loops else "")
         body = body.replace("@DI@", " + passed" if self.loops else "")
-        head = ["def block(m, room):", " mem = m.mem",
+        head = ["def block(m, room):", *([" global HOT"] if self.counting else []),
+                " mem = m.mem",
                 *([" sh = m._shadowed.add"] if "sh(" in body and self.loops else []),
                 " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
                 *(f" r{r} = m._{r}" for r in used)]
@@ -426,7 +436,9 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
     writer.first_word = plan[0][1]
     if not follow and not writer.loops and _followable(last_halves, last_codes) is not None:
         writer.counting = True
-        writer.namespace["HOT"] = tables.runs_left(address)
+        writer.namespace["HOT"] = HOT_RUNS // OWN_SHARE
+        writer.namespace["HOT_AT"] = (tables.runs_left(address) if SHARE_BY_ADDRESS
+                                      else [HOT_RUNS])  # (off: each block counts alone)
     for index, (at, word, halves, codes) in enumerate(plan):
         writer.begin_pair(at, word)
         writer.right_code = codes[1]

@@ -23,7 +23,7 @@ only in their literals share their shape's code (shapes.py), and the code object
 in ``CODE`` by their text (a shape's, or a source's that no shape serves): a block made again (in
 another table, after a restore) is not compiled again, and a caller outside the machine may
 fill ``CODE`` from an earlier process (hostio/block_cache.py); the same text always gives
-the same code. Blocks ending at a U count their runs by address (Tables.runs_left).
+the same code. Blocks ending at a U may count their runs by address too (Tables.runs_left).
 """
 
 from __future__ import annotations
@@ -161,9 +161,7 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
             tables.seen.clear()
         tables.seen.add(key)
         return _generic  # the first sight runs pair by pair through the executors
-    # A block at a hot address (another block there has asked to be followed) is
-    # followed from the start: a word stepped through a table makes many such blocks.
-    follow = not single and (followed or tables.hot(address))
+    follow = not single and followed
     function: Block = _generic
     made = block_source(tables, address, mem, 1 if single else pairs, first=word,
                         follow=follow)
