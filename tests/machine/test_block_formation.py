@@ -88,10 +88,7 @@ def _hot_sooner(monkeypatch):
     other tests, whose counters started at blockgen's)."""
     monkeypatch.setattr(blockgen, "HOT_RUNS", HOT_RUNS)
     for tables in compiled.TABLES.values():
-        tables.seen.clear()
-        tables.followed.clear()
-        for blocks in (*tables.by_address, *tables.singles):
-            blocks.clear()
+        tables.forget()
 
 
 def _followed(address: int, word: str) -> bool:

@@ -121,6 +121,7 @@ def _block_cache(command: str) -> BlockCache | None:
     from ..machine import compiled
 
     cache = BlockCache(command, compiled.CODE, compiled.USED, lambda: compiled.compiled_now)
+    compiled.KEEP_OWN = True  # blocks' own code kept too: the next run need not split them
     cache.load()
     return cache
 

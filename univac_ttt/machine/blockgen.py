@@ -39,10 +39,21 @@ _DONE = 1024
 _CHANGED = 1 << 40
 _FOLLOW = 1 << 48  # added when a block ending at a U has run HOT_RUNS times: follow it
 _MAX_PAIRS = 16  # pairs in one block
-# Runs of a block ending at an unconditional transfer before it is compiled again across it:
-# a followed block saves a few hundred ns a run and costs a few ms to compile (2026-12-02:
-# at 200 the proof, a short run, compiled 80 more blocks and took 0.2-0.3 s more CPU).
+# Runs of the blocks at one address ending at an unconditional transfer before they are
+# compiled again across it: a followed block saves a few hundred ns a run and costs a few ms
+# to compile (2026-12-02: at 200 the proof, a short run, compiled 80 more blocks and took
+# 0.2-0.3 s more CPU). With SHARE_BY_ADDRESS the runs are counted by address as well as by
+# block: code that steps an address through a table makes a block for each word at the
+# same place, each run a few hundred times, and the place is hot long before any one of
+# them is; such a block is followed once the place has HOT_RUNS runs and it has a share
+# of them of its own.
 HOT_RUNS = 2000
+# Off for now (2026-12-02 evening): shared, the tic-tac-toe minimum after the 3 M warm-up
+# rose from 2.6 to 3.5 of py65, but "a new word every pass" fell from 1.2 to 0.85 (blocks
+# at its place, each run a few hundred times, followed and left again); see
+# docs/performance.md, fourth round.
+SHARE_BY_ADDRESS = False
+OWN_SHARE = 10  # a block's own runs before it is followed: HOT_RUNS // OWN_SHARE
 _TRANSFERS = ("Q", "T", "U", "A", "S", "X")  # codes that may change CC (A, S, X: overflow)
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
 
@@ -150,16 +161,19 @@ class _Writer(ArithmeticWriter):
               follow: bool = False) -> str:
         """One line leaving the block normally: registers, clock and CR written back (a
         call for the rare exit at a changed word: less source to compile)."""
+        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0)
+        # One literal for a known CC: a sum of two would be folded by the compiler into a
+        # constant of its own, which no block of the same shape could share (shapes.py).
+        result = str(int(cc) + code) if cc.isdigit() else f"{cc} + {code}"
         if changed and cr is not None:
-            code = done * _DONE + _CHANGED * (done // 2)
-            return (f"return LEAVE(m, {self.now()}, {cr[0]!r}, {cr[1]}, {cc} + {code}@D@"
-                    "@REGS@)")
+            return f"return LEAVE(m, {self.now()}, {cr[0]!r}, {cr[1]}, {result}@D@@REGS@)"
         parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
         if cr is not None:
             parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
-        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0)
-        ask = f" + (0 if HOT else {_FOLLOW})" if follow else ""  # (HOT: runs left to count)
-        parts.append(f"return {cc} + {code}@D@{ask}")
+        # (HOT: this block's runs left to count; HOT_AT: those of every block at its
+        # address, one list shared by them)
+        ask = f" + (0 if HOT > 0 or HOT_AT[0] > 0 else {_FOLLOW})" if follow else ""
+        parts.append(f"return {result}@D@{ask}")
         return "; ".join(parts)
 
     def bail(self, pulses: str | None = None) -> str:
@@ -202,7 +216,7 @@ class _Writer(ArithmeticWriter):
         self.previous = (self.word, self.address)
         done = 2 * (self.pair + 1)
         if last and self.counting:  # the HOT_RUNS-th run asks to be followed across its U
-            self.emit("HOT -= 1")
+            self.emit("HOT -= 1", "HOT_AT[0] -= 1")
         if last:
             if self.loops:  # round again, everything kept in locals, while room allows
                 self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
@@ -374,7 +388,9 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
     writer.first_word = plan[0][1]
     if not follow and not writer.loops and _followable(last_halves, last_codes) is not None:
         writer.counting = True
-        writer.namespace["HOT"] = HOT_RUNS
+        writer.namespace["HOT"] = HOT_RUNS // OWN_SHARE
+        writer.namespace["HOT_AT"] = (tables.runs_left(address) if SHARE_BY_ADDRESS
+                                      else [HOT_RUNS])  # (off: each block counts alone)
     for index, (at, word, halves, codes) in enumerate(plan):
         writer.begin_pair(at, word)
         writer.right_code = codes[1]

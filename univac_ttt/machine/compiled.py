@@ -18,18 +18,21 @@ overflow stop, a non-digit in a multiply or divide) leaves through ``Bail`` befo
 instruction has changed anything, with the machine settled just before it (CC, CR, the
 half, the clock, the registers), and the interpreter in cpu.py runs it as always.
 
-Compiling a block's source is most of what making it costs, so its code object is kept in
-``CODE`` by the source text: a block made again (in another table, after a restore) is not
-compiled again, and a caller outside the machine may fill ``CODE`` from an earlier process
-(hostio/block_cache.py); the same source always gives the same code.
+Compiling a block's source is most of what making it costs, so blocks whose sources differ
+only in their literals share their shape's code (shapes.py), and the code objects are kept
+in ``CODE`` by their text (a shape's, or a source's that no shape serves): a block made again (in
+another table, after a restore) is not compiled again, and a caller outside the machine may
+fill ``CODE`` from an earlier process (hostio/block_cache.py); the same text always gives
+the same code. Blocks ending at a U may count their runs by address too (Tables.runs_left).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import CodeType
+from types import CodeType, FunctionType
 from typing import TYPE_CHECKING
 
+from . import blockgen, shapes
 from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Bail, block_source
 from .fastarith import materialise, word_of
 from .firstsight import _first_sight
@@ -48,14 +51,19 @@ _CC_MASK = _DONE - 1
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
 _OBSERVING_LIMIT = 16  # sets of observed addresses whose tables are kept
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
-_CODE_LIMIT = 2_048  # compiled sources kept (verify makes 221; self-writing code makes more)
+_CODE_LIMIT = 2_048  # code objects kept (verify makes 66 shapes; self-writing code makes more)
 
-# Generated source -> its code object; ``compiled_now`` counts the sources compiled here
-# (not brought in from outside), so a keeper knows whether there is anything new to keep,
-# and ``USED`` holds the sources this process made blocks of (what is worth keeping).
+# Generated source -> its code object (a shape's, shapes.py, or a source's own);
+# ``compiled_now`` counts the sources compiled here (not brought in from outside), so a
+# keeper knows whether there is anything new to keep, and ``USED`` holds the sources this
+# process made blocks of (what is worth keeping).
 CODE: dict[str, CodeType] = {}
 USED: set[str] = set()
 compiled_now = 0
+# Keep each block's own code object by its source as well (for a keeper of CODE between
+# runs: hostio/block_cache.py); off by default, as a long run making new blocks (the
+# kiosk) would keep two code objects for each.
+KEEP_OWN = False
 
 
 def eligible(m: Machine) -> bool:
@@ -86,6 +94,29 @@ class Tables:
         # each and tells it, and none runs through one.
         self.observed = observed
         self._observing: dict[frozenset[int], Tables] = {}
+        # The runs left before the blocks at an address are followed (one count for every
+        # word there, shared by their blocks: blockgen.HOT_RUNS).
+        self._runs_left: dict[int, list[int]] = {}
+
+    def runs_left(self, address: int) -> list[int]:
+        """The count the blocks at ``address`` ending at a U they may follow share."""
+        count = self._runs_left.get(address)
+        if count is None:
+            count = self._runs_left[address] = [blockgen.HOT_RUNS]
+        return count
+
+    def hot(self, address: int) -> bool:
+        """Whether a block at ``address`` has used up the runs: the next ones follow."""
+        count = self._runs_left.get(address)
+        return count is not None and count[0] <= 0
+
+    def forget(self) -> None:
+        """Drop every block, sight and count (tests start from a known state)."""
+        self.seen.clear()
+        self.followed.clear()
+        self._runs_left.clear()
+        for blocks in (*self.by_address, *self.singles):
+            blocks.clear()
 
     def observing(self, addresses: frozenset[int]) -> Tables:
         """Tables for the same rule whose blocks tell ``Machine.on_arrival`` when they
@@ -124,19 +155,18 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
         if known is not None and pairs == _MAX_PAIRS:
             return known  # (code that computes its instruction words: a pair made again)
     key = (address, word)
-    follow = not single and key in tables.followed
-    if not follow and key not in tables.seen and (single or pairs == _MAX_PAIRS):
+    followed = key in tables.followed
+    if not followed and key not in tables.seen and (single or pairs == _MAX_PAIRS):
         if len(tables.seen) >= _SEEN_LIMIT:
             tables.seen.clear()
         tables.seen.add(key)
         return _generic  # the first sight runs pair by pair through the executors
+    follow = not single and followed
     function: Block = _generic
     made = block_source(tables, address, mem, 1 if single else pairs, first=word,
                         follow=follow)
     if made is not None:
-        source, namespace = made
-        exec(_code_of(source), namespace)  # noqa: S102 - our own generated source
-        function = namespace["block"]  # type: ignore[assignment]
+        function = _function_of(*made)
         if address in tables.observed:
             function = _telling(function, address)
     table = (tables.singles if single else tables.by_address)[address]
@@ -144,6 +174,33 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
         table.clear()
     table[word] = function
     return function
+
+
+def _function_of(source: str, namespace: dict[str, object]) -> Block:
+    """The block function of ``source``: the code of its shape with its own constants
+    (shapes.py), or, for a shape the compiler did more with, compiled from the source.
+    With ``KEEP_OWN`` a block's own code is kept in ``CODE`` by its source too, so that a
+    later run given the block cache makes the block without splitting its source."""
+    global compiled_now
+    code = CODE.get(source)
+    if code is not None and code.co_name == "block":  # (a module's code is "<module>")
+        USED.add(source)
+        return FunctionType(code, namespace)  # type: ignore[return-value]
+    try:
+        function = shapes.function(source, namespace, _code_of)
+    except ValueError:  # a literal it cannot read back
+        function = None
+    if function is None:
+        exec(_code_of(source), namespace)  # noqa: S102 - our own generated source
+        return namespace["block"]  # type: ignore[return-value]
+    if KEEP_OWN:
+        if len(CODE) >= _CODE_LIMIT:
+            CODE.clear()
+            USED.clear()
+        CODE[source] = function.__code__
+        USED.add(source)
+        compiled_now += 1  # (something new for the keeper)
+    return function  # type: ignore[return-value]
 
 
 def _code_of(source: str) -> CodeType:
