@@ -16,6 +16,8 @@ from pathlib import Path
 import pexpect
 import pyte
 
+from tests.support.screen_rows import PyteDisplay
+
 
 class Terminal:
     def __init__(self, argv: list[str], columns: int = 100, rows: int = 30,
@@ -24,6 +26,7 @@ class Terminal:
         environment.update(env or {})
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
+        self.rows = PyteDisplay(self.screen)  # read 50 times a second: changed rows only
         self.child = pexpect.spawn(argv[0], argv[1:], dimensions=(rows, columns),
                                    env=environment, cwd=cwd, timeout=10)
         # pexpect sleeps 50 ms before every send, for programs that lose keys typed before
@@ -45,7 +48,7 @@ class Terminal:
             self.stream.feed(data)
 
     def text(self) -> str:
-        return "\n".join(line.rstrip() for line in self.screen.display)
+        return "\n".join(line.rstrip() for line in self.rows.read())
 
     def wait_until(self, condition: Callable[[str], bool], timeout: float = 10.0,
                    what: str = "the condition") -> str:
