@@ -5,8 +5,8 @@ By default the process is a fork of the test's own interpreter that runs
 own exit status: everything ``python -m univac_ttt`` does except starting an interpreter
 and importing the package again, which cost ~0.1 s of CPU a run and were a sixth of the
 suite's CPU. ``--long`` (or ``UNIVAC_TTT_TEST_FRESH=1``) runs every one of them as a
-fresh ``python -m univac_ttt`` instead; the pty tests in tests/e2e always start the
-installed command.
+fresh ``python -m univac_ttt`` instead; the pty tests fork the same way
+(support/terminal.py), calling the installed script's ``launch.main``.
 """
 
 from __future__ import annotations
