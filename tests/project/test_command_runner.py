@@ -34,3 +34,30 @@ def test_a_forked_run_has_its_own_streams_directory_and_exit(tmp_path, monkeypat
     result = command.univac("assemble", "no-such-sheet.ucs", cwd=str(tmp_path))
     assert result.returncode == 2 and "no-such-sheet.ucs" in result.stderr
     assert Path.cwd() != tmp_path  # the test's own directory unchanged
+
+
+@pytest.mark.parametrize(("args", "ready", "keys", "shown", "env"), [
+    ([], "INPUT READY ▸", "5\r", "> 5", None),  # the full-screen console: a move
+    (["monitor"], "monitor>", "go\r", "monitor>", None),
+    (["play", "--plain", "--speed", "authentic"], "NEW GAME", "", "TYPE A SQUARE CODE",
+     "fast clock"),
+])
+def test_a_forked_terminal_and_the_installed_command_agree(args, ready, keys, shown, env,
+                                                           monkeypatch):
+    from tests.support.terminal import MONITOR_COMMAND, Terminal, fast_typewriter, forkable
+
+    environment = fast_typewriter(50) if env else None
+    screens, statuses = [], []
+    for fresh in ("", "1"):
+        monkeypatch.setenv(command.FRESH_VARIABLE, fresh)
+        argv = [MONITOR_COMMAND, *args]
+        assert forkable(argv, environment) == (not fresh)
+        terminal = Terminal(argv, columns=100, rows=30, env=environment)
+        terminal.wait_for(ready, timeout=30)
+        terminal.send(keys)
+        terminal.wait_for(shown, timeout=30)
+        screens.append(terminal.settle(0.3))
+        terminal.send("\x11\x11" if "--plain" not in args else "\x04")
+        statuses.append(terminal.close())
+    assert screens[0] == screens[1]
+    assert statuses[0] == statuses[1] == 0

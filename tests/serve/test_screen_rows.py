@@ -65,6 +65,7 @@ def same_rows_fed_in_pieces(data: bytes, columns: int, rows: int, seed: int) -> 
         reference.feed(piece)
         assert cheap.display == reference.display, f"after byte {at}"
     assert not cheap.unknown
+    assert reference.display == reference.screen.display  # the rows kept are pyte's own
 
 
 async def play_out(client: TelnetClient, games: int) -> None:
@@ -124,6 +125,7 @@ def test_the_cheap_screen_shows_what_pyte_shows(columns: int, rows: int,
     twin, received = run(scenario(), 120)
     assert twin.feeds > 20  # the games' redraws, not one chunk
     assert twin.differences == []
+    assert twin.pyte.display == twin.pyte.screen.display  # the rows kept are pyte's own
     assert not twin.cheap.unknown
     same_rows_fed_in_pieces(received[:20_000], columns, rows, seed=columns)
 
@@ -159,6 +161,32 @@ def test_each_sequence_means_what_it_means_to_pyte(data: bytes) -> None:
         reference.feed(piece)
     assert cheap.display == reference.display
     assert not cheap.unknown
+
+
+# Every operation that changes pyte's rows, for the rows kept between reads (PyteDisplay):
+# inserted and deleted lines and characters, scrolling regions, insert mode, the alignment
+# test, wide and combining characters (one at column 0 joins the row above), a reset.
+CHANGES = [*CASES, b"\x1b[2L", b"\x1b[3;20r\x1b[20;1H\n\n\x1bM", b"\x1b[4hinserted",
+           b"\x1b#8", b"abcdef\x1b[1;2H\x1b[2P\x1b[2@\x1b[2X", "\u4e2d\u6587 wide".encode(),
+           b"\x1b[1;80Hx" + "e\u0301".encode() + b"\x1b[2;1H" + "\u0301".encode(),
+           b"\x1b[?5h\x1b[?6h\x1b[2;1Hx\x1b[?6l\x1b[2M\x1b[3S\x1b[2T", b"\x1bc"]
+
+
+def test_the_rows_kept_between_reads_are_what_pyte_displays() -> None:
+    screen = PyteRows(80, 24)
+    rng = random.Random(7)
+    for data in CHANGES * 3:
+        at = 0
+        while at < len(data):
+            piece = data[at:at + rng.randint(1, 8)]
+            at += len(piece)
+            screen.feed(piece)
+            if rng.random() < 0.7:
+                assert screen.display == screen.screen.display, (data, at)
+        if rng.random() < 0.2:
+            screen.resize(rng.choice((40, 80, 100)), rng.choice((10, 24, 30)))
+            assert screen.display == screen.screen.display
+        assert screen.display == screen.screen.display, data
 
 
 @pytest.mark.parametrize("data", [b"\x1b[2L", b"\x1b[3;20r", b"\x1b[4h", b"\x1b#8",

@@ -16,7 +16,11 @@ import pytest
 
 from tests.support.serving import LOCAL, connected, key_in, run, serving
 from tests.support.telnet_client import TelnetClient
-from univac_ttt.classroom.connection_limits import InputBucket
+from univac_ttt.classroom.connection_limits import (
+    INPUT_BURST_BYTES,
+    INPUT_BYTES_PER_SECOND,
+    InputBucket,
+)
 from univac_ttt.classroom.options import Endpoint, ServeOptionError, parse_endpoint
 from univac_ttt.cli import main
 from univac_ttt.serve.server import FULL, IDLE, SHUTDOWN
@@ -111,17 +115,36 @@ def test_a_silent_terminal_is_closed_politely() -> None:
     run(scenario())
 
 
-def test_a_flood_from_one_terminal_does_not_starve_another() -> None:
+def test_a_flood_from_one_terminal_does_not_starve_another(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other terminal's move is answered while the flood goes on: at the answer the
+    server has read only the part of the flood its input bucket lets through (the burst,
+    then its rate), and the flooder is still seated with the rest of its flood unread."""
+    flood = 200_000
+    read: dict[int, int] = {}  # bytes each connection's bucket was asked for
+    take = InputBucket.take
+
+    def counted(bucket: InputBucket, count: int) -> float:
+        read[id(bucket)] = read.get(id(bucket), 0) + count
+        return take(bucket, count)
+    monkeypatch.setattr(InputBucket, "take", counted)
+
     async def scenario() -> None:
         async with serving() as server:
+            started = time.monotonic()  # before either bucket was made
             flooder, player = await connected(server), await connected(server)
-            flood = asyncio.get_running_loop().create_task(flooder.send("1" * 200_000))
-            await asyncio.sleep(0.3)
-            started = time.monotonic()
+            before = dict(read)  # the negotiation's bytes, and nothing else yet
+            sending = asyncio.get_running_loop().create_task(flooder.send("1" * flood))
+            await flooder.wait_for(lambda c: "1" in (c.keyboard_line() or ""))  # under way
             await key_in(player, "5")
-            assert time.monotonic() - started < 3.0
             assert player.board() == list("O234X6789")
-            flood.cancel()
+            elapsed = time.monotonic() - started
+            flooded = max(read[b] - before.get(b, 0) for b in read)
+            assert 0 < flooded < flood  # answered while the flood went on ...
+            # ... because the flood is paced (one read of 1,024 bytes may overdraw it)
+            assert flooded <= INPUT_BURST_BYTES + INPUT_BYTES_PER_SECOND * elapsed + 1024
+            assert not flooder.closed and len(server.table.seats) == 2  # ... and not ended
+            sending.cancel()
             await flooder.close(abrupt=True)
             await player.close()
     run(scenario())

@@ -5,8 +5,8 @@ By default the process is a fork of the test's own interpreter that runs
 own exit status: everything ``python -m univac_ttt`` does except starting an interpreter
 and importing the package again, which cost ~0.1 s of CPU a run and were a sixth of the
 suite's CPU. ``--long`` (or ``UNIVAC_TTT_TEST_FRESH=1``) runs every one of them as a
-fresh ``python -m univac_ttt`` instead; the pty tests in tests/e2e always start the
-installed command.
+fresh ``python -m univac_ttt`` instead; the pty tests fork the same way
+(support/terminal.py), calling the installed script's ``launch.main``.
 """
 
 from __future__ import annotations
@@ -126,7 +126,6 @@ def _child(main, args: list[str], cwd: str | None, stdin: int, stdout: int, stde
            others: tuple[int, ...], preexec_fn: Callable[[], None] | None = None) -> None:
     """Become the command: its streams on fds 0-2, default signals, no test's exit hooks;
     run main and leave with its status as ``sys.exit(main())`` would."""
-    code = 1
     try:
         os.dup2(stdin, 0)
         os.dup2(stdout, 1)
@@ -135,6 +134,18 @@ def _child(main, args: list[str], cwd: str | None, stdin: int, stdout: int, stde
             os.close(fd)
         if cwd is not None:
             os.chdir(cwd)
+    except BaseException:  # noqa: BLE001 - never back into the test
+        os._exit(1)
+    become_command(lambda: main(args), ["univac_ttt", *args], preexec_fn)
+
+
+def become_command(run: Callable[[], object], argv: list[str],
+                   preexec_fn: Callable[[], None] | None = None) -> None:
+    """In a forked child whose fds 0-2 are the command's streams: default signals, no test's
+    exit hooks, fresh standard streams and ``sys.argv``; ``run()`` and leave with its status
+    as ``sys.exit(run())`` would. Never returns."""
+    code = 1
+    try:
         for signum in SIGNALS_RESET:
             signal.signal(signum, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -145,11 +156,11 @@ def _child(main, args: list[str], cwd: str | None, stdin: int, stdout: int, stde
         sys.stderr = sys.__stderr__ = io.TextIOWrapper(  # as Python makes it
             open(2, "wb", buffering=0, closefd=False), errors="backslashreplace",  # noqa: SIM115
             line_buffering=True)
-        sys.argv = ["univac_ttt", *args]
+        sys.argv = argv
         if preexec_fn is not None:
             preexec_fn()
         try:
-            code = _exit_status(main(args))
+            code = _exit_status(run())
         except SystemExit as leaving:
             code = _exit_status(leaving.code)
         except BaseException:  # noqa: BLE001 - what the interpreter would print

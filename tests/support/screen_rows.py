@@ -263,6 +263,57 @@ class RowScreen:
         self.version += 1
 
 
+def pyte_row(screen, y: int, width=wcwidth) -> str:
+    """Row ``y`` of a pyte screen exactly as ``pyte.Screen.display`` renders it (a stub cell
+    after a wide character skipped); a row of one-cell ASCII characters joined at once."""
+    line = screen.buffer[y]
+    cells = [line[x].data for x in range(screen.columns)]
+    text = "".join(cells)
+    if len(text) == screen.columns and text.isascii():
+        return text  # every cell one character, none of them wide or combining
+    out, wide = [], False
+    for char in cells:
+        if wide:  # the stub after a wide character
+            wide = False
+            continue
+        assert sum(map(width, char[1:])) == 0
+        wide = width(char[0]) == 2
+        out.append(char)
+    return "".join(out)
+
+
+class PyteDisplay:
+    """pyte's ``display``, rendering again only the rows changed since the last read.
+
+    pyte renders every cell of every row in Python on each read, which a test polling the
+    screen pays for 50 times a second (and the cheap screen's comparison after every
+    piece); pyte's own record of changed rows (``dirty``) says which to render again. The
+    row above each changed one is rendered too: pyte does not mark it when a combining
+    character at column 0 joins that row's last cell."""
+
+    def __init__(self, screen) -> None:
+        from pyte.screens import wcwidth as pyte_width  # pyte's own (cached) widths
+
+        self.screen = screen
+        self.width = pyte_width
+        self.rows: list[str] = []
+        self.shape: tuple[int, int] | None = None
+
+    def read(self) -> list[str]:
+        screen = self.screen
+        lines = screen.lines
+        if self.shape != (screen.columns, lines):
+            self.shape = (screen.columns, lines)
+            self.rows = [pyte_row(screen, y, self.width) for y in range(lines)]
+        else:
+            changed = {y for dirty in screen.dirty for y in (dirty - 1, dirty)
+                       if 0 <= y < lines}
+            for y in changed:
+                self.rows[y] = pyte_row(screen, y, self.width)
+        screen.dirty.clear()
+        return list(self.rows)
+
+
 class PyteRows:
     """pyte's screen behind ``RowScreen``'s members: the reference, and ``--pyte``."""
 
@@ -271,11 +322,12 @@ class PyteRows:
 
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
+        self.rendered = PyteDisplay(self.screen)
         self.version = 0
 
     @property
     def display(self) -> list[str]:
-        return self.screen.display
+        return self.rendered.read()
 
     def feed(self, data: bytes) -> None:
         self.version += 1

@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from support.web import FakeClock, chromium, web_server
 
 from univac_ttt.museum.controller import ATTRACT, KioskSettings
@@ -150,6 +149,9 @@ def test_a_reload_starts_a_fresh_desk_and_frees_the_old_one(browser):
 
 
 def test_attract_mode_idle_reset_and_staff_exit_with_a_fake_clock(browser, tmp_path):
+    # imported here, not at collection: Playwright's API costs every worker ~0.3 s of CPU
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     clock = FakeClock()
     settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
                              stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
