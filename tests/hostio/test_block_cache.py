@@ -10,10 +10,12 @@ import sys
 
 import pytest
 
+from univac_ttt import machine
 from univac_ttt.hostio import block_cache
 from univac_ttt.hostio.block_cache import BlockCache, cache_file, read_codes, write_codes
 
 SOURCE = "def block(m, room):\n return room + 1\n"
+MACHINE = os.path.dirname(machine.__file__)  # the code that makes and calls blocks
 
 
 def _codes() -> dict:
@@ -95,13 +97,14 @@ def test_switched_off_or_without_a_home_there_is_no_cache(monkeypatch, tmp_path)
 def test_saved_only_when_something_new_was_compiled(cache_home):
     codes: dict = {}
     compiled = [0]
-    cache = BlockCache("verify", codes, set(), lambda: compiled[0])
+    cache = BlockCache("verify", codes, set(), lambda: compiled[0], MACHINE)
     cache.load()
     assert not cache.save() and not os.path.exists(cache.path)
     codes.update(_codes())
     compiled[0] += 1
-    assert cache.save() and read_codes(cache.path).keys() == {SOURCE}
-    again = BlockCache("verify", {}, set(), lambda: 0)
+    assert cache.save() and read_codes(cache.path, cache.stamp).keys() == {SOURCE}
+    assert read_codes(cache.path) == {}  # kept under the machine's stamp only
+    again = BlockCache("verify", {}, set(), lambda: 0, MACHINE)
     assert again.load() == 1 and not again.save()
 
 
@@ -109,10 +112,31 @@ def test_a_full_cache_keeps_only_what_the_run_used(cache_home, monkeypatch):
     monkeypatch.setattr(block_cache, "KEPT", 2)
     codes = {f"x = {n}\n": compile(f"x = {n}\n", "<string>", "exec") for n in range(5)}
     compiled = [0]
-    cache = BlockCache("play", codes, {"x = 3\n"}, lambda: compiled[0])
+    cache = BlockCache("play", codes, {"x = 3\n"}, lambda: compiled[0], MACHINE)
+    cache.load()
     compiled[0] = 1
     assert cache.save()
-    assert list(read_codes(cache.path)) == ["x = 3\n"]
+    assert list(read_codes(cache.path, cache.stamp)) == ["x = 3\n"]
+
+
+def test_a_cache_written_by_another_build_of_the_machine_is_not_read(cache_home, tmp_path):
+    """The same source can be called otherwise by another machine (a block, a shape given
+    its constants): another checkout's or release's file is ignored, and replaced."""
+    ours = tmp_path / "ours"
+    ours.mkdir()
+    (ours / "compiled.py").write_text("# one build\n")
+    codes = _codes()
+    compiled = [0]
+    written = BlockCache("play", codes, set(codes), lambda: compiled[0], str(ours))
+    written.load()
+    compiled[0] = 1
+    assert written.save()
+    assert BlockCache("play", {}, set(), lambda: 0, str(ours)).load() == 1
+    (ours / "compiled.py").write_text("# another build\n")
+    other = BlockCache("play", {}, set(), lambda: 0, str(ours))
+    assert other.load() == 0 and other.stamp != written.stamp
+    unreadable = BlockCache("play", {}, set(), lambda: 0, str(tmp_path / "gone"))
+    assert unreadable.load() == 0 and not unreadable.save()
 
 
 def _verify(env: dict) -> str:

@@ -120,7 +120,8 @@ def _block_cache(command: str) -> BlockCache | None:
     from ..hostio.block_cache import BlockCache
     from ..machine import compiled
 
-    cache = BlockCache(command, compiled.CODE, compiled.USED, lambda: compiled.compiled_now)
+    cache = BlockCache(command, compiled.CODE, compiled.USED, lambda: compiled.compiled_now,
+                       os.path.dirname(compiled.__file__))
     compiled.KEEP_OWN = True  # blocks' own code kept too: the next run need not split them
     cache.load()
     return cache

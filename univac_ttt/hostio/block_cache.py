@@ -4,8 +4,11 @@ A process that runs the machine compiles the source of each superblock it makes
 (machine/compiled.py keeps the code objects by source text in ``compiled.CODE``); for
 ``univac-ttt verify`` that was about a third of its CPU time. Here the command fills
 ``CODE`` from a file written by an earlier run of the same command and Python, and writes
-the file again when it compiled anything new. The key is the whole source text, so a
-changed generator simply misses; the machine's behaviour never depends on this file.
+the file again when it compiled anything new. A code object's meaning is not only its
+source text: how the machine calls it (a block, a shape to be given its constants) is the
+machine's own code, so a file is stamped with a checksum of the machine package's sources
+and a file written by any other build (another checkout, an older or newer release) is
+ignored; the machine's behaviour never depends on this file.
 
 A cache must never cost a user anything: a missing, unreadable, truncated, foreign or
 corrupt file is ignored; a read-only or full disk leaves no file (and no message); the file
@@ -20,10 +23,11 @@ import contextlib
 import marshal
 import os
 import sys
+import zlib
 from collections.abc import Callable
 from types import CodeType
 
-HEADER = b"univac-ttt compiled blocks 1\n"
+HEADER = b"univac-ttt compiled blocks 2\n"
 CACHE_BYTES = 32_000_000  # a larger file is not read
 KEPT = 1_024  # sources kept in a file: beyond it, only those the last run used
 DISABLE = "UNIVAC_TTT_NO_CACHE"
@@ -51,14 +55,30 @@ def _magic() -> bytes:
     return _frozen_importlib_external.MAGIC_NUMBER
 
 
-def read_codes(path: str) -> dict[str, CodeType]:
-    """The code objects kept in ``path``, or {} if it is missing or not a good cache."""
+def generator_stamp(folder: str) -> bytes | None:
+    """A checksum of the ``.py`` sources in ``folder`` (the machine package, whose code
+    makes and calls the blocks): a cache written by a different machine is not read. None
+    if they cannot be read (then no cache is read or written)."""
+    total = 0
+    try:
+        names = sorted(name for name in os.listdir(folder) if name.endswith(".py"))
+        for name in names:
+            with open(os.path.join(folder, name), "rb") as handle:
+                total = zlib.crc32(handle.read(), zlib.crc32(name.encode(), total))
+    except OSError:
+        return None
+    return b"%08x\n" % total
+
+
+def read_codes(path: str, stamp: bytes = b"") -> dict[str, CodeType]:
+    """The code objects kept in ``path``, or {} if it is missing or not a good cache (or
+    one written under another ``stamp``)."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(CACHE_BYTES + 1)
     except (OSError, ValueError):
         return {}
-    head = HEADER + _magic()
+    head = HEADER + _magic() + stamp
     if len(data) > CACHE_BYTES or not data.startswith(head):
         return {}
     try:
@@ -71,12 +91,12 @@ def read_codes(path: str) -> dict[str, CodeType]:
     return codes
 
 
-def write_codes(path: str, codes: dict[str, CodeType]) -> bool:
+def write_codes(path: str, codes: dict[str, CodeType], stamp: bytes = b"") -> bool:
     """Replace ``path`` with ``codes`` whole; False (and nothing left behind) if it cannot."""
     temporary = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        data = HEADER + _magic() + marshal.dumps(codes)
+        data = HEADER + _magic() + stamp + marshal.dumps(codes)
         handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(handle, "wb") as stream:
@@ -96,11 +116,14 @@ class BlockCache:
     machine runs, ``save`` after it; ``compiled`` counts the sources compiled in this
     process (compiled.compiled_now), so an unchanged cache is not written again, and
     ``used`` (compiled.USED) names the sources the run made blocks of: when the file would
-    hold more than KEPT (other programs' blocks, say), only those are kept."""
+    hold more than KEPT (other programs' blocks, say), only those are kept. ``generator``
+    is the folder of the code that makes and calls the blocks (generator_stamp)."""
 
     def __init__(self, kind: str, codes: dict[str, CodeType], used: set[str],
-                 compiled: Callable[[], int]) -> None:
+                 compiled: Callable[[], int], generator: str) -> None:
         self.path = cache_file(kind)
+        self.generator = generator
+        self.stamp: bytes | None = None  # known at load
         self.codes = codes
         self.used = used
         self.compiled = compiled
@@ -109,15 +132,18 @@ class BlockCache:
     def load(self) -> int:
         """Bring the kept code into ``codes``; how many sources it knows now."""
         if self.path is not None:
-            self.codes.update(read_codes(self.path))
+            self.stamp = generator_stamp(self.generator)
+            if self.stamp is not None:
+                self.codes.update(read_codes(self.path, self.stamp))
         self._compiled_before = self.compiled()
         return len(self.codes)
 
     def save(self) -> bool:
         """Keep the code when something new was compiled since ``load``; True if written."""
-        if self.path is None or self.compiled() == self._compiled_before:
-            return False
+        if (self.path is None or self.stamp is None
+                or self.compiled() == self._compiled_before):
+            return False  # no cache, not loaded, an unreadable machine, or nothing new
         codes = self.codes
         if len(codes) > KEPT:
             codes = {source: code for source, code in codes.items() if source in self.used}
-        return write_codes(self.path, codes)
+        return write_codes(self.path, codes, self.stamp)
