@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 
@@ -15,7 +17,10 @@ sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 # The compiled blocks that play and verify keep between runs (hostio/block_cache.py) go to a
 # folder of this run's own, never the user's cache, and every command started inherits it.
-os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="univac-ttt-test-cache-")
+# It goes when the process that made it ends (not a fork of it: forked commands share it).
+_CACHE_HOME = os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="univac-ttt-test-cache-")
+_MADE_BY = os.getpid()
+atexit.register(lambda: os.getpid() == _MADE_BY and shutil.rmtree(_CACHE_HOME, True))
 
 from univac_ttt.machine import Machine, MachineOptions, PaperPrinter, QueueKeyboard  # noqa: E402
 from univac_ttt.machine.word import from_int, from_text  # noqa: E402
