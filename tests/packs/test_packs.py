@@ -18,7 +18,8 @@ from univac_ttt.machine.tape import Reel
 from univac_ttt.machine.word import from_int
 from univac_ttt.monitor.core import Monitor
 from univac_ttt.packs import open_pack, shipped_names, shipped_pack
-from univac_ttt.program.pack import NO_PACK, PackError, read_pack
+from univac_ttt.program.pack import NO_PACK, PackError
+from univac_ttt.program.pack_folder import read_pack
 from univac_ttt.program.reel import format_reel
 
 GREETING_SHEET = """\

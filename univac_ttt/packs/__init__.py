@@ -16,7 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
 
-from ..program.pack import NAME_PATTERN, PACK_FILE, Pack, PackError, read_pack
+from ..program.pack import NAME_PATTERN, PACK_FILE, Pack, PackError
+from ..program.pack_folder import read_pack
 
 HERE = Path(__file__).parent
 DEFAULT = "tictactoe"  # what `univac-ttt play` plays with neither --program nor --image

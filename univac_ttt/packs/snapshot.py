@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from ..hostio.text_files import decode_text
-from ..program.pack import LoadedProgram, Pack, pack_from_data
+from ..program.pack import LoadedProgram, Pack
+from ..program.pack_folder import pack_from_data
 
 SNAPSHOT_FILE = "snapshot.json"
 FORMAT = 2  # raised whenever what a snapshot holds changes
