@@ -1,4 +1,7 @@
-"""`univac-ttt serve --web [HOST:]PORT [--kiosk]`: the browser's listener from the options."""
+"""`univac-ttt serve --web [HOST:]PORT [--kiosk]`: the browser's listener from the options.
+
+The listener (and aiohttp, the web extra) is imported only when --web is given: a telnet
+or SSH class needs neither."""
 
 from __future__ import annotations
 
@@ -6,12 +9,14 @@ import argparse
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..classroom.options import ServeOptionError, ServeOptions, parse_endpoint
 from ..museum.controller import KioskSettings, pin_refusal
 from ..program.pack import Pack
-from .program import WebProgram
-from .server import WebListener, WebSettings
+
+if TYPE_CHECKING:
+    from .server import WebListener
 
 MUSEUM_IDLE = 60  # seconds without a key before the exhibit plays its demonstrations
 
@@ -34,6 +39,9 @@ def web_listeners(args: argparse.Namespace, data: Path, pack: Pack,
             if args.kiosk:
                 raise ServeOptionError("--kiosk is the browser's museum mode: give --web too")
             return []
+        from .program import WebProgram
+        from .server import WebListener, WebSettings  # aiohttp: only for --web (checked)
+
         endpoint = parse_endpoint(args.web)
         program = WebProgram(pack)
         authentic = speed != "fast"  # the page types at the typewriter's pace

@@ -1,0 +1,57 @@
+"""serve without the optional libraries: a telnet class needs neither the web extra
+(aiohttp) nor the ssh extra (asyncssh); asking for --web or --ssh without them says which
+extra to install. Each run is a fresh interpreter in which the library cannot be found."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+_WITHOUT = r'''
+import sys
+sys.modules[sys.argv.pop(1)] = None  # import fails, importlib.util.find_spec gives None
+from univac_ttt.launch import main
+sys.exit(main())
+'''
+
+
+def _start(missing: str, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", _WITHOUT, missing, "serve", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "UNIVAC_TTT_DATA": os.devnull + "-none"})
+
+
+@pytest.mark.parametrize("missing", ["aiohttp", "asyncssh"])
+def test_a_telnet_class_needs_no_optional_library(missing):
+    server = _start(missing, "--telnet", "127.0.0.1:0", "--workers", "1")
+    try:
+        deadline = time.monotonic() + 60
+        line = ""
+        while "telnet on" not in line:  # the listener's announcement: it is serving
+            assert server.poll() is None, server.stderr.read()
+            ready, _, _ = select.select([server.stdout], [], [], 1)
+            assert time.monotonic() < deadline, "the server did not start"
+            if ready:
+                line = server.stdout.readline()
+        server.send_signal(signal.SIGINT)
+        _out, err = server.communicate(timeout=60)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    assert server.returncode == 0 and "Error" not in err and missing not in err, err
+
+
+@pytest.mark.parametrize(("missing", "option", "extra"),
+                         [("aiohttp", "--web", "web"), ("asyncssh", "--ssh", "ssh")])
+def test_web_or_ssh_without_its_library_says_which_extra_to_install(missing, option, extra):
+    server = _start(missing, option, "127.0.0.1:0", "--workers", "1")
+    out, err = server.communicate(timeout=60)
+    assert server.returncode == 2 and out == ""
+    assert err == f"univac-ttt: {option} needs {missing}: pip install 'univac-ttt[{extra}]'\n"
