@@ -55,3 +55,22 @@ def test_web_or_ssh_without_its_library_says_which_extra_to_install(missing, opt
     out, err = server.communicate(timeout=60)
     assert server.returncode == 2 and out == ""
     assert err == f"univac-ttt: {option} needs {missing}: pip install 'univac-ttt[{extra}]'\n"
+
+
+def test_a_missing_page_file_is_named_not_blamed_on_the_data_folder(tmp_path, capsys):
+    """An installed copy without the page's files once said it could not make the data
+    folder; the message names the file instead."""
+    import argparse
+
+    from univac_ttt.serve.main import serve_from_args
+
+    def listeners(_options):
+        raise FileNotFoundError(2, "No such file or directory", "/x/web/static/index.html")
+
+    args = argparse.Namespace(telnet=None, ssh=None, web="127.0.0.1:0", app="play",
+                              max_clients=1, idle=None, password_file=None,
+                              transcripts=False, speed=None, workers=1)
+    assert serve_from_args(args, tmp_path / "data", {"play": object()}, listeners) == 2
+    assert capsys.readouterr().err == ("univac-ttt: cannot read the browser page's files: "
+                                       "No such file or directory: /x/web/static/index.html\n")
+    assert not (tmp_path / "data").exists()

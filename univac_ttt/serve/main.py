@@ -50,7 +50,11 @@ def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories,
     ``listeners`` makes the composer's other listeners (the browser's) from the options."""
     try:
         options = options_from_args(args, data, apps.keys())
-        extra = listeners(options)
+        try:
+            extra = listeners(options)
+        except OSError as exc:  # the page's own files: not the data folder's fault
+            raise ServeOptionError(f"cannot read the browser page's files: "
+                                   f"{exc.strerror or exc}: {exc.filename or ''}") from None
         if options.ssh is not None or options.transcripts or extra:
             data.mkdir(parents=True, exist_ok=True)
     except ServeOptionError as exc:
