@@ -334,3 +334,39 @@ def test_the_keyboard_line_recalls_a_bounded_history():
         buffer.reset()
     strings = buffer.history.get_strings()
     assert len(strings) == KEY_LINES and strings[-1] == str((3 * KEY_LINES - 1) % 9 + 1)
+
+
+def test_up_recalls_the_last_line_entered_and_down_clears_it():
+    """The console draws its keyboard line itself (app_rows), so it must load the buffer's
+    history as prompt_toolkit's own drawing does; without it Up recalled nothing."""
+    import asyncio
+
+    async def play() -> tuple[str, str]:
+        with create_pipe_input() as pipe:
+            console = ConsoleApp(lambda on_print: GameSession(WORDS, on_print=on_print),
+                                 ConsoleSettings(), input=pipe, output=DummyOutput())
+            running = asyncio.ensure_future(console.app.run_async())
+
+            async def until(condition) -> None:
+                for _ in range(2000):
+                    if condition():
+                        return
+                    await asyncio.sleep(0.005)
+                raise AssertionError("the console never got there")
+
+            buffer = console.keyboard_buffer
+            pipe.send_text("5\r")
+            await until(lambda: buffer.history.get_strings() == ["5"] and buffer.text == ""
+                        and buffer._load_history_task is not None
+                        and buffer._load_history_task.done())
+            pipe.send_text("\x1b[A")  # Up
+            await until(lambda: buffer.text == "5")
+            recalled = buffer.text
+            pipe.send_text("\x1b[B")  # Down
+            await until(lambda: buffer.text == "")
+            after_down = buffer.text
+            console.app.exit(result=0)
+            await running
+        return recalled, after_down
+
+    assert asyncio.run(asyncio.wait_for(play(), 30)) == ("5", "")

@@ -125,7 +125,9 @@ class ConsoleRows:
 
     def _keyboard(self, prompt: Row, columns: int, drawn: int) -> Row:
         width = columns - sum(len(text) for _, text in prompt)
-        text = visible(self.console.keyboard_buffer.text[self._keyboard_scroll(width):])
+        buffer = self.console.keyboard_buffer
+        buffer.load_history_if_not_yet_loaded()  # as BufferControl's drawing does: Up recalls
+        text = visible(buffer.text[self._keyboard_scroll(width):])
         return cut(pad((*prompt, ("class:keyboard", text)), columns, "class:keyboard"), drawn)
 
     def _with_help(self, rows: list[Row], columns: int, height: int, drawn: int) -> list[Row]:
