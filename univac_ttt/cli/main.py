@@ -39,7 +39,7 @@ def build_parser(complete: Iterable[str] = COMMANDS) -> argparse.ArgumentParser:
     line of help, as ``univac-ttt --help`` lists them, their modules not imported."""
     parser = Parser(
         prog="univac-ttt",
-        description="A UNIVAC I (1951) emulator playing Tom Gildersleeve's tic-tac-toe. "
+        description="A UNIVAC I (1951) emulator playing tic-tac-toe after Tom Gildersleeve's. "
                     "With no command, starts a game.",
         epilog="A full-screen session (play, monitor) ended from outside restores the "
                "terminal first, then exits with status 143 (SIGTERM), 129 (SIGHUP) or 74 "

@@ -131,7 +131,7 @@ def read_pack(folder: str | Path) -> Pack:
     if not folder.is_dir():
         raise PackError(f"{folder}: no such folder (a pack is a folder with a {PACK_FILE})")
     if not path.is_file():
-        raise PackError(f"{folder}: no {PACK_FILE} in this folder, so it is no pack")
+        raise PackError(f"{folder}: not a program pack (a pack is a folder with a {PACK_FILE})")
     try:
         data = tomllib.loads(read_text_file(path, PACK_BYTES))
     except TextFileError as exc:
