@@ -241,7 +241,8 @@ def test_a_bad_pack_is_refused_naming_the_file_and_the_field(tmp_path, toml, fie
 
 
 def test_a_folder_without_a_pack_and_an_unknown_name_are_refused(tmp_path):
-    with pytest.raises(PackError, match=r"not a program pack \(a pack is a folder with a pack.toml\)"):
+    with pytest.raises(PackError,
+                       match=r"not a program pack \(a pack is a folder with a pack.toml\)"):
         read_pack(tmp_path)
     for args in (["run", "--program", "nosuch", "--plain"],
                  ["play", "--plain", "--program", str(tmp_path / "missing")],
