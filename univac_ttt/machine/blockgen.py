@@ -344,13 +344,15 @@ def _followable(halves: list[tuple[ops.Operation, int]], codes: list[str | None]
 
 
 def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
-                 first: str | None = None, follow: bool = False
+                 first: str | None = None, follow: bool = False, count: bool = True
                  ) -> tuple[str, dict[str, object]] | None:
     """The source of the block starting at ``address`` as memory holds it now (at most
     ``pairs`` pairs; its first word ``first`` if given), and its namespace; None if its
     first pair cannot be compiled. ``follow``: the block goes on across unconditional
     transfers (U) at the pair they transfer to, as one straight line; otherwise a block
-    ending at a U it could follow counts its runs and asks to be followed once hot."""
+    ending at a U it could follow counts its runs and asks to be followed once hot, unless
+    not ``count`` (the one-pair blocks run at a budget's end: once hot, such a block would
+    ask on every run, and the block it asks for replaces another, not itself)."""
     writer = _Writer(address, tables.overflow_stop)
     plan = []
     at = address
@@ -386,7 +388,8 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
     if address in tables.observed:
         writer.loops = False  # each arrival goes back through the observer
     writer.first_word = plan[0][1]
-    if not follow and not writer.loops and _followable(last_halves, last_codes) is not None:
+    if (count and not follow and not writer.loops
+            and _followable(last_halves, last_codes) is not None):
         writer.counting = True
         writer.namespace["HOT"] = HOT_RUNS // OWN_SHARE
         writer.namespace["HOT_AT"] = (tables.runs_left(address) if SHARE_BY_ADDRESS
