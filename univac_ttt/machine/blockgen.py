@@ -48,11 +48,11 @@ _MAX_PAIRS = 16  # pairs in one block
 # them is; such a block is followed once the place has HOT_RUNS runs and it has a share
 # of them of its own.
 HOT_RUNS = 2000
-# Off for now (2026-12-02 evening): shared, the tic-tac-toe minimum after the 3 M warm-up
-# rose from 2.6 to 3.5 of py65, but "a new word every pass" fell from 1.2 to 0.85 (blocks
-# at its place, each run a few hundred times, followed and left again); see
-# docs/performance.md, fourth round.
-SHARE_BY_ADDRESS = False
+# On since 2026-12-02 evening: shared, the tic-tac-toe minimum after the 3 M warm-up rose
+# from 2.7 to over 3 of py65. (Its loss on "a new word every pass" was the one-pair blocks
+# run at a budget's end counting too: once hot, each run of one asked for its address's
+# long block to be followed again; they no longer count. docs/performance.md, fourth round.)
+SHARE_BY_ADDRESS = True
 OWN_SHARE = 10  # a block's own runs before it is followed: HOT_RUNS // OWN_SHARE
 _TRANSFERS = ("Q", "T", "U", "A", "S", "X")  # codes that may change CC (A, S, X: overflow)
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
