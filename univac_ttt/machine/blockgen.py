@@ -48,11 +48,11 @@ _MAX_PAIRS = 16  # pairs in one block
 # them is; such a block is followed once the place has HOT_RUNS runs and it has a share
 # of them of its own.
 HOT_RUNS = 2000
-# Off for now (2026-12-02 evening): shared, the tic-tac-toe minimum after the 3 M warm-up
-# rose from 2.6 to 3.5 of py65, but "a new word every pass" fell from 1.2 to 0.85 (blocks
-# at its place, each run a few hundred times, followed and left again); see
-# docs/performance.md, fourth round.
-SHARE_BY_ADDRESS = False
+# On since 2026-12-02 evening: shared, the tic-tac-toe minimum after the 3 M warm-up rose
+# from 2.7 to over 3 of py65. (Its loss on "a new word every pass" was the one-pair blocks
+# run at a budget's end counting too: once hot, each run of one asked for its address's
+# long block to be followed again; they no longer count. docs/performance.md, fourth round.)
+SHARE_BY_ADDRESS = True
 OWN_SHARE = 10  # a block's own runs before it is followed: HOT_RUNS // OWN_SHARE
 _TRANSFERS = ("Q", "T", "U", "A", "S", "X")  # codes that may change CC (A, S, X: overflow)
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
@@ -344,13 +344,15 @@ def _followable(halves: list[tuple[ops.Operation, int]], codes: list[str | None]
 
 
 def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
-                 first: str | None = None, follow: bool = False
+                 first: str | None = None, follow: bool = False, count: bool = True
                  ) -> tuple[str, dict[str, object]] | None:
     """The source of the block starting at ``address`` as memory holds it now (at most
     ``pairs`` pairs; its first word ``first`` if given), and its namespace; None if its
     first pair cannot be compiled. ``follow``: the block goes on across unconditional
     transfers (U) at the pair they transfer to, as one straight line; otherwise a block
-    ending at a U it could follow counts its runs and asks to be followed once hot."""
+    ending at a U it could follow counts its runs and asks to be followed once hot, unless
+    not ``count`` (the one-pair blocks run at a budget's end: once hot, such a block would
+    ask on every run, and the block it asks for replaces another, not itself)."""
     writer = _Writer(address, tables.overflow_stop)
     plan = []
     at = address
@@ -386,7 +388,8 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
     if address in tables.observed:
         writer.loops = False  # each arrival goes back through the observer
     writer.first_word = plan[0][1]
-    if not follow and not writer.loops and _followable(last_halves, last_codes) is not None:
+    if (count and not follow and not writer.loops
+            and _followable(last_halves, last_codes) is not None):
         writer.counting = True
         writer.namespace["HOT"] = HOT_RUNS // OWN_SHARE
         writer.namespace["HOT_AT"] = (tables.runs_left(address) if SHARE_BY_ADDRESS

@@ -164,7 +164,7 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
     follow = not single and followed
     function: Block = _generic
     made = block_source(tables, address, mem, 1 if single else pairs, first=word,
-                        follow=follow)
+                        follow=follow, count=not single)
     if made is not None:
         function = _function_of(*made)
         if address in tables.observed:
