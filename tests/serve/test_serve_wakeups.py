@@ -18,6 +18,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 from tests.support.serving import run
 from univac_ttt.cli.serve import served_apps
 from univac_ttt.serve.apps import make_app
+from univac_ttt.serve.memory_input import create_memory_pipe_input
 
 
 class _Sink(io.StringIO):
@@ -73,6 +74,43 @@ def test_keys_start_timers_only_when_held_and_redraws_use_no_self_pipe(monkeypat
             thread.start()
             thread.join()
             await _until(lambda: len(drawn) > before)  # the thread-safe path still redraws
+            app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+    run(scenario(), 30)
+
+
+def test_a_read_starts_no_flush_task_unless_an_escape_may_be_held() -> None:
+    """prompt_toolkit's half-second flush task for every read of input: not started for a
+    digit from a memory input (its parser can hold nothing), still started, and still
+    flushing, after a lone Esc."""
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        with create_memory_pipe_input() as keys:
+            output = Vt100_Output(_Sink(), lambda: Size(40, 120), term="xterm",
+                                  enable_cpr=False)
+            served = make_app(served_apps()["play"], keys, output, authentic=False,
+                              transcript=None)
+            app, console = served.application, served.console
+            app.timeoutlen = app.ttimeoutlen = 0.05  # the flush comes soon
+            drawn: list[str] = []
+            app.after_render += lambda _app: drawn.append(console.keyboard_buffer.text)
+            task = loop.create_task(served.run())
+            await _until(lambda: drawn and not console.typing)
+
+            def flushing() -> int:
+                return sum(t.get_coro().__name__ == "auto_flush_input"  # type: ignore[union-attr]
+                           for t in app._background_tasks)  # noqa: SLF001
+            keys.send_text("5")
+            await _until(lambda: drawn[-1] == "5")
+            assert flushing() == 0 and not keys.may_hold()
+
+            keys.send_text("\x1b")  # a lone Esc: held by the parser until the flush
+            await _until(keys.may_hold)
+            assert flushing() == 1
+            await _until(lambda: not keys.may_hold())  # the flush ran and took it
+            assert flushing() == 0
+            keys.send_text("\x7f")  # Backspace after it: the keys still arrive
+            await _until(lambda: drawn[-1] == "")
             app.exit(result=0)
             await asyncio.wait_for(task, 5)
     run(scenario(), 30)

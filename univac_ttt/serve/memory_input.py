@@ -44,6 +44,7 @@ class MemoryPipeInput(PipeInput):
         self._scheduled = False
         self._write_closed = False
         self._closed = False  # everything was read after the writing end closed
+        self._escape_read = False  # an ESC read since the last flush (see ``may_hold``)
         self._id = next(_numbers)
 
     # ---- the writing end (the telnet connection) -------------------------------------
@@ -90,7 +91,9 @@ class MemoryPipeInput(PipeInput):
         chunk = bytes(self._pending[:READ_BYTES])
         del self._pending[:READ_BYTES]
         if chunk:
-            self.vt100_parser.feed(self._decoder.decode(chunk))
+            text = self._decoder.decode(chunk)
+            self._escape_read = self._escape_read or "\x1b" in text
+            self.vt100_parser.feed(text)
         elif self._write_closed:
             self._closed = True
         if self._pending or (self._write_closed and not self._closed):
@@ -98,7 +101,14 @@ class MemoryPipeInput(PipeInput):
         keys, self._keys[:] = list(self._keys), []
         return keys
 
+    def may_hold(self) -> bool:
+        """Whether a flush could give keys or end a paste: only once an ESC was read since
+        the last flush (every longer VT100 sequence, a paste's start too, begins with one),
+        so for a player's digits and Enter it is False."""
+        return self._escape_read
+
     def flush_keys(self) -> list[KeyPress]:
+        self._escape_read = False
         self.vt100_parser.flush()
         keys, self._keys[:] = list(self._keys), []
         return keys

@@ -7,22 +7,29 @@ no key held (a letter, a digit, Enter: nearly every key a player types) it can o
 nothing to flush, and a player's next key a second later cancels or outlives it. And every
 ``invalidate`` schedules its redraw with ``call_soon_threadsafe`` twice, each a write to the
 loop's self-pipe and one more turn of the loop to read it back, though it is called on the
-loop's own thread.
+loop's own thread. And for every read of input the application starts another task
+(``auto_flush_input``) that sleeps half a second and flushes the VT100 parser, for a lone
+Esc or an unfinished sequence; with an input that can tell the parser holds nothing
+(``may_hold``: no ESC read since the last flush) it would flush nothing.
 
 ``quiet_wakeups`` gives one application the same behaviour without them: the timer is
 started only while a key is held (with none held a running one is cancelled, as the next
 key would have cancelled it), and an invalidation on the application's own loop is
 scheduled with ``call_soon`` (the same callbacks, in the same order, in the same context);
 from any other thread, or with a minimum redraw interval or a render postponement, it is
-prompt_toolkit's own.
+prompt_toolkit's own; the flush task is not started while the input says it holds nothing
+(its place taken by a finished future, which prompt_toolkit only ever cancels).
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from typing import Any
 
 from prompt_toolkit.application import Application
+
+_AUTO_FLUSH = "auto_flush_input"  # Application.run_async's flush task's coroutine
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
@@ -68,3 +75,18 @@ def quiet_wakeups(app: Application[Any]) -> None:
         loop.call_soon(redraw)
 
     app.invalidate = invalidate_on_loop  # type: ignore[method-assign]
+
+    may_hold = getattr(app.input, "may_hold", None)
+    if may_hold is None:
+        return
+    create = app.create_background_task
+
+    def create_unless_nothing_to_flush(coroutine: Coroutine[Any, Any, None]) -> Any:
+        if getattr(coroutine, "__name__", "") == _AUTO_FLUSH and not may_hold():
+            coroutine.close()
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            done.set_result(None)
+            return done
+        return create(coroutine)
+
+    app.create_background_task = create_unless_nothing_to_flush  # type: ignore[method-assign]
