@@ -69,6 +69,21 @@ if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not wher
     sys.unraisablehook = _unraisable
 
 
+def interrupted_within(exc: BaseException) -> bool:
+    """Whether a Ctrl-C is what this exception is made of: CPython wraps an exception
+    raised in some hooks of a class being made (``__set_name__``, seen when a Ctrl-C landed
+    in functools.cached_property while ipaddress was imported) in a RuntimeError whose
+    cause is the KeyboardInterrupt."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return False
+
+
 def main() -> int:
     """Run the command; a Ctrl-C at any moment ends it with one line and status 130."""
     try:
@@ -78,6 +93,11 @@ def main() -> int:
 
         code = run_command()
     except KeyboardInterrupt:
+        sys.stderr.write(INTERRUPTED)
+        code = EXIT_INTERRUPTED
+    except Exception as exc:
+        if not interrupted_within(exc):
+            raise
         sys.stderr.write(INTERRUPTED)
         code = EXIT_INTERRUPTED
     _skip_the_final_collection()

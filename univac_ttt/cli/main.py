@@ -99,6 +99,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say_quietly(f"univac-ttt: input/output failed ({exc.strerror or exc})\n")
         return EXIT_OUTPUT
     except Exception as exc:  # noqa: BLE001 - the last guard: no traceback reaches a user
+        from ..launch import interrupted_within
+
+        if interrupted_within(exc):  # a Ctrl-C wrapped by CPython (in a class's making)
+            sys.stderr.write("\nunivac-ttt: interrupted\n")
+            return 130
         sys.stderr.write(f"univac-ttt: internal error ({type(exc).__name__}: {exc}); "
                          "please report it\n")
         return EXIT_INTERNAL
