@@ -6,28 +6,14 @@ prompt_toolkit output on a pipe; every wait is on a condition and bounded."""
 from __future__ import annotations
 
 import asyncio
-import io
-import time
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 import univac_ttt.console.panel_rows as panels
-from tests.support.serving import run
+from tests.support.serving import TtySink, run, until
 from univac_ttt.cli.serve import served_apps
-
-
-class _Sink(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-async def _until(condition, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "never happened"
-        await asyncio.sleep(0.005)
 
 
 def test_a_move_is_two_redraws_and_the_panel_is_laid_out_once(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -42,7 +28,7 @@ def test_a_move_is_two_redraws_and_the_panel_is_laid_out_once(monkeypatch) -> No
 
     async def scenario() -> None:
         with create_pipe_input() as keys:
-            output = Vt100_Output(_Sink(), lambda: Size(40, 120), term="xterm",
+            output = Vt100_Output(TtySink(), lambda: Size(40, 120), term="xterm",
                                   enable_cpr=False)
             served = served_apps()["play"](keys, output)  # tic-tac-toe, as serve gives it
             app, console = served.application, served.console
@@ -54,19 +40,19 @@ def test_a_move_is_two_redraws_and_the_panel_is_laid_out_once(monkeypatch) -> No
 
             app.after_render += after
             task = asyncio.get_running_loop().create_task(served.run())
-            await _until(lambda: drawn and not console.typing)
+            await until(lambda: drawn and not console.typing)
             await asyncio.sleep(0.5)  # the ticker has looked several times: nothing new
             seen = len(drawn)
             await asyncio.sleep(0.5)
             assert len(drawn) == seen  # idle: no redraw at all
             keys.send_text("5")
-            await _until(lambda: any(text == "5" for text, _, _ in drawn[seen:]))
+            await until(lambda: any(text == "5" for text, _, _ in drawn[seen:]))
             echoed = len(drawn)
             assert drawn[-1][2] == drawn[seen - 1][2]  # the echo laid out no panel
             first_move = drawn[-1][1]
             keys.send_text("\r")
-            await _until(lambda: any(move != first_move for _, move, _ in drawn[echoed:]))
-            await _until(lambda: not console.typing)
+            await until(lambda: any(move != first_move for _, move, _ in drawn[echoed:]))
+            await until(lambda: not console.typing)
             settled = len(drawn)
             await asyncio.sleep(0.3)
             assert len(drawn) == settled  # nothing more to draw after the reply
@@ -81,7 +67,7 @@ def test_a_move_is_two_redraws_and_the_panel_is_laid_out_once(monkeypatch) -> No
 def test_a_seated_terminal_at_rest_in_fast_speed_does_no_work() -> None:
     async def scenario() -> None:
         with create_pipe_input() as keys:
-            output = Vt100_Output(_Sink(), lambda: Size(24, 80), term="xterm",
+            output = Vt100_Output(TtySink(), lambda: Size(24, 80), term="xterm",
                                   enable_cpr=False)
             served = served_apps()["play"](keys, output)
             app, console = served.application, served.console
@@ -94,14 +80,14 @@ def test_a_seated_terminal_at_rest_in_fast_speed_does_no_work() -> None:
 
             console.pacer.advance = counted  # type: ignore[method-assign]
             task = asyncio.get_running_loop().create_task(served.run())
-            await _until(lambda: len(looks) > 0 and console.session.waiting_for_keyboard)
+            await until(lambda: len(looks) > 0 and console.session.waiting_for_keyboard)
             await asyncio.sleep(0.1)
             seen = len(looks)
             await asyncio.sleep(0.6)  # the ticker used to look five times a second
             assert len(looks) == seen
             assert app.terminal_size_polling_interval is None  # sizes come by notice
             keys.send_text("\x1bOR")  # F3: the typewriter's own speed wakes the ticker
-            await _until(lambda: len(looks) > seen and console.pacer.authentic)
+            await until(lambda: len(looks) > seen and console.pacer.authentic)
             app.exit(result=0)
             await asyncio.wait_for(task, 5)
     run(scenario(), 30)

@@ -6,31 +6,17 @@ prompt_toolkit output; every wait is on a condition and bounded."""
 from __future__ import annotations
 
 import asyncio
-import io
 import threading
-import time
 
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from tests.support.serving import run
+from tests.support.serving import TtySink, run, until
 from univac_ttt.cli.serve import served_apps
 from univac_ttt.serve.apps import make_app
 from univac_ttt.serve.memory_input import create_memory_pipe_input
-
-
-class _Sink(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-async def _until(condition, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "never happened"
-        await asyncio.sleep(0.005)
 
 
 def test_keys_start_timers_only_when_held_and_redraws_use_no_self_pipe(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -45,7 +31,7 @@ def test_keys_start_timers_only_when_held_and_redraws_use_no_self_pipe(monkeypat
 
         monkeypatch.setattr(loop, "_write_to_self", counted)
         with create_pipe_input() as keys:
-            output = Vt100_Output(_Sink(), lambda: Size(40, 120), term="xterm",
+            output = Vt100_Output(TtySink(), lambda: Size(40, 120), term="xterm",
                                   enable_cpr=False)
             served = make_app(served_apps()["play"], keys, output, authentic=False,
                               transcript=None)
@@ -55,25 +41,25 @@ def test_keys_start_timers_only_when_held_and_redraws_use_no_self_pipe(monkeypat
             app.after_render += lambda _app: drawn.append(console.keyboard_buffer.text)
             processor = app.key_processor
             task = loop.create_task(served.run())
-            await _until(lambda: drawn and not console.typing)
+            await until(lambda: drawn and not console.typing)
             woken.clear()
             keys.send_text("5")
-            await _until(lambda: drawn[-1] == "5")
+            await until(lambda: drawn[-1] == "5")
             assert processor._flush_wait_task is None  # "5" holds nothing: no timer
             assert woken == []  # the echo's redraw was scheduled on the loop itself
 
             keys.send_text("\x18")  # Ctrl-X: the prefix of Emacs bindings (Ctrl-X Ctrl-E ...)
-            await _until(lambda: [k.key for k in processor.key_buffer] == [Keys.ControlX])
+            await until(lambda: [k.key for k in processor.key_buffer] == [Keys.ControlX])
             assert processor._flush_wait_task is not None  # held: prompt_toolkit's timer
-            await _until(lambda: not processor.key_buffer)  # and flushed when it ran out
+            await until(lambda: not processor.key_buffer)  # and flushed when it ran out
 
             before = len(drawn)
             console.say("from another thread")
-            await _until(lambda: not app.invalidated)
+            await until(lambda: not app.invalidated)
             thread = threading.Thread(target=app.invalidate)
             thread.start()
             thread.join()
-            await _until(lambda: len(drawn) > before)  # the thread-safe path still redraws
+            await until(lambda: len(drawn) > before)  # the thread-safe path still redraws
             app.exit(result=0)
             await asyncio.wait_for(task, 5)
     run(scenario(), 30)
@@ -86,7 +72,7 @@ def test_a_read_starts_no_flush_task_unless_an_escape_may_be_held() -> None:
     async def scenario() -> None:
         loop = asyncio.get_running_loop()
         with create_memory_pipe_input() as keys:
-            output = Vt100_Output(_Sink(), lambda: Size(40, 120), term="xterm",
+            output = Vt100_Output(TtySink(), lambda: Size(40, 120), term="xterm",
                                   enable_cpr=False)
             served = make_app(served_apps()["play"], keys, output, authentic=False,
                               transcript=None)
@@ -95,22 +81,22 @@ def test_a_read_starts_no_flush_task_unless_an_escape_may_be_held() -> None:
             drawn: list[str] = []
             app.after_render += lambda _app: drawn.append(console.keyboard_buffer.text)
             task = loop.create_task(served.run())
-            await _until(lambda: drawn and not console.typing)
+            await until(lambda: drawn and not console.typing)
 
             def flushing() -> int:
                 return sum(t.get_coro().__name__ == "auto_flush_input"  # type: ignore[union-attr]
                            for t in app._background_tasks)  # noqa: SLF001
             keys.send_text("5")
-            await _until(lambda: drawn[-1] == "5")
+            await until(lambda: drawn[-1] == "5")
             assert flushing() == 0 and not keys.may_hold()
 
             keys.send_text("\x1b")  # a lone Esc: held by the parser until the flush
-            await _until(keys.may_hold)
+            await until(keys.may_hold)
             assert flushing() == 1
-            await _until(lambda: not keys.may_hold())  # the flush ran and took it
+            await until(lambda: not keys.may_hold())  # the flush ran and took it
             assert flushing() == 0
             keys.send_text("\x7f")  # Backspace after it: the keys still arrive
-            await _until(lambda: drawn[-1] == "")
+            await until(lambda: drawn[-1] == "")
             app.exit(result=0)
             await asyncio.wait_for(task, 5)
     run(scenario(), 30)

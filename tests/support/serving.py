@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import time
 from collections.abc import AsyncIterator
 
 from tests.support.telnet_client import TelnetClient
@@ -50,3 +51,18 @@ async def key_in(client: TelnetClient, text: str) -> None:
     await client.wait_for(lambda c: c.keyboard_line() == text.upper())
     await client.send("\r")
     await client.wait_for(lambda c: c.keyboard_line() == "")
+
+
+class TtySink(io.StringIO):
+    """A served application's output written to memory, claiming to be a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+async def until(condition, timeout: float = 5.0) -> None:  # type: ignore[no-untyped-def]
+    """Wait on the loop until ``condition()`` holds (a condition, not a sleep)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "never happened"
+        await asyncio.sleep(0.005)

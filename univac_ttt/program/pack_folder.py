@@ -1,9 +1,8 @@
 """A pack folder read and checked: its pack.toml's fields, its program and its reels.
 
-program/pack.py says what a pack is; here is how one is made from a folder (``read_pack``)
-or from parsed data and readers of its files (``pack_from_data``, which packs/snapshot.py
-feeds from a snapshot instead of the files). Every failure is a PackError naming the file
-and the field.
+program/pack.py says what a pack is; here is how one is made of a folder (``read_pack``),
+or of parsed data and readers of its files (``pack_from_data``: a pack's snapshot gives
+them instead of the files). Every failure is a PackError naming the file and the field.
 """
 
 from __future__ import annotations
