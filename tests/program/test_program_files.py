@@ -84,3 +84,15 @@ def test_assemble_reports_the_first_error_with_its_line(tmp_path):
     result = univac("assemble", str(sheet), "-o", str(tmp_path / "bad.img"))
     assert result.returncode == 2 and "line 2" in result.stderr
     assert "Traceback" not in result.stderr and not (tmp_path / "bad.img").exists()
+
+
+@pytest.mark.parametrize("text", ["", "\n\n", "# only a remark\n"])
+def test_an_image_without_a_word_line_is_refused_not_run_as_zeros(tmp_path, text):
+    """An empty file once loaded as a memory of zeros and ran to the step limit."""
+    empty = tmp_path / "empty.img"
+    empty.write_text(text)
+    result = univac("play", "--plain", "--image", str(empty), stdin="")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (f"univac-ttt: {empty}: holds no word lines (an image is one "
+                             "word a line: a three-digit address, a space and the word's 12 "
+                             "characters)\n")

@@ -85,7 +85,11 @@ def read_image(path: str | Path) -> MemoryImage:
         text = read_text_file(path, MAX_IMAGE_BYTES)
     except TextFileError as exc:
         raise ImageError(exc.reason, exc.line, str(path)) from None
-    return parse_image(text, str(path))
+    image = parse_image(text, str(path))
+    if not image.words:  # an empty file, or only remarks: a mistake, not a program of zeros
+        raise ImageError("holds no word lines (an image is one word a line: a three-digit "
+                         "address, a space and the word's 12 characters)", None, str(path))
+    return image
 
 
 def format_image(image: MemoryImage, header: str = "") -> str:
