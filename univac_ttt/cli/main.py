@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from .. import __version__
+from ..launch import EXIT_INTERRUPTED, INTERRUPTED, interrupted_within
 from ..tui.ending import SessionEnded
 from .commands import COMMANDS, SUMMARIES
 from .common import EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Parser
@@ -86,8 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         return code
     except KeyboardInterrupt:
-        sys.stderr.write("\nunivac-ttt: interrupted\n")
-        return 130
+        sys.stderr.write(INTERRUPTED)
+        return EXIT_INTERRUPTED
     except SessionEnded as ended:  # SIGTERM, SIGHUP, a closed terminal: screen restored
         _say_quietly(f"univac-ttt: {ended}\n")
         return ended.exit_code
@@ -99,11 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say_quietly(f"univac-ttt: input/output failed ({exc.strerror or exc})\n")
         return EXIT_OUTPUT
     except Exception as exc:  # noqa: BLE001 - the last guard: no traceback reaches a user
-        from ..launch import interrupted_within
-
         if interrupted_within(exc):  # a Ctrl-C wrapped by CPython (in a class's making)
-            sys.stderr.write("\nunivac-ttt: interrupted\n")
-            return 130
+            sys.stderr.write(INTERRUPTED)
+            return EXIT_INTERRUPTED
         sys.stderr.write(f"univac-ttt: internal error ({type(exc).__name__}: {exc}); "
                          "please report it\n")
         return EXIT_INTERNAL
