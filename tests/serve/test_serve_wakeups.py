@@ -19,6 +19,12 @@ from univac_ttt.serve.apps import make_app
 from univac_ttt.serve.memory_input import create_memory_pipe_input
 
 
+def _served_console(keys):  # type: ignore[no-untyped-def]
+    """A served game console reading ``keys``, drawing to memory at 120x40."""
+    output = Vt100_Output(TtySink(), lambda: Size(40, 120), term="xterm", enable_cpr=False)
+    return make_app(served_apps()["play"], keys, output, authentic=False, transcript=None)
+
+
 def test_keys_start_timers_only_when_held_and_redraws_use_no_self_pipe(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     async def scenario() -> None:
         loop = asyncio.get_running_loop()
@@ -31,10 +37,7 @@ def test_keys_start_timers_only_when_held_and_redraws_use_no_self_pipe(monkeypat
 
         monkeypatch.setattr(loop, "_write_to_self", counted)
         with create_pipe_input() as keys:
-            output = Vt100_Output(TtySink(), lambda: Size(40, 120), term="xterm",
-                                  enable_cpr=False)
-            served = make_app(served_apps()["play"], keys, output, authentic=False,
-                              transcript=None)
+            served = _served_console(keys)
             app, console = served.application, served.console
             app.timeoutlen = app.ttimeoutlen = 0.05  # a held key's flush comes soon
             drawn: list[str] = []
@@ -72,10 +75,7 @@ def test_a_read_starts_no_flush_task_unless_an_escape_may_be_held() -> None:
     async def scenario() -> None:
         loop = asyncio.get_running_loop()
         with create_memory_pipe_input() as keys:
-            output = Vt100_Output(TtySink(), lambda: Size(40, 120), term="xterm",
-                                  enable_cpr=False)
-            served = make_app(served_apps()["play"], keys, output, authentic=False,
-                              transcript=None)
+            served = _served_console(keys)
             app, console = served.application, served.console
             app.timeoutlen = app.ttimeoutlen = 0.05  # the flush comes soon
             drawn: list[str] = []
