@@ -20,7 +20,13 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 # It goes when the process that made it ends (not a fork of it: forked commands share it).
 _CACHE_HOME = os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="univac-ttt-test-cache-")
 _MADE_BY = os.getpid()
-atexit.register(lambda: os.getpid() == _MADE_BY and shutil.rmtree(_CACHE_HOME, True))
+
+
+@atexit.register
+def _remove_the_cache_home() -> None:
+    if os.getpid() == _MADE_BY:
+        shutil.rmtree(_CACHE_HOME, ignore_errors=True)
+
 
 from univac_ttt.machine import Machine, MachineOptions, PaperPrinter, QueueKeyboard  # noqa: E402
 from univac_ttt.machine.word import from_int, from_text  # noqa: E402
