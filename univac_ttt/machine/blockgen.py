@@ -343,30 +343,98 @@ def _followable(halves: list[tuple[ops.Operation, int]], codes: list[str | None]
     return halves[codes.index("U")][1]
 
 
-def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
-                 first: str | None = None, follow: bool = False, count: bool = True
-                 ) -> tuple[str, dict[str, object]] | None:
-    """The source of the block starting at ``address`` as memory holds it now (at most
-    ``pairs`` pairs; its first word ``first`` if given), and its namespace; None if its
-    first pair cannot be compiled. ``follow``: the block goes on across unconditional
-    transfers (U) at the pair they transfer to, as one straight line; otherwise a block
-    ending at a U it could follow counts its runs and asks to be followed once hot, unless
-    not ``count`` (the one-pair blocks run at a budget's end: once hot, such a block would
-    ask on every run, and the block it asks for replaces another, not itself)."""
-    writer = _Writer(address, tables.overflow_stop)
-    plan = []
+class Plan:
+    """A block as memory holds it now, before its source is written: the pairs it runs
+    (``steps``: address, word, the decoded halves and their codes), how it ends, its
+    namespace, and ``key``, a text naming everything the source is written from (the
+    start, the overflow rule, the loop and count choices and every pair's address and
+    word; the rest is this package's code, which hostio/block_cache.generator_stamp
+    covers). Equal keys give equal sources, so a kept block's code can be found by its key
+    without writing its source (compiled.KEEP_OWN)."""
+
+    def __init__(self, tables: Tables, address: int, steps: list[_Step], follow: bool,
+                 count: bool) -> None:
+        self.tables = tables
+        self.address = address
+        self.steps = steps
+        last_at, _, last_halves, last_codes = steps[-1]
+        self.loops = address not in tables.observed and (any(  # (each arrival goes back
+            code in ("U", "Q", "T") and operand == address or  # through the observer)
+            code in ("A", "S", "X") and address == 0  # overflow: to 000
+            for code, (_, operand) in zip(last_codes, last_halves, strict=True)
+        ) or (  # a followed block whose last pair runs on into its start
+            "U" not in last_codes and (last_at + 1) % 1000 == address))
+        self.counting = (count and not follow and not self.loops
+                         and _followable(last_halves, last_codes) is not None)
+        self.key = repr(("block", address, tables.overflow_stop, self.loops, self.counting,
+                         tuple((at, word) for at, word, _, _ in steps)))
+
+    @property
+    def namespace(self) -> dict[str, object]:
+        """What the block's code runs with (the writer's, made without writing): the
+        shared names, the run counts when it counts and the executors of its devices."""
+        namespace: dict[str, object] = dict(_NAMESPACE)
+        if self.counting:
+            namespace.update(self._counts())
+        for pair, (_, _, halves, codes) in enumerate(self.steps):
+            for half, code in enumerate(codes):
+                if code == "device":
+                    namespace[f"EX{pair}_{half}"] = halves[half][0].execute
+        return namespace
+
+    def _counts(self) -> dict[str, object]:
+        return {"HOT": HOT_RUNS // OWN_SHARE,  # (off: each block counts alone)
+                "HOT_AT": (self.tables.runs_left(self.address) if SHARE_BY_ADDRESS
+                           else [HOT_RUNS])}
+
+    def write(self) -> tuple[str, dict[str, object]]:
+        """The block's source and the namespace it runs in."""
+        writer = _Writer(self.address, self.tables.overflow_stop)
+        writer.loops = self.loops
+        writer.first_word = self.steps[0][1]
+        if self.counting:
+            writer.counting = True
+            writer.namespace.update(self._counts())
+        for index, (at, word, halves, codes) in enumerate(self.steps):
+            writer.begin_pair(at, word)
+            writer.right_code = codes[1]
+            for code, (op, operand) in zip(codes, halves, strict=True):
+                writer.instruction(code, operand, op)  # type: ignore[arg-type]
+            last = index == len(self.steps) - 1
+            target = None if last or "U" not in codes else _followable(halves, codes)
+            # A followed pair goes on at its U's target; its other half may still transfer.
+            transfers = [code for code in codes if code in _TRANSFERS]
+            may_transfer = len(transfers) > (target is not None)
+            writer.end_pair(may_transfer, last, target)
+        return writer.source(), writer.namespace
+
+
+_Step = tuple[int, str, list[tuple[ops.Operation, int]], list[str | None]]
+
+
+def block_plan(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
+               first: str | None = None, follow: bool = False, count: bool = True
+               ) -> Plan | None:
+    """The plan of the block starting at ``address`` as memory holds it now (at most
+    ``pairs`` pairs; its first word ``first`` if given); None if its first pair cannot be
+    compiled. ``follow``: the block goes on across unconditional transfers (U) at the pair
+    they transfer to, as one straight line; otherwise a block ending at a U it could follow
+    counts its runs and asks to be followed once hot, unless not ``count`` (the one-pair
+    blocks run at a budget's end: once hot, such a block would ask on every run, and the
+    block it asks for replaces another, not itself)."""
+    steps: list[_Step] = []
     at = address
     visited = set()
     for _ in range(pairs):
-        if plan and at in tables.observed:
+        if steps and at in tables.observed:
             break  # an observed address starts a block of its own
-        word = first if first is not None and not plan else mem[at]
+        word = first if first is not None and not steps else mem[at]
         if word.__class__ is int:  # a number stored where a later pair is fetched
             break  # (the block ends before it; its own lookup makes it a word)
         halves, codes = _codes(word)
         if not all(code in _COMPILABLE for code in codes):
             break
-        plan.append((at, word, halves, codes))
+        steps.append((at, word, halves, codes))
         visited.add(at)
         if "U" in codes:  # straight line ends at an unconditional transfer, unless followed
             target = _followable(halves, codes)
@@ -377,32 +445,13 @@ def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX
         at = (at + 1) % 1000
         if at in visited:
             break
-    if not plan:
-        return None
-    last_at, _, last_halves, last_codes = plan[-1]
-    writer.loops = any(code in ("U", "Q", "T") and operand == address or
-                       code in ("A", "S", "X") and address == 0  # overflow: to 000
-                       for code, (_, operand) in zip(last_codes, last_halves, strict=True)
-                       ) or (  # a followed block whose last pair runs on into its start
-        "U" not in last_codes and (last_at + 1) % 1000 == address)
-    if address in tables.observed:
-        writer.loops = False  # each arrival goes back through the observer
-    writer.first_word = plan[0][1]
-    if (count and not follow and not writer.loops
-            and _followable(last_halves, last_codes) is not None):
-        writer.counting = True
-        writer.namespace["HOT"] = HOT_RUNS // OWN_SHARE
-        writer.namespace["HOT_AT"] = (tables.runs_left(address) if SHARE_BY_ADDRESS
-                                      else [HOT_RUNS])  # (off: each block counts alone)
-    for index, (at, word, halves, codes) in enumerate(plan):
-        writer.begin_pair(at, word)
-        writer.right_code = codes[1]
-        for code, (op, operand) in zip(codes, halves, strict=True):
-            writer.instruction(code, operand, op)  # type: ignore[arg-type]
-        last = index == len(plan) - 1
-        target = None if last or "U" not in codes else _followable(halves, codes)
-        # A followed pair goes on at its U's target; its other half may still transfer.
-        transfers = [code for code in codes if code in _TRANSFERS]
-        may_transfer = len(transfers) > (target is not None)
-        writer.end_pair(may_transfer, last, target)
-    return writer.source(), writer.namespace
+    return Plan(tables, address, steps, follow, count) if steps else None
+
+
+def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
+                 first: str | None = None, follow: bool = False, count: bool = True
+                 ) -> tuple[str, dict[str, object]] | None:
+    """The source of the block starting at ``address`` as memory holds it now, and its
+    namespace; None if its first pair cannot be compiled (the arguments: block_plan)."""
+    plan = block_plan(tables, address, mem, pairs, first, follow, count)
+    return None if plan is None else plan.write()

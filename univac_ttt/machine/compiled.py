@@ -33,7 +33,7 @@ from types import CodeType, FunctionType
 from typing import TYPE_CHECKING
 
 from . import blockgen, shapes
-from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Bail, block_source
+from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Bail, Plan, block_plan, block_source
 from .fastarith import materialise, word_of
 from .firstsight import _first_sight
 from .ops import BY_CODE
@@ -161,14 +161,19 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
             tables.seen.clear()
         tables.seen.add(key)
         return _generic  # the first sight runs pair by pair through the executors
-    follow = not single and followed
     function: Block = _generic
-    made = block_source(tables, address, mem, 1 if single else pairs, first=word,
-                        follow=follow, count=not single)
-    if made is not None:
-        function = _function_of(*made)
-        if address in tables.observed:
-            function = _telling(function, address)
+    args = (tables, address, mem, 1 if single else pairs, word, not single and followed,
+            not single)  # (block_plan's: pairs, first, follow, count)
+    if KEEP_OWN:
+        plan = block_plan(*args)
+        if plan is not None:
+            function = _kept_function(plan)
+    else:
+        made = block_source(*args)
+        if made is not None:
+            function = _function_of(*made)
+    if function is not _generic and address in tables.observed:
+        function = _telling(function, address)
     table = (tables.singles if single else tables.by_address)[address]
     if len(table) >= _PER_ADDRESS:
         table.clear()
@@ -178,14 +183,7 @@ def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MA
 
 def _function_of(source: str, namespace: dict[str, object]) -> Block:
     """The block function of ``source``: the code of its shape with its own constants
-    (shapes.py), or, for a shape the compiler did more with, compiled from the source.
-    With ``KEEP_OWN`` a block's own code is kept in ``CODE`` by its source too, so that a
-    later run given the block cache makes the block without splitting its source."""
-    global compiled_now
-    code = CODE.get(source)
-    if code is not None and code.co_name == "block":  # (a module's code is "<module>")
-        USED.add(source)
-        return FunctionType(code, namespace)  # type: ignore[return-value]
+    (shapes.py), or, for a shape the compiler did more with, compiled from the source."""
     try:
         function = shapes.function(source, namespace, _code_of)
     except ValueError:  # a literal it cannot read back
@@ -193,14 +191,28 @@ def _function_of(source: str, namespace: dict[str, object]) -> Block:
     if function is None:
         exec(_code_of(source), namespace)  # noqa: S102 - our own generated source
         return namespace["block"]  # type: ignore[return-value]
-    if KEEP_OWN:
-        if len(CODE) >= _CODE_LIMIT:
-            CODE.clear()
-            USED.clear()
-        CODE[source] = function.__code__
-        USED.add(source)
-        compiled_now += 1  # (something new for the keeper)
     return function  # type: ignore[return-value]
+
+
+def _kept_function(plan: Plan) -> Block:
+    """The block function of ``plan`` with ``KEEP_OWN``: its own code, found in ``CODE``
+    by the plan's key (kept there by this process or, through hostio/block_cache.py, an
+    earlier one), so that a block made again is neither written nor split; or made from
+    its written source and kept by its key."""
+    global compiled_now
+    key = plan.key
+    code = CODE.get(key)
+    if code is not None:
+        USED.add(key)
+        return FunctionType(code, plan.namespace)  # type: ignore[return-value]
+    function = _function_of(*plan.write())
+    if len(CODE) >= _CODE_LIMIT:
+        CODE.clear()
+        USED.clear()
+    CODE[key] = function.__code__  # type: ignore[attr-defined]
+    USED.add(key)
+    compiled_now += 1  # (something new for the keeper)
+    return function
 
 
 def _code_of(source: str) -> CodeType:
