@@ -1,8 +1,10 @@
 """The compiled blocks' code kept between runs of the command, in the user's cache folder.
 
 A process that runs the machine compiles the source of each superblock it makes
-(machine/compiled.py keeps the code objects by source text in ``compiled.CODE``); for
-``univac-ttt verify`` that was about a third of its CPU time. Here the command fills
+(machine/compiled.py keeps the code objects in ``compiled.CODE``: a shape's by its text,
+and, for the commands that keep them, each block's own by its plan's key, the words and
+choices its source is written from, so a kept block is found without writing its source);
+for ``univac-ttt verify`` that was about a third of its CPU time. Here the command fills
 ``CODE`` from a file written by an earlier run of the same command and Python, and writes
 the file again when it compiled anything new. A code object's meaning is not only its
 source text: how the machine calls it (a block, a shape to be given its constants) is the

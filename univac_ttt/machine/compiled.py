@@ -23,7 +23,11 @@ only in their literals share their shape's code (shapes.py), and the code object
 in ``CODE`` by their text (a shape's, or a source's that no shape serves): a block made again (in
 another table, after a restore) is not compiled again, and a caller outside the machine may
 fill ``CODE`` from an earlier process (hostio/block_cache.py); the same text always gives
-the same code. Blocks ending at a U may count their runs by address too (Tables.runs_left).
+the same code. With ``KEEP_OWN`` each block's own code is kept too, by its plan's key
+(blockgen.Plan: its start, rules and every word it was made from), and found by it before
+its source is written (writing and splitting a source cost more than the block's runs in
+a short command). Blocks ending at a U may count their runs by address too
+(Tables.runs_left).
 """
 
 from __future__ import annotations
@@ -60,7 +64,7 @@ _CODE_LIMIT = 2_048  # code objects kept (verify makes 66 shapes; self-writing c
 CODE: dict[str, CodeType] = {}
 USED: set[str] = set()
 compiled_now = 0
-# Keep each block's own code object by its source as well (for a keeper of CODE between
+# Keep each block's own code object by its plan's key as well (for a keeper of CODE between
 # runs: hostio/block_cache.py); off by default, as a long run making new blocks (the
 # kiosk) would keep two code objects for each.
 KEEP_OWN = False

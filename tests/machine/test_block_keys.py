@@ -1,0 +1,99 @@
+"""Blocks found by their plan's key (blockgen.Plan, compiled.KEEP_OWN): a key names
+everything a block's source is written from, so a wrong hit (a block run for memory it was
+not made from) cannot happen, and a block found by its key runs as the reference CPU does."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.machine.test_differential import fast_run, play, same, twin
+from tests.support.reference_cpu import reference_run
+from univac_ttt.machine import MachineOptions, blockgen, compiled
+from univac_ttt.machine.word import from_int, instruction
+from univac_ttt.packs.tictactoe import DEMO_GAMES
+
+LINES = [line for game, _ in DEMO_GAMES[:2] for line in game]
+
+
+@pytest.fixture()
+def plans(monkeypatch) -> list[tuple[blockgen.Plan, str, dict[str, object]]]:
+    """Every block written from now on: its plan, source and the writer's namespace, with
+    fresh tables and blocks hot sooner (followed blocks are made too)."""
+    monkeypatch.setattr(blockgen, "HOT_RUNS", 60)
+    for tables in compiled.TABLES.values():
+        tables.forget()
+    written: list[tuple[blockgen.Plan, str, dict[str, object]]] = []
+    real = blockgen.Plan.write
+
+    def write(plan: blockgen.Plan) -> tuple[str, dict[str, object]]:
+        source, namespace = real(plan)
+        written.append((plan, source, dict(namespace)))  # (before a run counts HOT down)
+        return source, namespace
+
+    monkeypatch.setattr(blockgen.Plan, "write", write)
+    return written
+
+
+def test_each_key_of_the_games_blocks_names_one_source_and_the_writers_namespace(plans):
+    play(fast_run, LINES, 1_000_000)
+    assert len(plans) > 100
+    sources: dict[str, str] = {}
+    for plan, source, namespace in plans:
+        assert sources.setdefault(plan.key, source) == source, plan.key
+        assert plan.namespace == namespace, plan.key
+        assert plan.namespace.get("HOT_AT", namespace) is namespace.get("HOT_AT", namespace)
+    assert len(sources) > 50
+
+
+def _loop() -> dict[int, str]:
+    """A counting loop at 010-012 back to 010 (U 010), its count at 020."""
+    return {10: instruction("B", 20) + instruction("A", 21),
+            11: instruction("H", 20) + instruction("00", 0),
+            12: instruction("00", 0) + instruction("U", 10),
+            20: from_int(0), 21: from_int(1)}
+
+
+def _key(memory: dict[int, str], tables: compiled.Tables | None = None,
+         address: int = 10, **kwargs: object) -> str:
+    mem = [from_int(0)] * 1000
+    for at, word in memory.items():
+        mem[at] = word
+    plan = blockgen.block_plan(tables or compiled.Tables(False), address, mem, **kwargs)
+    assert plan is not None
+    return plan.key
+
+
+def test_a_changed_word_rule_observer_start_or_length_changes_the_key():
+    memory = _loop()
+    key = _key(memory)
+    assert _key(_loop()) == key  # the same memory: the same block
+    for at in (10, 11, 12):
+        changed = {**memory, at: memory[at][:6] + instruction("00", 1)}
+        assert _key(changed) != key, at  # any word of it
+    assert _key({**memory, 13: instruction("U", 10) * 2}) == key  # a word after its end
+    assert _key(memory, compiled.Tables(True)) != key  # overflow stops the machine
+    assert _key(memory, compiled.Tables(False, frozenset({10}))) != key  # no looping
+    assert _key(memory, compiled.Tables(False, frozenset({11}))) != key  # ends before 011
+    assert _key(memory, pairs=2) != key
+    assert _key(memory, first=instruction("B", 21) + instruction("A", 21)) != key
+    assert _key(memory, address=11) != key
+
+
+def test_blocks_found_by_their_keys_run_as_the_reference_cpu_does(plans, monkeypatch):
+    """The demo games with blocks kept by key (as the cached commands run), then again
+    from fresh tables: every block is found by its key, none written, and both runs match
+    the reference CPU, stop by stop and word by word."""
+    monkeypatch.setattr(compiled, "KEEP_OWN", True)
+    monkeypatch.setattr(compiled, "CODE", {})
+    monkeypatch.setattr(compiled, "USED", set())
+    reference = play(reference_run, LINES, 1_000_000)
+    assert play(fast_run, LINES, 1_000_000) == reference
+    assert len(plans) > 100 and len(compiled.CODE) > 50
+    written = len(plans)
+    for tables in compiled.TABLES.values():
+        tables.forget()
+    assert play(fast_run, LINES, 1_000_000) == reference
+    assert len(plans) == written  # nothing written again: every block found by its key
+    fast, ref = twin(MachineOptions(), _loop(), [])
+    for steps in (5000, 3, 41):
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
