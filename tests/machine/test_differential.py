@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.support.reference_cpu import reference_run
-from univac_ttt.desk.paper import StampedTypewriter
 from univac_ttt.machine import Machine, MachineOptions, QueueKeyboard, StopKind, compiled
 from univac_ttt.machine.cpu import MachineState
 from univac_ttt.machine.ops import BY_CODE
@@ -23,6 +22,7 @@ from univac_ttt.machine.word import from_int, from_text, instruction
 from univac_ttt.monitor.core import Monitor
 from univac_ttt.packs.tictactoe import DEMO_GAMES, fresh_tictactoe_tape, load_tictactoe
 from univac_ttt.verify import referee as referee_module
+from univac_ttt.verify.typed import TypedSinceRelease
 
 Runner = Callable[[Machine, int], object]
 
@@ -80,7 +80,7 @@ def record_proof(monkeypatch, run: Runner) -> tuple[list[object], list[object], 
     """Every stop (with the whole state) and every printed word of the exhaustive proof."""
     stops: list[object] = []
     printed: list[object] = []
-    original_print = StampedTypewriter.print_word
+    original_print = TypedSinceRelease.print_word
 
     def hooked(self: Machine, max_steps: int = 10**12) -> object:
         stop = run(self, max_steps)
@@ -88,12 +88,12 @@ def record_proof(monkeypatch, run: Runner) -> tuple[list[object], list[object], 
         return stop
 
     def print_word(self, word: str) -> None:
-        machine = self.clock.__self__.machine  # the desk's clock is a bound method
+        machine = self.machine
         printed.append((word, machine.pulses, machine.cc))
         original_print(self, word)
 
     with monkeypatch.context() as patch:
-        patch.setattr(StampedTypewriter, "print_word", print_word)
+        patch.setattr(TypedSinceRelease, "print_word", print_word)
         patch.setattr(Machine, "run", hooked)
         report = referee_module.Referee().run()
     return stops, printed, report.ok

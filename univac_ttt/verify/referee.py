@@ -32,6 +32,7 @@ from ..packs.tictactoe import (
 )
 from ..packs.tictactoe.board import printed_board
 from .solver import BLANK, O, Oracle, X, winner
+from .typed import TypedSinceRelease
 
 if TYPE_CHECKING:  # the shipped program comes from its pack's snapshot: no assembler
     from ..program.assembler import Program
@@ -167,6 +168,10 @@ class Referee:
             words, board = pack.words, pack.label_address(BOARD_LABEL)
         self.desk = Desk(options=options, limits=Limits(cap=REPLY_STEP_LIMIT))
         self.machine = self.desk.machine
+        # The referee reads only what each reply typed, not the desk's stamped paper.
+        self.typed = TypedSinceRelease(self.machine)
+        self.typed.upper = self.desk.typewriter.upper
+        self.desk.typewriter = self.machine.printer = self.typed  # type: ignore[assignment]
         if program is None and not patch:
             tape = fresh_tictactoe_tape()
         else:  # a tape for the sheet being judged, patches included, made with the loader
@@ -187,13 +192,14 @@ class Referee:
 
     def _reply(self, text: str) -> tuple[str, bool]:
         """Type a line and run to the next keyboard wait; (paper, came back)."""
-        paper = self.desk.paper
-        mark = paper.end
+        typed = self.typed
+        typed.clear()
+        released = self.machine.pulses
         self.desk.release(text)
         stop = self.desk.run()
-        pieces = paper.pieces_since(mark)
-        self.decision = pieces[0].since_release if pieces else None
-        return "".join(piece.text for piece in pieces), stop.kind is StopKind.KEYBOARD
+        first = typed.first_pulses
+        self.decision = None if first is None else first - released
+        return typed.text, stop.kind is StopKind.KEYBOARD
 
     def run(self) -> Report:
         started = time.perf_counter()
