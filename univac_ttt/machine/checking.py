@@ -61,10 +61,7 @@ def uses(body: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(what a body reads, what it writes), each in the order m, rA, rX, rL, rF."""
     reads: set[str] = set()
     writes: set[str] = set()
-    for line in body:
-        if line.lstrip().startswith(("FAIL ", "STOP ")):
-            continue
-        *targets, value = line.split(" = ")
+    for targets, value in ops.assignments(body):
         reads.update(*(_NAME_READS[name].split() for name in ops.fields((value,))))
         reads.update("r" + r.upper() for r in _REGISTER.findall(value))
         for target in targets:

@@ -120,6 +120,18 @@ def fields(body: tuple[str, ...]) -> set[str]:
             for field in _FIELD.findall(line)}
 
 
+def assignments(body: tuple[str, ...]) -> list[tuple[list[str], str]]:
+    """Each line of a body as (what it assigns, the value): ``m._a = m._x = {M}`` is
+    (["m._a", "m._x"], "{M}"), a line assigning nothing ([], the line); STOP and FAIL lines
+    left out (the checking table and compiled code's register facts read bodies so)."""
+    out: list[tuple[list[str], str]] = []
+    for line in body:
+        if not line.lstrip().startswith(("FAIL ", "STOP ")):
+            *targets, value = line.strip().split(" = ")
+            out.append((targets, value))
+    return out
+
+
 INTERPRETED: Names = {
     "a": "a", "a1": "(a + 1) % 1000", "c": "c", "c10": "c + 10", "M": "mem[a]", "MW": "mem[a]",
     "M1W": "mem[(a + 1) % 1000]", "A": "m.a", "X": "m.x", "L": "m.l", "F": "m.f",
