@@ -25,7 +25,7 @@ from . import fastarith, ops
 from .blockarith import _A, _L, _READS_A_AS_WORD, _WA, _WL, ArithmeticWriter
 from .blockops import _PLAIN, _PLAIN_BY
 from .charset import MINUS, ZERO_DIGIT
-from .ops import BY_CODE, decode
+from .ops import decode
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
 from .word import ZERO
 
@@ -122,8 +122,7 @@ _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
 # Devices and stops: their executors are called as they are, with the clock, CC and CR set;
 # each returns a stop request only before it has changed anything (tape.py), so the
 # interpreter can run it again from the start.
-_CODE_OF.update({BY_CODE[code].execute: "device" for code in (
-    "10", "1n", "2n", "30", "3n", "40", "4n", "5n", "6n", "7n", "8n")})
+_CODE_OF.update({op.execute: "device" for op in ops.OPERATIONS if op.device})
 _COMPILABLE = set(_PLAIN) | {"device"}
 
 

@@ -61,6 +61,10 @@ _WORD_NAMES: ops.Names = {**_COMPILED_NAMES, "A": "m._a", "L": "m._l",
 _FAIL = "{bail}"  # a compiled instruction that would stop leaves before it, settled
 
 
+# The rows compiled inline: every one but the devices' (blockgen calls their executors).
+_INLINE = tuple(op for op in ops.OPERATIONS if not op.device)
+
+
 def _live(lines: list[str]) -> list[str]:
     """``lines`` without the blocks under ``if False:`` (a rule the tables fix)."""
     out: list[str] = []
@@ -78,8 +82,7 @@ def _live(lines: list[str]) -> list[str]:
 
 
 def _plain(names: ops.Names) -> dict[str, list[str]]:
-    return {op.code: _live(ops.expand(op.body, names, _FAIL))
-            for op in ops.OPERATIONS if op.body or op.code == "00"}
+    return {op.code: _live(ops.expand(op.body, names, _FAIL)) for op in _INLINE}
 
 
 def _names(stop: bool, words: bool) -> ops.Names:
@@ -97,4 +100,4 @@ class _ByRule(dict[tuple[bool, bool], dict[str, list[str]]]):
 
 
 _PLAIN_BY = _ByRule()
-_PLAIN = frozenset(op.code for op in ops.OPERATIONS if op.body or op.code == "00")
+_PLAIN = frozenset(op.code for op in _INLINE)

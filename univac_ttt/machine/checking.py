@@ -10,9 +10,10 @@ is one: a fault-free machine pays nothing.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
-from .ops import BY_CODE
+from . import ops
 from .records import Record
 
 if TYPE_CHECKING:
@@ -39,23 +40,39 @@ class Fault(Record):
         return f"{where}, character {self.position + 1}, {what}"
 
 
-# What each operation reads and writes: registers by name, "m" for its operand words.
-_USES: dict[str, tuple[str, str]] = {
-    "B": ("m", "rA rX"), "L": ("m", "rL rX"), "F": ("m", "rF"),
-    "H": ("rA", "m"), "C": ("rA", "m rA"), "G": ("rF", "m"), "J": ("rX", "m"),
-    "K": ("rA", "rL rA"), "A": ("m rA", "rX rA"), "S": ("m rA", "rX rA"), "X": ("rA rX", "rA"),
-    "M": ("m rL", "rX rA rF"), "N": ("m rL", "rX rA rF"), "P": ("m rL", "rA rX rF"),
-    "D": ("m rL", "rA rX"), "E": ("m rA rF", "rA"), "V": ("m", ""), "W": ("", "m"),
-    "Y": ("m", ""), "Z": ("", "m"), "Q": ("rA rL", ""), "T": ("rA rL", ""), "R": ("", "m"),
-    ".n": ("rA", "rA"), ";n": ("rA", "rA"), "-n": ("rA", "rA"), "0n": ("rA", "rA"),
-    "50": ("m", ""),
-    # "10" reads nothing; its word is written only once typed, so a fault there is left to
-    # the rewritten-word rule below rather than mended while the keyboard stalls.
-}
+# What each operation reads and writes, registers by name and "m" for its operand words,
+# found from its row's body (ops.py), so the table is the one statement of it: the cells
+# and registers each of a body's names reads (every name a body may use is listed: a new
+# one must say here what it reads), the registers ``m._r`` read on an assignment's right,
+# and the registers and cells (``mem[...]``) assigned. The devices' words are left alone:
+# the keyboard's word is written only once typed, so a fault there is left to the
+# rewritten-word rule below rather than mended while the keyboard stalls, and the tapes'
+# 60-word moves are not checked (docs/fidelity.md, "Checking").
+_NAME_READS = {"M": "m", "MW": "m", "M1W": "m", "MCW": "m", "A": "rA", "SA": "rA",
+               "SUM": "rA", "X": "rX", "SX": "rX", "L": "rL", "F": "rF", "SF": "rF",
+               "A_IS_L": "rA rL", "A_OVER_L": "rA rL", **dict.fromkeys((
+                   "a", "a1", "c", "c10", "cc", "O_STOPS", "RY_FITS", "MULTIPLY", "DIVIDE",
+                   "PASS_TIME", "SETTLED"), "")}
+_ORDER = ("m", *REGISTERS)  # reads are looked at in this order (the first fault stops)
+_REGISTER = re.compile(r"\bm\._([axlf])\b")
+
+
+def uses(body: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(what a body reads, what it writes), each in the order m, rA, rX, rL, rF."""
+    reads: set[str] = set()
+    writes: set[str] = set()
+    for targets, value in ops.assignments(body):
+        reads.update(*(_NAME_READS[name].split() for name in ops.fields((value,))))
+        reads.update("r" + r.upper() for r in _REGISTER.findall(value))
+        for target in targets:
+            writes.update("r" + r.upper() for r in _REGISTER.findall(target))
+            if "mem[" in target:
+                writes.add("m")
+    return (tuple(n for n in _ORDER if n in reads), tuple(n for n in _ORDER if n in writes))
+
+
 USES: dict[object, tuple[tuple[str, ...], tuple[str, ...], int]] = {
-    BY_CODE[code].execute: (tuple(reads.split()), tuple(writes.split()), BY_CODE[code].words)
-    for code, (reads, writes) in _USES.items()
-}
+    op.execute: (*uses(op.body), op.words) for op in ops.OPERATIONS if not op.device}
 
 
 def current_word(machine: Machine, location: Location) -> str:

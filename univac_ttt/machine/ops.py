@@ -46,6 +46,9 @@ class Operation(NamedTuple):
     # Compiled, numbers kept as ints go a way of their own before the body (which then
     # handles words): the name of blockarith's writer for it and its parameter ("add -m").
     numbers: str = ""
+    # A device (the keyboard, the tapes): compiled blocks call its executor as it is, with
+    # the machine settled, and the checking circuits leave its words alone (checking.py).
+    device: bool = False
 
     @property
     def uses_address(self) -> bool:
@@ -117,6 +120,18 @@ def fields(body: tuple[str, ...]) -> set[str]:
             for field in _FIELD.findall(line)}
 
 
+def assignments(body: tuple[str, ...]) -> list[tuple[list[str], str]]:
+    """Each line of a body as (what it assigns, the value): ``m._a = m._x = {M}`` is
+    (["m._a", "m._x"], "{M}"), a line assigning nothing ([], the line); STOP and FAIL lines
+    left out (the checking table and compiled code's register facts read bodies so)."""
+    out: list[tuple[list[str], str]] = []
+    for line in body:
+        if not line.lstrip().startswith(("FAIL ", "STOP ")):
+            *targets, value = line.strip().split(" = ")
+            out.append((targets, value))
+    return out
+
+
 INTERPRETED: Names = {
     "a": "a", "a1": "(a + 1) % 1000", "c": "c", "c10": "c + 10", "M": "mem[a]", "MW": "mem[a]",
     "M1W": "mem[(a + 1) % 1000]", "A": "m.a", "X": "m.x", "L": "m.l", "F": "m.f",
@@ -131,7 +146,8 @@ BODY_NAMES: dict[str, object] = {"ZERO": ZERO, "EXTRACT": ar.extract, "LINKS": R
                                  "GREATER": ar.greater, "error": error, "ADDER": ar.add,
                                  "AdderFault": ar.AdderFault, "NEG": ar.negate,
                                  "MULTIPLY": ar.multiply, "DIVIDE": ar.divide,
-                                 "HALT": HALT, "BREAKPOINT": BREAKPOINT}
+                                 "HALT": HALT, "BREAKPOINT": BREAKPOINT,
+                                 "KEYBOARD_WAIT": KEYBOARD_WAIT}
 _CHANNEL = "c = a - a % 10 if m.options.ten_word_aligned else a"  # Y and Z's first word (U7)
 
 
@@ -209,13 +225,11 @@ def _multiplier(negative: bool, full: bool) -> tuple[str, ...]:
 _DIVIDER = ("r = {DIVIDE}({MW}, {L})", "if r.__class__ is str:", " FAIL r", "m._a, m._x = r")
 
 
-def _keyboard(m: Machine, a: int) -> Outcome:
-    word = m.keyboard.read_word() if m.keyboard is not None else None
-    if word is None:
-        return KEYBOARD_WAIT
-    m.mem[a] = word
-    m.keyboard_words += 1
-    return None
+# 10's body: the next word typed to m, or a stall (nothing changed) until one is.
+_KEYBOARD = ("keyboard = m.keyboard",
+             "word = keyboard.read_word() if keyboard is not None else None",
+             "if word is None:", " STOP KEYBOARD_WAIT", "mem[{a}] = word",
+             "m.keyboard_words += 1")
 
 
 def _invalid(m: Machine, a: int) -> Outcome:
@@ -287,31 +301,33 @@ OPERATIONS: tuple[Operation, ...] = _with_executors((
         words=0),
     _op(",0", "breakpoint stop", "stop if the breakpoint switch is set",
         ("if m.breakpoint_switch:", " STOP BREAKPOINT"), 1, words=0),
-    Operation("10", "keyboard", "stall until a word is typed on the SC keyboard; it goes to m",
-              _keyboard, 2),
+    _op("10", "keyboard", "stall until a word is typed on the SC keyboard; it goes to m",
+        _KEYBOARD, 2, device=True),
     _op("50", "print", "type (m) on the SC printer", ("{SETTLED}", "printer = m.printer",
         "if printer is not None:", " printer.print_word({MW})", "m.printed_words += 1"), 2),
     # Tapes (S-PROG53; docs/fidelity.md "Tapes"): n is the Uniservo, 1-9 or - for the
     # tenth. A 60-word transfer moves a word a minor cycle (61, like Y and Z's 11); the
     # tape time itself runs beside the computer and is waited for only by the interlock.
     Operation("1n", "read forward", "next block of tape n to rI (m ignored)",
-              tape.read_forward, 2, words=0),
+              tape.read_forward, 2, words=0, device=True),
     Operation("2n", "read backward", "block behind the head of tape n to rI (m ignored)",
-              tape.read_backward, 2, words=0),
+              tape.read_backward, 2, words=0, device=True),
     Operation("30", "rI to memory", "rI to m ... m+59 (last digit of m ignored), rI erased",
-              tape.ri_to_memory, 61, words=60),
+              tape.ri_to_memory, 61, words=60, device=True),
     Operation("3n", "rI to memory, read forward", "rI to m ... m+59, then read tape n "
-              "forward", tape.ri_to_memory_read_forward, 61, words=60),
+              "forward", tape.ri_to_memory_read_forward, 61, words=60, device=True),
     Operation("40", "rI to memory (backward)", "as 30: rI to m ... m+59, rI erased",
-              tape.ri_to_memory, 61, words=60),
+              tape.ri_to_memory, 61, words=60, device=True),
     Operation("4n", "rI to memory, read backward", "rI to m ... m+59, then read tape n "
-              "backward", tape.ri_to_memory_read_backward, 61, words=60),
-    Operation("5n", "write", "m ... m+59 through rO to tape n", tape.write, 61, words=60),
-    Operation("6n", "rewind", "rewind tape n (m ignored)", tape.rewind, 2, words=0),
+              "backward", tape.ri_to_memory_read_backward, 61, words=60, device=True),
+    Operation("5n", "write", "m ... m+59 through rO to tape n", tape.write, 61, words=60,
+              device=True),
+    Operation("6n", "rewind", "rewind tape n (m ignored)", tape.rewind, 2, words=0,
+              device=True),
     Operation("7n", "write low density", "as 5n, at the Uniprinter's 20 characters an inch",
-              tape.write_low_density, 61, words=60),
+              tape.write_low_density, 61, words=60, device=True),
     Operation("8n", "rewind with interlock", "rewind tape n and lock it until remounted",
-              tape.rewind_interlock, 2, words=0),
+              tape.rewind_interlock, 2, words=0, device=True),
 ))
 
 BY_CODE: dict[str, Operation] = {op.code: op for op in OPERATIONS}
