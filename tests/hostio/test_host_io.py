@@ -55,3 +55,13 @@ def test_line_reader_bounds_lines_and_refuses_bad_utf8():
     assert isinstance(last, Refused) and "not lines of text" in str(last)
     assert stream.tell() < 1_100_000  # stopped reading, not read to the end
     assert reader.read_line() is None
+
+
+def test_the_line_limit_is_in_bytes_and_the_refusal_says_so():
+    """50 two-byte letters fill a 100-byte limit; 51 (51 characters) are refused, and the
+    refusal says bytes, as the README does, not characters."""
+    import io
+    reader = LineReader(io.BytesIO(("é" * 50 + "\n" + "é" * 51 + "\n").encode()), 100)
+    assert reader.read_line() == "é" * 50
+    refused = reader.read_line()
+    assert isinstance(refused, Refused) and str(refused).endswith("longer than 100 bytes")

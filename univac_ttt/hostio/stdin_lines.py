@@ -72,12 +72,12 @@ class LineReader:
                 break
             seen += len(piece)
             if piece.endswith(b"\n"):
-                return Refused(f"the line is longer than {self.limit:,} characters")
+                return Refused(f"the line is longer than {self.limit:,} bytes")
         else:
             self.ended = True
             return Refused(f"more than {self.give_up:,} bytes arrived without a line end: "
                            "this input is not lines of text; reading stopped")
-        return Refused(f"the line is longer than {self.limit:,} characters")
+        return Refused(f"the line is longer than {self.limit:,} bytes")
 
     def __iter__(self) -> Iterator[str | Refused]:
         while (line := self.read_line()) is not None:
