@@ -14,6 +14,11 @@ class ServeOptionError(ValueError):
     """An option that cannot work; the message says which and why."""
 
 
+class CannotListen(OSError):
+    """A listening socket was refused (a port in use, an address not this machine's); its
+    message names the endpoint, so a user with several listeners knows which."""
+
+
 @dataclass(frozen=True)
 class Endpoint:
     host: str
@@ -27,9 +32,13 @@ class Endpoint:
         that every worker serves it (the kernel hands each connection to one of them)."""
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         listening = socket.socket(family, socket.SOCK_STREAM)
-        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listening.bind((self.host, self.port))
-        listening.listen(128)
+        try:
+            listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listening.bind((self.host, self.port))
+            listening.listen(128)
+        except OSError as exc:
+            listening.close()
+            raise CannotListen(exc.errno, f"{self}: {exc.strerror or exc}") from None
         listening.setblocking(False)
         return listening
 

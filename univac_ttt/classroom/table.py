@@ -37,6 +37,7 @@ class ClassTable:
         self.refused = 0
         self.live_mode = out.isatty() if live is None else live
         self._live: Live | None = None
+        self._started = False  # a summary at stop only for a class that opened
 
     def totals(self) -> Score:
         tally = Score(self.finished.univac_wins, self.finished.draws,
@@ -96,6 +97,7 @@ class ClassTable:
         return table
 
     def start(self) -> None:
+        self._started = True
         if self.live_mode:
             self._live = Live(self.render(), console=Console(file=self.out),
                               auto_refresh=False, transient=False)
@@ -110,5 +112,6 @@ class ClassTable:
             self._live.update(self.render(), refresh=True)
             self._live.stop()
             self._live = None
-        self.out.write(self.summary() + "\n")
-        self.out.flush()
+        if self._started:  # a class that never opened (its port in use) has no summary
+            self.out.write(self.summary() + "\n")
+            self.out.flush()

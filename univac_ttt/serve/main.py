@@ -9,7 +9,13 @@ import sys
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
-from ..classroom.options import ServeOptionError, ServeOptions, parse_endpoint, read_password
+from ..classroom.options import (
+    CannotListen,
+    ServeOptionError,
+    ServeOptions,
+    parse_endpoint,
+    read_password,
+)
 from ..classroom.room import Listener
 from .apps import AppFactories
 from .server import ClassServer
@@ -76,5 +82,6 @@ def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories,
                                  "process: --workers is not used\n")
         return asyncio.run(ClassServer(options, apps, listeners=extra).run())
     except OSError as exc:
-        sys.stderr.write(f"univac-ttt: cannot listen: {exc.strerror or exc}\n")
+        where = " on " if isinstance(exc, CannotListen) else ": "
+        sys.stderr.write(f"univac-ttt: cannot listen{where}{exc.strerror or exc}\n")
         return EXIT_USAGE

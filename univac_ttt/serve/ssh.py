@@ -20,6 +20,7 @@ from prompt_toolkit.contrib.ssh.server import PromptToolkitSSHServer, PromptTool
 from prompt_toolkit.data_structures import Size
 
 from ..classroom.connection_limits import InputBucket, bounded_size
+from ..classroom.options import Endpoint
 
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 Interact = Callable[["ServedSSHSession"], Coroutine[Any, Any, None]]
@@ -108,10 +109,11 @@ class ServedSSHServer(PromptToolkitSSHServer):
 async def listen(host: str, port: int, interact: Interact, password: str | None,
                  data: Path, sock: socket.socket | None = None) -> asyncssh.SSHAcceptor:
     """Start listening (on ``sock`` if given, a pool's socket); the caller closes it."""
-    where: dict[str, Any] = {"sock": sock} if sock is not None else {"host": host,
-                                                                     "port": port}
+    key = str(host_key(data))
+    if sock is None:
+        sock = Endpoint(host, port).listen()  # a refusal names host:port
     return await asyncssh.create_server(
-        lambda: ServedSSHServer(interact, password), **where,
-        server_host_keys=[str(host_key(data))], agent_forwarding=False,
+        lambda: ServedSSHServer(interact, password), sock=sock,
+        server_host_keys=[key], agent_forwarding=False,
         x11_forwarding=False, allow_pty=True, sftp_factory=None, allow_scp=False,
         keepalive_interval=30, keepalive_count_max=4, login_timeout=30)

@@ -30,6 +30,7 @@ from ..classroom.connection_limits import (
     bounded_size,
     watch_for_vanished_peer,
 )
+from ..classroom.options import Endpoint
 from ..classroom.seats import Hold
 from .memory_input import create_memory_pipe_input
 
@@ -256,11 +257,7 @@ class ServedTelnetServer(TelnetServer):
         if self.listener is not None:
             self.bound_port = self.listener.getsockname()[1]
             return self.listener
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind((host, port))
-        listener.listen(128)
-        listener.setblocking(False)
+        listener = Endpoint(host, port).listen()  # a refusal names host:port
         self.bound_port = listener.getsockname()[1]
         return listener
 

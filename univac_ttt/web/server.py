@@ -116,6 +116,8 @@ class WebListener:
 
     async def start(self, server: Room, stop: asyncio.Event) -> str:
         self.server, self.stop = server, stop
+        if self.listening is None:  # one process (museum mode, --workers 1): bind it here
+            self.listening = self.settings.endpoint.listen()  # a refusal names host:port
         app = web.Application(client_max_size=1024)
         app.router.add_get("/ws", self._websocket)
         for path in ASSETS:
@@ -123,13 +125,7 @@ class WebListener:
         app.on_response_prepare.append(self._headers)
         self.runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self.runner.setup()
-        site: web.BaseSite
-        if self.listening is not None:  # a pool's worker: the socket bound before the fork
-            site = web.SockSite(self.runner, self.listening)
-        else:
-            site = web.TCPSite(self.runner, self.settings.endpoint.host,
-                               self.settings.endpoint.port)
-        await site.start()
+        await web.SockSite(self.runner, self.listening).start()
         self.port = self.runner.addresses[0][1]
         return self._announcement()
 
