@@ -1,18 +1,24 @@
 """A plain, slow reference for Machine.run: the same semantics, written the obvious way.
 
-Every instruction is decoded afresh from the word in CR (no cache, no compiled pairs) and
-timed from timing.instruction_cost; the executors of ops.OPERATIONS do the work. The
-differential tests run programs on both and compare everything observable.
+Every instruction is decoded from the word in CR (no compiled pairs, none of Machine's
+caches) and timed from timing.instruction_cost; the executors of ops.OPERATIONS do the work.
+``ops.decode`` is a pure function of the six characters, so its answers are memoised here,
+in a table of the reference's own: the same answer, without re-reading the characters of
+every instruction the differential tests run millions of times. The differential tests run
+programs on both and compare everything observable.
 """
 
 from __future__ import annotations
 
+import functools
+
 from univac_ttt.machine import checking, timing
 from univac_ttt.machine.cpu import Machine
-from univac_ttt.machine.ops import decode
+from univac_ttt.machine.ops import decode as _decode
 from univac_ttt.machine.stops import Stop, StopKind, StopRequest
 
 MINOR = timing.MINOR_CYCLE_PULSES
+decode = functools.lru_cache(maxsize=1 << 16)(_decode)
 
 
 def _wait_for(position: int, pulses: int) -> int:
