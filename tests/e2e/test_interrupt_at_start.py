@@ -56,7 +56,7 @@ def test_ctrl_c_during_the_start_ends_politely(delay: float) -> None:
     err = "\n".join(line for line in (early + rest).decode(errors="replace").splitlines()
                     if not line.startswith("import time:"))
     assert "Traceback" not in err, err
-    # Ended while starting (130, one line), or at the prompt, where plain play takes Ctrl-C
-    # as the end of the session and types the score (0).
+    # Ended while starting or at the prompt (130: one line, after the score at the prompt),
+    # or by the end of its input, which communicate() closes (0, the score).
     assert process.returncode in (0, 130), (process.returncode, err)
     assert ("univac-ttt: interrupted" in err) if process.returncode == 130 else ("score" in err)

@@ -7,6 +7,7 @@ the paper and in the transcript; the console's paper scrolls back with PageUp an
 import contextlib
 import shutil
 
+import pytest
 from support.terminal import Terminal, fast_typewriter
 
 COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip install '.[test]'"
@@ -205,3 +206,20 @@ def test_ctrl_c_in_plain_authentic_mode_types_the_rest_without_a_caret_mid_line(
     screen = terminal.wait_for("   4   X   6", timeout=20)
     assert "STOP was pressed" not in screen
     terminal.child.terminate(force=True)
+
+
+@pytest.mark.parametrize("argv", [["play", "--plain"], ["run", "--program", "tictactoe"]])
+def test_ctrl_c_at_the_plain_prompt_says_the_score_and_ends_interrupted(argv):
+    """Ctrl-C at the prompt ends the session as Ctrl-D does, the score said first."""
+    terminal = Terminal([COMMAND, *argv], columns=80, rows=24)
+    terminal.wait_for("YOU MOVE FIRST", timeout=20)
+    for move in "5927":  # a draw: 1 in the score
+        terminal.send(move + ENTER)
+    terminal.wait_until(lambda screen: "CONGRATULATIONS" in screen
+                        and screen.rstrip().endswith("7   8   9\n>"), 20, "the next game")
+    terminal.send("\x03")
+    screen = terminal.wait_for("univac-ttt: interrupted", timeout=20)
+    lines = [line.rstrip() for line in screen.splitlines() if line.strip()]
+    assert lines[-2:] == ["univac-ttt: score: UNIVAC 0, draws 1, you 0",
+                          "univac-ttt: interrupted"]
+    assert terminal.close() == 130

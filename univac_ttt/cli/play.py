@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..launch import EXIT_INTERRUPTED
 from .commands import SUMMARIES
 from .common import EXIT_ERROR_STOP, EXIT_OUTPUT, EXIT_USAGE, writable
 from .options import add_machine_options, machine_options, path
@@ -94,7 +95,7 @@ def _full_screen_possible() -> bool:
 def _play_plain(args: argparse.Namespace, tape: Reel, pack: Pack) -> int:
     from ..console.plain import PlainConsole
     from ..desk import Desk
-    from .programs import score_keeper
+    from .programs import run_plain, score_keeper
 
     if args.transcript is not None and not writable("the transcript", args.transcript):
         return EXIT_USAGE
@@ -122,10 +123,12 @@ def _play_plain(args: argparse.Namespace, tape: Reel, pack: Pack) -> int:
     if transcript is not None:
         console.also_print_to(_reporting(transcript))
     try:
-        result = console.run()
+        result = run_plain(console, keeper)
     finally:
         if transcript is not None:
             transcript.close()
+    if result is None:
+        return EXIT_INTERRUPTED
     if result.stop is not None:
         console.message(f"univac-ttt: the program stopped: {result.summary}")
     if keeper is not None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from .commands import SUMMARIES
 
 if TYPE_CHECKING:
+    from ..console.plain import PlainConsole, PlainResult
     from ..desk import Desk
     from ..desk.score import ScoreKeeper
     from ..program.pack import Pack
@@ -56,3 +57,15 @@ def score_keeper(desk: Desk, pack: Pack) -> ScoreKeeper | None:
     keeper = ScoreKeeper(pack.results_in, pack.result_names, pack.result_label)
     desk.paper.listeners.append(keeper.printed)
     return keeper
+
+
+def run_plain(console: PlainConsole, keeper: ScoreKeeper | None) -> PlainResult | None:
+    """Run a plain console; None after a Ctrl-C at the prompt, which ends the session as
+    the end of input does, the score said (as after Ctrl-D), then the interruption."""
+    try:
+        return console.run()
+    except KeyboardInterrupt:
+        if keeper is not None:
+            console.message(f"univac-ttt: {keeper.line()}")
+        console.message("univac-ttt: interrupted")
+        return None

@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..hostio.bounded_input import count_option
+from ..launch import EXIT_INTERRUPTED
 from .commands import SUMMARIES
 from .common import EXIT_ERROR_STOP, EXIT_USAGE
 from .options import add_machine_options, machine_options, path
@@ -97,7 +98,7 @@ def _run_pack(args: argparse.Namespace, pack: Pack) -> int:
     write = true reel as a scratch copy), --tape reels on the other units."""
     from ..console.plain import PlainConsole
     from ..desk import Desk, Limits
-    from .programs import score_keeper
+    from .programs import run_plain, score_keeper
 
     if any(text.partition("=")[0] == "1" for text in args.tape):
         sys.stderr.write("univac-ttt: --tape: Uniservo 1 holds the program's tape with "
@@ -117,9 +118,11 @@ def _run_pack(args: argparse.Namespace, pack: Pack) -> int:
                            start_after_stop=args.start_after_stop)
     keeper = score_keeper(desk, pack)
     try:
-        result = console.run()
+        result = run_plain(console, keeper)
     finally:
         saved = _save_written_reels(mounts)
+    if result is None:
+        return EXIT_INTERRUPTED
     console.message(f"univac-ttt: {result.summary}")
     if keeper is not None:
         console.message(f"univac-ttt: {keeper.line()}")
