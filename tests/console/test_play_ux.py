@@ -327,6 +327,24 @@ def test_captions_wrap_at_words_with_one_indent(kiosk, columns, rows, scale):
     assert board_size(scale)[1] + len(lines) <= body  # the board and caption fit
 
 
+@pytest.mark.parametrize("columns, rows", [(100, 41), (70, 24), (160, 48)])
+def test_the_paper_beside_the_board_wraps_at_words(kiosk, columns, rows):
+    """Beside the large board at 100x41 (and the small one at 70 columns) the paper's column
+    is narrower than the typewriter's lines: they wrap at words, none cut mid-word."""
+    app = app_at(kiosk, columns, rows)
+    type_out(kiosk)
+    assert kiosk.submit("5")
+    type_out(kiosk)
+    app._sync()
+    width = app.paper_width()
+    assert width == columns - app.left_width() - 2
+    shown, typed = app.paper_buffer.text.split("\n"), kiosk.pacer.text
+    assert all(len(line) <= width for line in shown)
+    assert " ".join(shown).split() == typed.split()  # every word whole, none lost
+    assert any(len(line) > width for line in typed.split("\n")) == (len(shown) > len(
+        typed.split("\n")))
+
+
 @pytest.mark.parametrize("close, still_open", [("", True), ("\r", False), ("\x1b", False)])
 def test_kiosk_help_says_how_to_close_it_and_those_keys_do(kiosk, close, still_open):
     from univac_ttt.kiosk.app import KIOSK_HELP

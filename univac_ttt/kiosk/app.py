@@ -63,11 +63,23 @@ class KioskApp:
         self.paper_buffer = self.paper.buffer
         self.keyboard_buffer = Buffer(multiline=False)
         self.pin_buffer = Buffer(multiline=False)
+        self._synced: tuple[str, int] | None = None  # the paper text and width last shown
         self.app = self._build(input, output)
+        self.app.before_render += lambda _app: self._sync()  # a resize re-wraps the paper
         self._sync()
 
+    def paper_width(self) -> int:
+        """The paper's column: what the board's column and the gap beside it leave."""
+        return max(8, self._size()[0] - self.left_width() - 2)
+
     def _sync(self) -> None:
-        self.paper.sync(self.kiosk.pacer.text)
+        """Show the typed paper wrapped at words to the paper's column: the typewriter's
+        lines are wider than the column beside a large board (prompt_toolkit alone would
+        break "1 T" / "O 9." at the last column)."""
+        text, width = self.kiosk.pacer.text, self.paper_width()
+        if self._synced != (text, width):
+            self._synced = (text, width)
+            self.paper.sync("\n".join(wrap_words(text, width)))
 
     # ---- drawing ---------------------------------------------------------------------
 
