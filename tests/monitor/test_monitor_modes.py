@@ -1,6 +1,7 @@
 """The monitor's keyboard mode follows the machine (issue 13 follow-up): a boot, reset or
 clear ends a keyboard wait and empties the keyboard, whatever was typed for the old run."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from prompt_toolkit.input import create_pipe_input
@@ -134,3 +135,52 @@ def test_a_memory_line_never_cuts_a_field(width):
                        "stall, input-ready lamp lit", width)
     assert len(line) <= width
     assert line.endswith(("100340000000", "KEY", "000", "ASK:", "lit", "…")) or width < 17
+
+
+def _screen(app: MonitorApp, columns: int, rows: int) -> str:
+    """The monitor's screen as prompt_toolkit's own renderer draws it at columns x rows."""
+    import asyncio
+    import io
+
+    import pyte
+    from prompt_toolkit.application.current import set_app
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.output.color_depth import ColorDepth
+    from prompt_toolkit.output.vt100 import Vt100_Output
+    from prompt_toolkit.renderer import Renderer
+
+    class Sink(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    sink = Sink()
+    output = Vt100_Output(sink, lambda: Size(rows=rows, columns=columns), term="xterm",
+                          default_color_depth=ColorDepth.DEPTH_1_BIT, enable_cpr=False)
+
+    async def draw() -> None:  # buffer windows ask for a running loop
+        with set_app(app.app):
+            app.app.output = output
+            app.layout.before_render(app.app)
+            Renderer(app.app.renderer.style, output, full_screen=True).render(
+                app.app, app.app.layout)
+    asyncio.run(draw())
+    screen = pyte.Screen(columns, rows)
+    pyte.Stream(screen).feed(sink.getvalue())
+    return "\n".join(screen.display)
+
+
+@pytest.mark.parametrize("columns, rows", [(60, 20), (60, 14), (40, 12), (80, 24)])
+@pytest.mark.parametrize("memory", ["wide", "narrow", "off"])
+def test_a_small_screen_shows_the_panes_that_fit_never_window_too_small(columns, rows,
+                                                                         memory):
+    with create_pipe_input() as keys:
+        app = MonitorApp(Monitor.for_pack(TTT), input=keys, output=DummyOutput())
+        app.monitor.panes.memory = memory
+        screen = _screen(app, columns, rows)
+    assert "Window too small" not in screen
+    assert "LECTURE MONITOR" in screen and "monitor>" in screen
+    shown = plan(app.monitor.panes, columns, rows)
+    if shown.registers:
+        assert "REGISTERS" in screen
+    if memory == "off" and columns >= 40:
+        assert shown.registers  # the registers take the room the memory view left

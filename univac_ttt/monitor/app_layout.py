@@ -16,6 +16,7 @@ from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.layout import ConditionalContainer, HSplit, VSplit, Window
 from prompt_toolkit.layout.containers import Container
 from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+from prompt_toolkit.layout.dimension import Dimension
 
 from ..hostio.terminal_text import visible
 from ..program.disassembler import view
@@ -185,7 +186,9 @@ class MonitorLayout:
             parts = ["state: running (Ctrl-C is STOP)"] + parts[1:]
         squeezed = self.plan().squeezed
         if squeezed:
-            parts.insert(1, f"no room for {', '.join(squeezed)}: F2 hides memory")
+            way = ("F2 hides memory" if self.state.monitor.panes.memory != "off"
+                   else "a wider window shows them")
+            parts.insert(1, f"no room for {', '.join(squeezed)}: {way}")
         return FormattedText([("class:state", " " + fit(parts, width, "  ·  "))])
 
     def _prompt(self) -> FormattedText:
@@ -228,7 +231,9 @@ class MonitorLayout:
 
         rule = Window(width=1, char="│")
         registers_column = HSplit([
-            Window(FormattedTextControl(self._registers), height=12),
+            # 12 rows when there is room; a short screen shows the first lines it can hold
+            Window(FormattedTextControl(self._registers),
+                   height=Dimension(min=1, preferred=12, max=12)),
             ConditionalContainer(board(), filter=shown(lambda p: p.stacked and p.board)),
             ConditionalContainer(HSplit([paper_heading(), paper_stacked]),
                                  filter=shown(lambda p: p.stacked and p.paper)),

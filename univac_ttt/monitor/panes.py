@@ -4,7 +4,8 @@ A lecturer chooses what the class sees (F2 memory wide/narrow/off, F3 registers,
 F6 paper, or the ``pane`` command). The plan then fits the chosen panes to the screen. The
 memory view comes first: when the screen is too narrow for it and the rest, board and paper
 and then the registers make room, and the state line says so. With the memory view off,
-registers, board and paper all fit 80x24 and 100x30.
+registers, board and paper all fit 80x24 and 100x30; on a narrower screen they make room in
+the same order, so no pane is ever given fewer columns than it needs.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def plan(panes: Panes, columns: int, rows: int) -> Plan:
         used = ((SIDE_WIDTH if stacked else REGISTERS_WIDTH) + 1 if registers else 0) \
             + (SIDE_WIDTH + 1 if side else 0)
         left = columns - used
-        if panes.memory == "off" or left >= MEMORY_MIN or used == 0:
+        if used == 0 or (left >= MEMORY_MIN if panes.memory != "off" else left >= 0):
             break
         if board or paper:  # the memory view first: board and paper make room
             squeezed += [name for name, on in (("board", board), ("paper", paper)) if on]
