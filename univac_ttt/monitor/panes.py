@@ -66,7 +66,8 @@ def plan(panes: Panes, columns: int, rows: int) -> Plan:
         used = ((SIDE_WIDTH if stacked else REGISTERS_WIDTH) + 1 if registers else 0) \
             + (SIDE_WIDTH + 1 if side else 0)
         left = columns - used
-        if used == 0 or (left >= MEMORY_MIN if panes.memory != "off" else left >= 0):
+        # each pane counts the rule before it; with no memory view the first has none
+        if used == 0 or (left >= MEMORY_MIN if panes.memory != "off" else left >= -1):
             break
         if board or paper:  # the memory view first: board and paper make room
             squeezed += [name for name, on in (("board", board), ("paper", paper)) if on]
