@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from prompt_toolkit.application.current import set_app
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.key_binding.key_processor import KeyPress
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.renderer import Renderer
@@ -271,3 +273,41 @@ def test_the_figures_of_any_size_are_rich_s(instructions: int) -> None:
     drawn = [[(style, ch) for style, part in row for ch in part] for row in text_rows(text)]
     printed = rich_rows(text.plain, tuple(text.spans), text.style, PANEL_WIDTH)
     assert drawn == [[(style, ch) for style, part in row for ch in part] for row in printed]
+
+
+def test_a_help_longer_than_the_screen_fits_it_and_pages_through_every_word() -> None:
+    """At 60x20 the help is longer than the screen: the box keeps to the screen, its last
+    row says which lines are shown, and PageDown/PageUp page through all of it (drawn
+    alike by prompt_toolkit and the rows); no line is cut mid-word."""
+    columns, rows = 60, 20
+    console, _ = _console(columns, rows)
+    console.show_help = True
+    every = console.layout.help_lines()
+    assert len(every) > rows and all(len(line) <= columns for line in every)
+    pages: list[str] = []
+
+    def press(key: Keys) -> None:  # through the app's key processor, as a terminal's key
+        async def feed() -> None:  # the handlers invalidate the app: a loop is asked for
+            with set_app(console.app):
+                console.app.key_processor.feed(KeyPress(key))
+                console.app.key_processor.process_keys()
+        asyncio.run(feed())
+
+    def pagedown(_: object) -> None:
+        press(Keys.PageDown)
+
+    def pageup(_: object) -> None:
+        press(Keys.PageUp)
+    for _ in range(10):
+        shown = console.layout.help_shown()
+        assert len(shown) <= rows and shown[-1].startswith(" lines ")
+        _same(console, columns, rows)
+        pages += shown[:-1]
+        if f"-{len(every)} of {len(every)}:" in shown[-1]:
+            break
+        pagedown(None)
+    assert set(every) <= set(pages)  # every line was on some page
+    pageup(None)
+    pageup(None)
+    assert console.layout.help_shown()[0] == every[0]  # back to the top
+    assert console.paper.at_end  # the paper was not scrolled by the help's keys

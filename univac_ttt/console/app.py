@@ -82,6 +82,7 @@ class ConsoleApp:
         self.running = False  # a reply longer than REPLY_CHUNK is running in the background
         self.quit_armed = False
         self.show_help = False
+        self.help_top = 0  # the first help line shown when the screen is too short for all
         self.paper = PaperRows()
         self.paper_buffer = self.paper.buffer
         self._hold_until: float | None = None  # a game ended: older type-ahead is dropped

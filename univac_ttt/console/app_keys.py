@@ -45,7 +45,7 @@ def console_bindings(console: ConsoleApp) -> KeyBindings:
     @kb.add("f1")
     def _(event: KeyPressEvent) -> None:
         disarm(event)
-        console.show_help = not console.show_help
+        console.show_help, console.help_top = not console.show_help, 0
 
     @kb.add("escape", eager=True)
     def _(event: KeyPressEvent) -> None:
@@ -61,12 +61,18 @@ def console_bindings(console: ConsoleApp) -> KeyBindings:
     @kb.add("pageup")
     def _(event: KeyPressEvent) -> None:
         disarm(event)
-        console.paper.page_up()
+        if console.show_help:  # the help box scrolls while it is open
+            console.help_top = max(0, console.help_top - console.layout.help_page())
+        else:
+            console.paper.page_up()
 
     @kb.add("pagedown")
     def _(event: KeyPressEvent) -> None:
         disarm(event)
-        console.paper.page_down()
+        if console.show_help:  # help_shown keeps the last page in view
+            console.help_top += console.layout.help_page()
+        else:
+            console.paper.page_down()
 
     for key in REFUSED_CONTROL_KEYS:
         name = "Ctrl-" + key[2:].upper()

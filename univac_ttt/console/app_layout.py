@@ -92,7 +92,24 @@ class ConsoleLayout:
         keys = KEYS_HELP if settings.save_directory is not None else SERVED_KEYS_HELP
         pack = settings.pack
         text = (pack.help + "\n\n" if pack.help else IMAGE_HELP_INTRO) + keys
-        return wrap_words(text, min(HELP_WIDTH, self.columns() or HELP_WIDTH))
+        return wrap_words(text, min(HELP_WIDTH, self.columns() or HELP_WIDTH), reflow=True)
+
+    def help_shown(self) -> list[str]:
+        """The help lines the screen has rows for, from the console's ``help_top``; when
+        some are left out, the last row says which are shown and how to see the rest."""
+        lines = self.help_lines()
+        room = self.rows() or len(lines)
+        if len(lines) <= room:
+            return lines
+        page = max(1, room - 1)
+        top = self.console.help_top = max(0, min(self.console.help_top, len(lines) - page))
+        shown = lines[top:top + page]
+        more = f" lines {top + 1}-{top + len(shown)} of {len(lines)}: PageUp/PageDown"
+        return shown + [more[:max(1, min(HELP_WIDTH, self.columns() or HELP_WIDTH))]]
+
+    def help_page(self) -> int:
+        """Lines a PageUp or PageDown moves the help by."""
+        return max(1, (self.rows() or 2) - 2)
 
     def bar_text(self) -> FormattedText:
         narrow = self.columns() < 64
@@ -150,8 +167,8 @@ class ConsoleLayout:
                                         style="class:bar"), filter=tall),
         ])
         help_window = ConditionalContainer(
-            Window(FormattedTextControl(lambda: "\n".join(self.help_lines())),
+            Window(FormattedTextControl(lambda: "\n".join(self.help_shown())),
                    style="class:help", width=Dimension(preferred=HELP_WIDTH, max=HELP_WIDTH),
-                   height=lambda: Dimension.exact(len(self.help_lines()))),
+                   height=lambda: Dimension.exact(len(self.help_shown()))),
             filter=Condition(lambda: console.show_help))
         return FloatContainer(body, floats=[Float(help_window)])

@@ -132,7 +132,7 @@ class ConsoleRows:
 
     def _with_help(self, rows: list[Row], columns: int, height: int, drawn: int) -> list[Row]:
         """The help box over the screen, centred as prompt_toolkit centres a float."""
-        lines = self.console.layout.help_lines()
+        lines = self.console.layout.help_shown()
         x = max(0, int((columns - HELP_WIDTH) / 2))
         width = min(HELP_WIDTH, columns - x)
         y = max(0, int((height - len(lines)) / 2))

@@ -10,13 +10,20 @@ from __future__ import annotations
 import textwrap
 
 
-def wrap_words(text: str, width: int) -> list[str]:
+def wrap_words(text: str, width: int, reflow: bool = False) -> list[str]:
     """``text`` wrapped at spaces to ``width`` columns; blank lines and each line's leading
     indent are kept (continuation lines take the same indent). A word longer than the
-    width (a long file name) is the only thing ever broken."""
+    width (a long file name) is the only thing ever broken. With ``reflow`` (prose such as
+    a help text, not the paper, whose lines are each what was typed), when some line is
+    too wide the unindented lines of a paragraph are joined first, so a narrow screen gets
+    even lines rather than each long line broken with a short stub after it; indented
+    lines (a drawn board, aligned key columns) stay lines of their own."""
     width = max(8, width)
+    source = text.split("\n")
+    if reflow and any(len(line) > width for line in source):
+        source = _paragraphs(source)
     lines: list[str] = []
-    for line in text.split("\n"):
+    for line in source:
         if len(line) <= width or not line.strip():
             lines.append(line)
             continue
@@ -26,3 +33,17 @@ def wrap_words(text: str, width: int) -> list[str]:
         lines += textwrap.wrap(line.strip(), width, initial_indent=indent,
                                subsequent_indent=indent, break_on_hyphens=False) or [""]
     return lines
+
+
+def _paragraphs(lines: list[str]) -> list[str]:
+    """Runs of unindented, non-blank lines joined into one line each."""
+    joined: list[str] = []
+    open_paragraph = False
+    for line in lines:
+        prose = bool(line.strip()) and not line[0].isspace()
+        if prose and open_paragraph:
+            joined[-1] += " " + line.strip()
+        else:
+            joined.append(line)
+        open_paragraph = prose
+    return joined
