@@ -116,7 +116,7 @@ class KioskApp:
 
     def help_lines(self) -> list[str]:
         """The help wrapped at words to the screen (an 80-column console cuts no word)."""
-        return wrap_words(KIOSK_HELP, min(84, self._size()[0]))
+        return wrap_words(KIOSK_HELP, min(84, self._size()[0]), reflow=True)
 
     def _caption(self) -> FormattedText:
         return FormattedText([("class:caption", "\n".join(self.caption_lines()))])
