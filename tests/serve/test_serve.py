@@ -426,3 +426,25 @@ def test_a_client_that_never_negotiates_gets_a_vt100_screen(
             assert len(server.table.seats) == 1
             writer.close()
     run(scenario())
+
+
+@pytest.mark.parametrize("enter", ["\r\n", "\r\0", "\n"])
+def test_telnet_s_end_of_line_is_one_enter(enter: str) -> None:
+    """CR LF (Windows telnet, PuTTY), CR NUL and a lone LF each end one entry: no empty
+    entry after a move, in the same read or split across two."""
+    async def scenario() -> None:
+        async with serving() as server:
+            client = await connected(server)
+            await client.send("5")
+            await client.wait_for(lambda c: c.keyboard_line() == "5")
+            await client.send(enter)
+            await client.wait_for(lambda c: c.board() == list("O234X6789"))
+            await client.send("9" + enter[:1])  # the line end in two writes
+            await asyncio.sleep(0)
+            await client.send(enter[1:])
+            await client.wait_for(lambda c: c.board() is not None and c.board()[8] == "X"
+                                  and c.keyboard_line() == "")
+            await key_in(client, "7")  # a last entry: its reply is typed after any other
+            assert "NOT A SQUARE CODE" not in client.text()
+            await client.close()
+    run(scenario())

@@ -3,7 +3,8 @@
 Changes to ``prompt_toolkit.contrib.telnet``: the socket never blocks the event loop (unsent
 output waits, and a client that stops reading is dropped), reading pauses when a client types
 faster than the input cap, a client that never names its terminal gets a VT100 after a few
-seconds instead of hanging, and the one past --max-clients is told so and let go.
+seconds instead of hanging, the one past --max-clients is told so and let go, and telnet's
+CR LF end of line is one Enter, not two.
 """
 
 from __future__ import annotations
@@ -124,6 +125,26 @@ class ServedOutput(Vt100_Output):
         self.stdout.write(data)
 
 
+class TelnetLineEnds:
+    """Telnet's end of line as one Enter. A telnet client ends a line with CR LF (Windows
+    telnet, PuTTY, most of them) or CR NUL (the parser drops the NUL); prompt_toolkit reads
+    CR as Enter and LF as Ctrl-J, another Enter, so every move was followed by an empty
+    entry. Here a LF right after a CR, in the same read or the next, is dropped; a lone LF
+    (netcat, a raw socket) stays an Enter."""
+
+    def __init__(self) -> None:
+        self._after_cr = False
+
+    def __call__(self, data: bytes) -> bytes:
+        if self._after_cr and data[:1] == b"\n":
+            data = data[1:]
+        if b"\r\n" in data:
+            data = data.replace(b"\r\n", b"\r")
+        if data:
+            self._after_cr = data[-1:] == b"\r"
+        return data
+
+
 class ServedTelnetConnection(TelnetConnection):
     """One telnet terminal: prompt_toolkit's connection with paced, non-blocking I/O."""
 
@@ -143,6 +164,8 @@ class ServedTelnetConnection(TelnetConnection):
         super().__init__(*args, **kwargs)  # sends the options (the socket is non-blocking)
         self.stdout = cast(TextIO, _SocketWriter(self.conn, self.encoding, self.close))
         self.parser.ttype_received_callback = self._ttype_received
+        line_ends, to_input = TelnetLineEnds(), self.parser.data_received_callback
+        self.parser.data_received_callback = lambda data: to_input(line_ends(data))
         self.bucket = InputBucket()
         self.on_input: Callable[[], None] = lambda: None
         self._resume: asyncio.TimerHandle | None = None
