@@ -448,3 +448,26 @@ def test_telnet_s_end_of_line_is_one_enter(enter: str) -> None:
             assert "NOT A SQUARE CODE" not in client.text()
             await client.close()
     run(scenario())
+
+
+def test_a_client_that_refuses_to_name_its_terminal_is_served_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """IAC WONT TTYPE: a VT100 screen straight away, not after the handshake's wait (set
+    longer than the test waits, so a wait for it fails)."""
+    import univac_ttt.serve.telnet as telnet
+
+    monkeypatch.setattr(telnet, "HANDSHAKE_SECONDS", 60)
+    iac, wont, ttype = b"\xff", b"\xfc", b"\x18"
+
+    async def scenario() -> None:
+        async with serving() as server:
+            assert server.telnet is not None
+            reader, writer = await asyncio.open_connection(LOCAL, server.telnet.bound_port)
+            writer.write(iac + wont + ttype)
+            seen = b""
+            while b"TIC-TAC-TOE" not in seen:
+                chunk = await asyncio.wait_for(reader.read(65536), 10)
+                assert chunk, "closed before drawing the console"
+                seen += chunk
+            writer.close()
+    run(scenario())

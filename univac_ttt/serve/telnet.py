@@ -3,8 +3,8 @@
 Changes to ``prompt_toolkit.contrib.telnet``: the socket never blocks the event loop (unsent
 output waits, and a client that stops reading is dropped), reading pauses when a client types
 faster than the input cap, a client that never names its terminal gets a VT100 after a few
-seconds instead of hanging, the one past --max-clients is told so and let go, and telnet's
-CR LF end of line is one Enter, not two.
+seconds instead of hanging (at once if it refuses to), the one past --max-clients is told
+so and let go, and telnet's CR LF end of line is one Enter, not two.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TextIO, cast
 
 from prompt_toolkit.application.current import create_app_session
+from prompt_toolkit.contrib.telnet.protocol import TTYPE
 from prompt_toolkit.contrib.telnet.server import TelnetConnection, TelnetServer
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.output.vt100 import Vt100_Output
@@ -166,6 +167,13 @@ class ServedTelnetConnection(TelnetConnection):
         self.parser.ttype_received_callback = self._ttype_received
         line_ends, to_input = TelnetLineEnds(), self.parser.data_received_callback
         self.parser.data_received_callback = lambda data: to_input(line_ends(data))
+        refused = self.parser.wont_received
+
+        def wont(option: bytes) -> None:  # a client that will not name its terminal
+            refused(option)
+            if option == TTYPE and not self._ready.is_set():
+                self._ttype_received("vt100")  # says so: no need to wait the handshake out
+        self.parser.wont_received = wont  # type: ignore[method-assign]
         self.bucket = InputBucket()
         self.on_input: Callable[[], None] = lambda: None
         self._resume: asyncio.TimerHandle | None = None
