@@ -370,3 +370,40 @@ def test_up_recalls_the_last_line_entered_and_down_clears_it():
         return recalled, after_down
 
     assert asyncio.run(asyncio.wait_for(play(), 30)) == ("5", "")
+
+
+def test_the_still_typing_hint_goes_once_input_ready_lights():
+    """Enter while the greeting types says to wait; once it is typed (the lamp lit) the
+    hint no longer says so (it stayed, over a lit INPUT READY)."""
+    import asyncio
+
+    from univac_ttt.console.app import STILL_TYPING
+
+    async def play() -> tuple[str, str]:
+        clock = FakeClock()
+        with create_pipe_input() as pipe:
+            console = ConsoleApp(lambda on_print: GameSession(WORDS, on_print=on_print),
+                                 ConsoleSettings(authentic=True, clock=clock), input=pipe,
+                                 output=DummyOutput())
+            running = asyncio.ensure_future(console.run_async())
+
+            async def until(condition) -> None:
+                for _ in range(2000):
+                    if condition():
+                        return
+                    await asyncio.sleep(0.005)
+                raise AssertionError("the console never got there")
+
+            pipe.send_text("5\r")
+            await until(lambda: console.hint == STILL_TYPING)
+            during = console.hint
+            clock.now += 3600  # the greeting is typed out
+            await until(lambda: not console.pacer.busy)
+            await until(lambda: console.hint != STILL_TYPING)
+            after = console.hint
+            console.app.exit(result=0)
+            await running
+        return during, after
+
+    during, after = asyncio.run(asyncio.wait_for(play(), 30))
+    assert during == STILL_TYPING and after == ""

@@ -47,6 +47,7 @@ from .app_rows import ConsoleRows
 from .paper_rows import PaperRows
 from .side_panel import PANEL_WIDTH
 
+STILL_TYPING = "The UNIVAC is still typing; wait for the INPUT READY lamp."
 REPLY_CHUNK = 200_000  # instructions run at once in a key handler (a reply takes ~1,600)
 KEY_LINES = 200  # lines Up and Down recall (a served console or a kiosk types all day)
 TYPEAHEAD_GRACE = 0.5  # seconds after a new game is shown in which older keys are dropped
@@ -160,7 +161,7 @@ class ConsoleApp:
             self._dropped()
             return
         if self.typing:
-            self.say("The UNIVAC is still typing; wait for the INPUT READY lamp.", True)
+            self.say(STILL_TYPING, True)
             return
         if self.session.error:
             self.say("The UNIVAC has stopped on an error. Press F2 for a new game.", True)
@@ -342,6 +343,8 @@ class ConsoleApp:
                     self._sync_paper()
                     if typing and not self.pacer.busy:
                         self.paper.to_end()  # the reply is typed: its newest line shows
+                        if self.hint == STILL_TYPING:  # INPUT READY: the wait is over
+                            self.say("")
                     self.app.invalidate()
                 if self.pacer.busy:
                     await asyncio.sleep(0.03)
