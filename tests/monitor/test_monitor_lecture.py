@@ -328,7 +328,12 @@ def test_completion_after_the_keyboard_mode_prefix():
     completer = CommandCompleter(game_monitor())
     names = [c.text for c in completer.get_completions(Document(":exa"), None)]
     labels = [c.text for c in completer.get_completions(Document(":examine BR"), None)]
-    assert names == ["examine"] and "BRD" in labels
+    # a command's name is completed with the space its operand needs ("examinerA" was no
+    # command), a label without one (BRD+1)
+    assert names == ["examine "] and "BRD" in labels
+    assert [c.text for c in completer.get_completions(Document("exa"), None)] == ["examine "]
+    shown = [c.display_text for c in completer.get_completions(Document("exa"), None)]
+    assert shown == ["examine"]
 
 
 def test_the_output_and_paper_wrap_at_spaces_and_keep_every_word():

@@ -70,10 +70,12 @@ class CommandCompleter(Completer):
     def get_completions(self, document, complete_event):  # type: ignore[no-untyped-def]
         text = document.text_before_cursor.lstrip().removeprefix(COMMAND_PREFIX)
         word = document.get_word_before_cursor(WORD=True).removeprefix(COMMAND_PREFIX)
-        choices = [c.name for c in COMMANDS] if " " not in text else self.labels
+        naming = " " not in text  # the command's name (a space follows it), or a label
+        choices = [c.name for c in COMMANDS] if naming else self.labels
         for choice in choices:
             if choice.lower().startswith(word.lower()):
-                yield Completion(choice, start_position=-len(word))
+                yield Completion(choice + " " if naming else choice, start_position=-len(word),
+                                 display=choice)
 
 
 class MonitorLayout:
