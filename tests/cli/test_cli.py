@@ -65,7 +65,7 @@ def test_run_bad_image_exits_2_with_the_line(tmp_path):
 
 def test_run_missing_image_exits_2(tmp_path):
     result = univac("run", str(tmp_path / "nope.img"))
-    assert result.returncode == 2 and "no such file" in result.stderr
+    assert result.returncode == 2 and "does not exist" in result.stderr
 
 
 def test_error_stop_exits_1(tmp_path):
@@ -141,3 +141,18 @@ def test_the_kiosk_idle_time_has_one_default():
     assert build_parser().parse_args(["kiosk"]).idle == IDLE_DEFAULT
     with pytest.raises(TypeError):  # no second default to drift from the command line's
         KioskSettings(pin="2468", printouts=Path("p"), stats=Path("t.json"))
+
+
+def test_a_mistyped_command_is_named_with_the_likeliest_and_the_list():
+    result = univac("moniter")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("univac-ttt: no command 'moniter'; did you mean monitor?")
+    assert "play, run, monitor" in result.stderr and "Traceback" not in result.stderr
+    assert "no command 'zzz' (the commands:" in univac("zzz").stderr  # no likeliest
+
+
+def test_an_unknown_option_is_said_with_its_own_command_s_usage():
+    result = univac("verify", "--bogus")
+    assert result.returncode == 2
+    assert result.stderr.startswith("usage: univac-ttt verify")
+    assert result.stderr.endswith("univac-ttt: unrecognized arguments: --bogus\n")

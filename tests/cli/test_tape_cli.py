@@ -112,11 +112,11 @@ def test_the_shipped_tape_boots_and_plays(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["run", "--plain"], "Uniservo 1 has no reel mounted"),
-    (["run", "--tape", "1=nope.tape"], "nope.tape: no such file"),
+    (["run", "--tape", "1=nope.tape"], "nope.tape: does not exist"),
     (["run", "--tape", "0=x.tape"], "is not a Uniservo"),
     (["run", "--tape", "x.tape"], "N=FILE"),
-    (["tape", "list", "nope.tape"], "no such file"),
-    (["tape", "make", "nope.img", "-o", "x.tape"], "no such file"),
+    (["tape", "list", "nope.tape"], "does not exist"),
+    (["tape", "make", "nope.img", "-o", "x.tape"], "does not exist"),
 ])
 def test_mistakes_exit_2_with_a_clear_message(tmp_path, args, message):
     result = univac(*args, cwd=str(tmp_path))

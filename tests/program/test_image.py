@@ -41,7 +41,7 @@ def test_duplicate_address_is_refused():
 
 
 def test_file_errors_are_clear(tmp_path):
-    with pytest.raises(ImageError, match="no such file"):
+    with pytest.raises(ImageError, match="does not exist"):
         read_image(tmp_path / "missing.img")
     binary = tmp_path / "b.img"
     binary.write_bytes(b"\x00\x01\x02")

@@ -42,7 +42,7 @@ def test_read_program_says_why_a_file_is_neither(tmp_path):
     junk.write_text("hello world\n")
     with pytest.raises(ProgramFileError, match="line 1.*not a coding sheet either"):
         read_program(junk)
-    with pytest.raises(ProgramFileError, match="no such file"):
+    with pytest.raises(ProgramFileError, match="does not exist"):
         read_program(tmp_path / "missing.ucs")
 
 

@@ -66,7 +66,7 @@ def test_mistakes_name_the_line(text, line, reason):
 
 
 def test_files_are_read_bounded_and_checked(tmp_path):
-    with pytest.raises(ReelError, match="no such file"):
+    with pytest.raises(ReelError, match="does not exist"):
         read_reel(tmp_path / "missing.tape")
     binary = tmp_path / "b.tape"
     binary.write_bytes(b"\0\1")

@@ -23,7 +23,7 @@ from univac_ttt.classroom.connection_limits import (
 )
 from univac_ttt.classroom.options import Endpoint, ServeOptionError, parse_endpoint
 from univac_ttt.cli import main
-from univac_ttt.serve.server import FULL, IDLE, SHUTDOWN
+from univac_ttt.serve.server import IDLE, SHUTDOWN
 
 
 def test_a_full_game_with_bad_input_over_telnet() -> None:
@@ -98,7 +98,7 @@ def test_the_client_past_max_clients_is_told_the_class_is_full() -> None:
             assert server.telnet is not None
             await refused.connect(server.telnet.bound_port)
             await refused.wait_for(lambda c: c.closed)
-            assert FULL.format(n=1).encode() in bytes(refused.raw)
+            assert b"The class is full (1 terminal). Please try again" in bytes(refused.raw)
             assert server.table.refused == 1
             await key_in(first, "5")  # the seated one plays on
             await first.close()

@@ -57,6 +57,26 @@ def build_parser(complete: Iterable[str] = COMMANDS) -> argparse.ArgumentParser:
     return parser
 
 
+def _no_such_command(word: str) -> int:
+    """One line naming the commands there are (and the likeliest, for a typing slip)."""
+    import difflib
+
+    close = difflib.get_close_matches(word, COMMANDS, n=1)
+    guess = f"; did you mean {close[0]}?" if close else ""
+    sys.stderr.write(f"univac-ttt: no command {word!r}{guess} (the commands: "
+                     f"{', '.join(COMMANDS)}; univac-ttt --help says what each does)\n")
+    return EXIT_USAGE
+
+
+def _chosen_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The subcommand's own parser (argparse reports a subcommand's unknown options from
+    the top level, with the top level's usage line)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(command, parser)  # type: ignore[no-any-return]
+    return parser
+
+
 def _tape_values_joined(words: list[str]) -> list[str]:
     """``--tape -=FILE`` as ``--tape=-=FILE``: argparse takes a value starting with ``-``
     for an option, and the tenth Uniservo is written ``-`` (docs/tape-format.md)."""
@@ -71,11 +91,16 @@ def _tape_values_joined(words: list[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
+    if words and not words[0].startswith("-") and words[0] not in COMMANDS:
+        return _no_such_command(words[0])  # play takes no bare words: a mistyped command
     if not words or (words[0] not in COMMANDS and words[0] not in ("-h", "--help", "--version")):
         words.insert(0, "play")  # no command: start a game
     parser = build_parser(complete=words[:1])  # only the chosen command's module is loaded
     _prepare_streams()
-    args = parser.parse_args(_tape_values_joined(words))
+    args, extra = parser.parse_known_args(_tape_values_joined(words))
+    if extra:  # said with the chosen command's usage, not the top level's
+        _chosen_parser(parser, args.command).error(
+            f"unrecognized arguments: {' '.join(extra)}")
     command = args.command
     closed = _closed_stream(args)
     if closed:

@@ -62,7 +62,7 @@ def read_bytes(path: str | Path, limit: int) -> bytes:
     try:
         handle = os.open(path, flags)
     except FileNotFoundError:
-        raise TextFileError("no such file") from None
+        raise TextFileError("does not exist") from None
     except OSError as exc:
         raise TextFileError(f"cannot be read ({exc.strerror or exc})") from None
     try:

@@ -86,7 +86,7 @@ class TallyFile:
             text = read_text_file(self.path, TALLY_LIMIT)
             return parse_tally(text)
         except TextFileError as exc:
-            if exc.reason == "no such file":
+            if exc.reason == "does not exist":
                 return {}
             if exc.reason.startswith("cannot be read"):  # not damaged: do not move it
                 raise OSError(f"tally {self.path} {exc.reason}") from None

@@ -23,12 +23,13 @@ from ..classroom.options import ServeOptions
 from ..classroom.room import Listener
 from ..classroom.seats import Hold, SeatCounter, Seats
 from ..classroom.table import ClassTable, Seat
+from ..hostio.wording import count
 from .apps import AppFactories, ServedApp, make_app
 from .heap import Heap
 from .private import app_of_failed_callback, forget_terminal
 from .telnet import ServedTelnetConnection, ServedTelnetServer
 
-FULL = "The class is full ({n} terminals). Please try again in a little while. Goodbye."
+FULL = "The class is full ({n}). Please try again in a little while. Goodbye."
 IDLE = "No key for {s:.0f} seconds: this terminal is closing. Connect again to play. Goodbye."
 SHUTDOWN = "The UNIVAC is being switched off for today. Thank you for playing. Goodbye."
 GOODBYE = "Goodbye from the UNIVAC."
@@ -78,7 +79,7 @@ class ClassServer:
         hold = self.seats.take()
         if hold is None:
             self.table.refuse(peer, transport)
-            return FULL.format(n=self.options.max_clients)
+            return FULL.format(n=count(self.options.max_clients, "terminal"))
         return hold
 
     # ---- one terminal ----------------------------------------------------------------
