@@ -232,7 +232,11 @@ class PlainConsole:
                 self.desk.release(text)
                 return True
             except KeyboardEntryError as exc:
-                self.message(f"refused: {exc}; nothing was sent to the UNIVAC")
+                reason = str(exc)
+                if "\x1b" in text:  # a terminal's arrow or function key in a typed line
+                    reason = ("arrow and function keys are not keys of the UNIVAC keyboard "
+                              "(the line held an escape code)")
+                self.message(f"refused: {reason}; nothing was sent to the UNIVAC")
 
     def _terminal_echoes(self) -> bool:
         """True when stdin is a terminal, which has shown the keyed line already."""
