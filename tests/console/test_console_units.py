@@ -407,3 +407,22 @@ def test_the_still_typing_hint_goes_once_input_ready_lights():
 
     during, after = asyncio.run(asyncio.wait_for(play(), 30))
     assert during == STILL_TYPING and after == ""
+
+
+def test_the_quit_question_is_not_covered_by_the_tape_lamps():
+    """Ctrl-Q while the program tape is read (authentic speed): the hint asks to press it
+    again, and the Uniservo's lamp, block by block, does not write over the question."""
+    clock = FakeClock()
+    with create_pipe_input() as pipe:
+        console = ConsoleApp(lambda on_print: GameSession.from_pack(TTT, on_print=on_print),
+                             ConsoleSettings(authentic=True, clock=clock, pack=TTT),
+                             input=pipe, output=DummyOutput())
+        clock.now += 0.3
+        assert console.show_tape_lamp() and console.hint.startswith("UNISERVO 1 READING")
+        console.request_quit("Ctrl-Q")
+        question = console.hint
+        for _ in range(5):  # the next blocks go by
+            clock.now += 0.3
+            console.show_tape_lamp()
+            assert console.hint == question == (
+                "Press Ctrl-Q again to quit; any other key goes on playing.")

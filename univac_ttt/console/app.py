@@ -302,7 +302,8 @@ class ConsoleApp:
         if lamp == self._lamp:
             return False
         if lamp:
-            self.say(lamp)
+            if not self.quit_armed:  # "Press Ctrl-Q again to quit" stays until answered
+                self.say(lamp)
         elif self.hint == self._lamp:  # the tapes are at rest and nothing else was said since
             boot_end = self.session.boot_pulses
             work = work_note([m for m in moves if m.start >= boot_end])
