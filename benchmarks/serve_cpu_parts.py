@@ -8,9 +8,10 @@ goes, without a profiler's overhead. A BENCH_SERVER (use ``--workers 1``):
 Every callback the event loop runs is timed in thread CPU (``Handle._run`` wrapped) and
 filed under what it runs (a task's coroutine, a callback's function); garbage collections
 are timed by generation (``gc.callbacks``) and taken out of the callback they fell in;
-compiling the machine's blocks (``compile_block``) is timed too. Counting starts when the
-first terminal leaves (bench_serve's warming connection) and the figures are printed to the
-server's log as ``probe:`` lines when it exits. Adds no behaviour.
+compiling the machine's blocks (``compile_block``) and every reclaim of serve/heap.py
+(with how many were seated and how many departures it reclaimed) are timed too. Counting
+starts when the first terminal leaves (bench_serve's warming connection) and the figures
+are printed to the server's log as ``probe:`` lines when it exits. Adds no behaviour.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 
 from univac_ttt.cli import main
 from univac_ttt.machine import compiled
-from univac_ttt.serve import server
+from univac_ttt.serve import heap, server
 
 clock = time.thread_time
 parts: collections.Counter[str] = collections.Counter()
@@ -83,6 +84,18 @@ def _timed_compile(*args: Any, **kwargs: Any) -> Any:
             counts["(inside callbacks) compile_block"] += 1
 
 
+_tick = heap.Heap.tick
+reclaims: list[tuple[int, int, float]] = []  # (seated, departed waiting, CPU seconds)
+
+
+def _timed_tick(self: heap.Heap, active: int) -> bool:
+    left, started = self.left, clock()
+    reclaimed = _tick(self, active)
+    if reclaimed and state["on"]:
+        reclaims.append((active, left, clock() - started))
+    return reclaimed
+
+
 _unseat = server.ClassTable.unseat
 
 
@@ -98,6 +111,9 @@ def _summary() -> None:
     inside = sum(v for k, v in parts.items() if not k.startswith("(inside"))
     print(f"probe: thread CPU since counting {total:.3f} s; callbacks and collections "
           f"{inside:.3f} s; the loop's own {total - inside:.3f} s")
+    for active, left, spent in reclaims:
+        print(f"probe: reclaim with {active} seated, {left} departed waiting: "
+              f"{spent * 1000:.1f} ms")
     for name, spent in parts.most_common(40):
         print(f"probe: {spent:8.3f} s {counts[name]:7d} x {name}")
     sys.stdout.flush()
@@ -107,6 +123,7 @@ asyncio.events.Handle._run = _timed_run  # type: ignore[method-assign]
 gc.callbacks.append(_gc)
 compiled.compile_block = _timed_compile
 server.ClassTable.unseat = _counting_unseat  # type: ignore[method-assign]
+heap.Heap.tick = _timed_tick  # type: ignore[method-assign]
 atexit.register(_summary)
 
 if __name__ == "__main__":
