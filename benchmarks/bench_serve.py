@@ -342,10 +342,11 @@ async def main_async(args: argparse.Namespace) -> int:
             server.kill()
     ms = 1000.0
     games = sum(tally.values())
+    illegal = sum(r.illegal for r in records)
     print(f"clients {args.clients} x games {args.games} at {args.columns}x{args.rows}; "
           f"think {span[0]}-{span[1]} s a key; load average {os.getloadavg()[0]:.1f}")
     print(f"games played: {games}; UNIVAC wins {tally['univac']}, draws {tally['draw']}, "
-          f"opponent wins {tally['opponent']}; illegal moves {sum(r.illegal for r in records)}")
+          f"opponent wins {tally['opponent']}; illegal moves {illegal}")
     print(f"server tallies agree with the clients': {agree} {server_tally}")
     print(f"errors (cross-talk, bad endings): {len(errors)} {errors[:5]}")
     print(f"keystroke to board, legal moves: {len(latencies)}; "
@@ -357,7 +358,9 @@ async def main_async(args: argparse.Namespace) -> int:
     print(f"server CPU during the class: {cpu_class:.1f} s in {wall:.1f} s wall "
           f"({cpu_class / wall * 100:.0f}% of one core); "
           f"{cpu_class / max(1, len(latencies) + len(echoes)) * 1000 / 2:.2f} ms a keystroke; "
-          f"{cpu_class / max(1, len(latencies)) * 1000:.2f} ms a move (its keys included)")
+          f"{cpu_class / max(1, len(latencies)) * 1000:.2f} ms a move (its keys included); "
+          f"{cpu_class / max(1, len(latencies) + illegal) * 1000:.2f} ms a keyed move, legal "
+          f"or refused")
     print(f"the clients' own CPU ({args.client_processes} processes of "
           f"{'pyte' if args.pyte else 'row'} screens): "
           f"{client_cpu:.1f} s ({client_cpu / wall * 100:.0f}% of one core; the busiest "
@@ -383,6 +386,8 @@ async def main_async(args: argparse.Namespace) -> int:
         "opponent": tally["opponent"], "errors": len(errors), "agree": agree,
         "p50_ms": percentile(latencies, .5) * ms, "p99_ms": percentile(latencies, .99) * ms,
         "max_ms": max(latencies) * ms, "cpu_move_ms": cpu_class / max(1, len(latencies)) * ms,
+        "moves": len(latencies), "illegal": illegal,
+        "cpu_keyed_move_ms": cpu_class / max(1, len(latencies) + illegal) * ms,
         "mib_client": (rss_seated - rss0) / args.clients / 1024,
         "mib_client_playing": (peak[0] - rss0) / args.clients / 1024,
         "cycles": args.cycles, "rss_cycles": [rss_c0 / 1024, rss_c1 / 1024],

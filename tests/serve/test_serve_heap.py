@@ -82,3 +82,36 @@ def test_a_seated_room_watches_only_the_departed_still_alive() -> None:
         assert heap.settle_at is None  # a seated room has no settle reclaims
     finally:
         heap.release()
+
+
+def test_a_reclaim_with_terminals_seated_frees_the_departed_and_leaves_startup_frozen() -> None:
+    import gc
+
+    from univac_ttt.serve.heap import NO_FULL_COLLECTIONS
+
+    def walked(thing: object) -> bool:  # in a generation the collector walks (not frozen)
+        return any(any(o is thing for o in gc.get_objects(g)) for g in range(3))
+
+    thresholds = gc.get_threshold()
+    heap = Heap(Clock())
+    early = Graph()  # start-up's
+    heap.start()
+    try:
+        assert gc.get_threshold() == (*thresholds[:2], NO_FULL_COLLECTIONS)
+        assert not walked(early)
+        seated, graph = Graph(), Graph()
+        assert not heap.tick(active=3)  # a young collection: both are old objects now
+        alive = weakref.ref(graph)
+        heap.terminal_left(graph)
+        del graph
+        assert not heap.tick(active=3)  # one left: only the young generations collected ...
+        assert alive() is not None  # ... so the old departed graph waits
+        for _ in range(RECLAIM_MIN_LEFT - 1):
+            heap.terminal_left()
+        assert heap.tick(active=3)  # enough have left: the reclaim frees it ...
+        assert alive() is None
+        assert walked(seated)  # ... the seated stay where the next reclaim walks them ...
+        assert not walked(early)  # ... and start-up's objects stay frozen
+    finally:
+        heap.release()
+    assert gc.get_threshold() == thresholds and gc.get_freeze_count() == 0

@@ -137,9 +137,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # Commands whose runs keep their compiled blocks for the next run (hostio/block_cache.py):
-# the short ones, where compiling is a large part of the whole. The servers, the monitor
-# and the kiosk run long enough that compiling is lost in the noise.
-CACHED_COMMANDS = ("play", "verify")
+# the short ones, where compiling is a large part of the whole, and serve, which compiles
+# the program's blocks before it listens (desk/warm.py: its start-up's largest part). The
+# monitor and the kiosk run long enough that compiling is lost in the noise.
+CACHED_COMMANDS = ("play", "verify", "serve")
 
 
 def _block_cache(command: str) -> BlockCache | None:

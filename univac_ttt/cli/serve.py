@@ -88,6 +88,7 @@ def served_apps(pack: Pack | None = None) -> dict[str, AppFactory]:
 
 
 def command(args: argparse.Namespace) -> int:
+    from ..desk.warm import warm_blocks
     from ..serve.main import serve_from_args
     from ..web.command import web_listeners
     from .programs import pack_from_args
@@ -100,4 +101,5 @@ def command(args: argparse.Namespace) -> int:
         args.speed = pack.speed or "fast"
     data = data_folder(args)
     return serve_from_args(args, data, served_apps(pack),
-                           web_listeners(args, data, pack, page_speed or pack.speed))
+                           web_listeners(args, data, pack, page_speed or pack.speed),
+                           warm=lambda: warm_blocks(pack))

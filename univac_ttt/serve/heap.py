@@ -3,20 +3,29 @@
 Each terminal's prompt_toolkit application is a graph of several thousand objects that lives
 as long as the connection, and every redraw makes thousands more. With a hundred terminals a
 full collection walks all of them (200 to 700 ms on the benchmark machine) while every
-terminal waits. So: about once a second the young generations are collected and the
-survivors frozen (``gc.freeze``: the collector's rounds skip them; reference counting still
-frees them), and one full collection reclaims frozen cycles when the room is empty, after
-``reclaim_due_after`` terminals have left (a quarter of those seated, 5 to 50), or every
-RECLAIM_SECONDS: rare pauses instead of frequent ones. An emptied room is reclaimed again
-every SETTLE_SECONDS while a departed terminal's application is still alive (held by its
-ending task at the first reclaim), at most SETTLE_TRIES times. CPython's own young-collection
-thresholds are kept: making young collections rarer (50,000 allocations) was measured and
-dropped, as each then paused everyone for 50-100 ms.
+terminal waits. So: what start-up made (modules, the program, its compiled blocks) is
+frozen once (``gc.freeze``: the collector's rounds skip it; reference counting still frees
+it); CPython's own full collections are switched off (the oldest generation's threshold
+raised), so the terminals' long-lived objects gather in the oldest generation, walked by
+nobody; about once a second the young generations are collected; and a reclaim collects
+the oldest generation, the seated and departed terminals but not start-up's objects, after
+``reclaim_due_after`` terminals have left (a quarter of those seated, 5 to 50) or every
+RECLAIM_SECONDS: rare pauses instead of frequent ones. When the room is empty the reclaim
+is a whole one (everything unfrozen, collected and start-up's survivors frozen again), and
+it is repeated every SETTLE_SECONDS while a departed terminal's application is still alive
+(held by its ending task at the first reclaim), at most SETTLE_TRIES times. CPython's own
+young-collection thresholds are kept: making young collections rarer (50,000 allocations)
+was measured and dropped, as each then paused everyone for 50-100 ms.
+
+Until 2026-12-04 every terminal was frozen too and every reclaim unfroze and walked
+everything, start-up's objects included: 25-35 ms of each reclaim in a class, whatever
+was seated (docs/performance.md, "Sixth round").
 
 A process-wide side effect, so bounded: only ``serve`` starts it, the server's ``finally``
-always calls ``release`` (everything unfrozen and collected), and what it holds back is at
-most the cycles of ``reclaim_due_after`` departed terminals or RECLAIM_SECONDS of play.
-docs/performance.md has the A/B measurements that keep it.
+always calls ``release`` (everything unfrozen and collected, the threshold given back), and
+what it holds back is at most the cycles of ``reclaim_due_after`` departed terminals or
+RECLAIM_SECONDS of play, and what start-up's objects leave as cycles until the room next
+empties. docs/performance.md has the A/B measurements that keep it.
 """
 
 from __future__ import annotations
@@ -68,9 +77,13 @@ def reclaim_due_after(active: int) -> int:
     return max(RECLAIM_MIN_LEFT, min(RECLAIM_AFTER_LEFT, active // RECLAIM_SHARE))
 
 
+NO_FULL_COLLECTIONS = 1 << 30  # the oldest generation's threshold while serving: never
+
+
 class Heap:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
+        self.threshold: tuple[int, int, int] | None = None  # CPython's, while started
         self.left = 0
         self.reclaimed_at = clock()
         self.reclaims = 0
@@ -82,14 +95,20 @@ class Heap:
 
     def start(self) -> None:
         """The server has started: what start-up made (modules, the program) leaves the
-        collector's rounds at once. CPython's thresholds stay (``release`` unfreezes)."""
+        collector's rounds at once, and CPython's own full collections stop (the young
+        generations' thresholds stay; ``release`` gives back the oldest's and unfreezes)."""
         self.started = True
         gc.collect()
         gc.freeze()
+        if self.threshold is None:
+            self.threshold = gc.get_threshold()
+            young, middle, _ = self.threshold
+            gc.set_threshold(young, middle, NO_FULL_COLLECTIONS)
 
     def settle(self) -> None:
-        """A terminal was built: its long-lived objects leave the collector's rounds."""
-        gc.freeze()
+        """A terminal was built: nothing to do. Its long-lived objects reach the oldest
+        generation through the young collections, where only a reclaim walks them (once
+        frozen here, a departed terminal could be freed only by unfreezing everything)."""
 
     def terminal_left(self, graph: object = None) -> None:
         """A terminal has gone; ``graph`` (its application), if given, is watched (weakly)
@@ -105,7 +124,8 @@ class Heap:
         return len(self.departed)
 
     def tick(self, active: int) -> bool:
-        """About once a second: freeze the survivors, or reclaim if it is time (True).
+        """About once a second: collect the young generations, or reclaim if it is time
+        (True).
 
         Once the room has emptied, another reclaim follows SETTLE_SECONDS later, and again
         while a departed terminal's graph is still alive, up to SETTLE_TRIES: the last
@@ -120,11 +140,13 @@ class Heap:
                or (active > 0 and now - self.reclaimed_at > RECLAIM_SECONDS) or settle)
         if not due:
             gc.collect(1)
-            gc.freeze()
             return False
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
+        if active == 0:  # nobody waits: start-up's objects too (their cycles, if any)
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()
+        else:  # the terminals, seated and departed; start-up's objects stay frozen
+            gc.collect()
         _malloc_trim()
         self.left = 0
         self.reclaimed_at = self.clock()
@@ -147,5 +169,8 @@ class Heap:
     def release(self) -> None:
         """The server is stopping: give everything back to the collector."""
         self.started = False
+        if self.threshold is not None:
+            gc.set_threshold(*self.threshold)
+            self.threshold = None
         gc.unfreeze()
         gc.collect()

@@ -51,9 +51,12 @@ def options_from_args(args: argparse.Namespace, data: Path,
 
 
 def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories,
-                    listeners: ListenerFactory = lambda options: ()) -> int:
+                    listeners: ListenerFactory = lambda options: (),
+                    warm: Callable[[], object] | None = None) -> int:
     """Serve until SIGINT/SIGTERM; ``apps`` maps each --app name to its front end's factory;
-    ``listeners`` makes the composer's other listeners (the browser's) from the options."""
+    ``listeners`` makes the composer's other listeners (the browser's) from the options;
+    ``warm``, once the options are good and before any worker is forked, fills what every
+    terminal's machine shares (the composer's: the program's compiled blocks)."""
     try:
         options = options_from_args(args, data, apps.keys())
         try:
@@ -71,6 +74,8 @@ def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories,
                          f"{exc.strerror or exc}\n")
         return EXIT_USAGE
     workers = getattr(args, "workers", None) or default_workers()
+    if warm is not None:
+        warm()  # before the fork: every worker inherits it
     try:
         if workers > 1:
             lines = [listener.bind() for listener in extra]  # bound before the fork

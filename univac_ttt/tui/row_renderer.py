@@ -93,6 +93,9 @@ class RowRenderer(Renderer):
         self._rows: list[Row] | None = None  # what the terminal shows now (None: unknown)
         self._shown_cursor: tuple[int, int] | None = None
         self._encoded: dict[Fragment, str] = {}  # escape codes of fragments shown
+        # Rows written lately, whole: when the paper scrolls, each row shows what the row
+        # below it showed (about two frames' worth: a terminal's share of memory).
+        self._row_codes: dict[Row, str] = {}
         self._attrs: dict[str, Attrs] = {}
         self._attrs_key: tuple[Hashable, Hashable, ColorDepth] | None = None
         self._transform: Callable[[Attrs], Attrs] = lambda attrs: attrs
@@ -101,6 +104,7 @@ class RowRenderer(Renderer):
     def reset(self, _scroll: bool = False, leave_alternate_screen: bool = True) -> None:
         self._rows = None  # the next frame is written whole
         self._encoded = {}
+        self._row_codes = {}
         self._shown_cursor = None
         super().reset(_scroll=_scroll, leave_alternate_screen=leave_alternate_screen)
 
@@ -157,10 +161,15 @@ class RowRenderer(Renderer):
         """The changed rows in one write, each from its first column to an erase of the
         rest of its line."""
         parts = []
+        known = self._row_codes
         for y in changed:
-            parts.append(f"\x1b[{y + 1};1H{_RESET}")  # the cursor to the row, plain
-            parts += self._codes(rows[y], depth)
-            parts.append(f"{_RESET}{_ERASE_LINE}")
+            row = rows[y]
+            code = known.get(row)
+            if code is None:
+                if len(known) > 2 * len(rows):  # about two frames' rows, no more
+                    known.clear()
+                code = known[row] = "".join(self._codes(row, depth))
+            parts.append(f"\x1b[{y + 1};1H{_RESET}{code}{_RESET}{_ERASE_LINE}")
         self.output.write_raw("".join(parts))
 
     def _codes(self, row: Row, depth: ColorDepth) -> list[str]:
@@ -218,6 +227,7 @@ class RowRenderer(Renderer):
         if key != self._attrs_key:
             self._attrs.clear()
             self._encoded.clear()
+            self._row_codes.clear()
             self._attrs_key = key
             self._rows = None
             self._transform = app.style_transformation.transform_attrs
