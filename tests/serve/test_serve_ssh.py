@@ -130,7 +130,7 @@ def test_the_ssh_client_past_max_clients_is_told_the_class_is_full(tmp_path: Pat
             refused = SSHClient()
             await refused.open(port)
             await refused.wait_for(lambda c: c.closed)
-            assert FULL.format(n=1).encode() in bytes(refused.raw)
+            assert FULL.format(n="1 terminal").encode() in bytes(refused.raw)
             assert server.table.refused == 1 and len(server.table.seats) == 1
             await refused.close()
             await seated.close()

@@ -89,7 +89,7 @@ def test_a_pool_keeps_one_class_and_ends_politely(tmp_path: Path) -> None:
             refused = TelnetClient()
             await refused.connect(port)
             await refused.wait_for(lambda c: c.closed, 10)  # max-clients over the pool
-            assert FULL.format(n=3).encode() in bytes(refused.raw)
+            assert FULL.format(n="3 terminals").encode() in bytes(refused.raw)
             for client in clients:
                 await key_in(client, "5")
             process.send_signal(signal.SIGTERM)
