@@ -135,6 +135,9 @@ def test_a_memory_line_never_cuts_a_field(width):
                        "stall, input-ready lamp lit", width)
     assert len(line) <= width
     assert line.endswith(("100340000000", "KEY", "000", "ASK:", "lit", "…")) or width < 17
+    if line.endswith("…"):  # the remark cut after a whole word
+        shown, remark = line[line.index("ASK:") + 4:-1].strip(), "stall, input-ready lamp lit"
+        assert shown and remark.startswith(shown) and remark[len(shown)] in " ,"
 
 
 def _screen(app: MonitorApp, columns: int, rows: int) -> str:

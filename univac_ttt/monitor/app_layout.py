@@ -48,7 +48,8 @@ def wrap_at_spaces(text: str, width: int) -> str:
 
 def memory_line(head: str, fields: list[str], remark: str, width: int) -> str:
     """A memory line in ``width``: each field whole or not at all (a label is never cut
-    to a letter), then as much of the remark as fits, cut with an ellipsis."""
+    to a letter), then as much of the remark as fits, cut after a whole word with an
+    ellipsis ("input-rea…" read as a word of its own)."""
     text = head[:width]
     for field in fields:
         if len((text + field).rstrip()) > width:
@@ -57,7 +58,13 @@ def memory_line(head: str, fields: list[str], remark: str, width: int) -> str:
     text = f"{text:<{len(head) + 40}}" if remark else text  # the remark column
     room = width - len(text)
     if remark and room >= REMARK_MIN:
-        text += remark if len(remark) <= room else remark[:room - 1] + "…"
+        if len(remark) <= room:
+            text += remark
+        else:
+            cut = remark[:room - 1]
+            if remark[room - 1] != " " and " " in cut:  # back to the last whole word
+                cut = cut[:cut.rindex(" ")]
+            text += cut.rstrip(" ,;:") + "…"
     return text.rstrip()
 
 
