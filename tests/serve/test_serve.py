@@ -288,7 +288,14 @@ def test_the_class_table_counts_live_and_finished_terminals() -> None:
     drawn = Console(file=io.StringIO(), width=100)
     drawn.print(table.render())
     text = drawn.file.getvalue()  # type: ignore[attr-defined]
-    assert "127.0.0.1:5001" in text and "opponent wins" in text
+    assert "127.0.0.1:5001" in text and "player" in text and "wins" in text
+    table.seat(Seat(3, "192.168.100.200:54321", "telnet"))
+    for width in (80, 60):  # a lecturer's terminal: every address whole, nothing wider
+        drawn = Console(file=io.StringIO(), width=width)
+        drawn.print(table.render())
+        lines = drawn.file.getvalue().splitlines()  # type: ignore[attr-defined]
+        assert any("192.168.100.200:54321" in line for line in lines), lines
+        assert all(len(line) <= width for line in lines)
 
 
 def test_a_terminal_that_cannot_start_is_told_so(tmp_path: Path) -> None:

@@ -13,6 +13,8 @@ from rich.table import Table
 
 from ..desk.score import Score
 
+MAX_PEER_SHOWN = 47  # an IPv6 address and port: the longest "from" kept whole
+
 
 @dataclass
 class Seat:
@@ -84,11 +86,18 @@ class ClassTable:
     def render(self) -> Table:
         t = self.totals()
         table = Table(title="UNIVAC I class", caption=self.summary())
-        for name in ("#", "from", "via", "games", "UNIVAC wins", "draws", "opponent wins",
-                     "idle s"):
-            table.add_column(name, justify="right" if name not in ("from", "via") else "left")
+        shown = list(self.seats.values())[:40]
+        # The address whole (an 80-column terminal cut "192.168.1.23:5" to "192.…"): the
+        # figures' headings take two lines instead.
+        widest = max((len(seat.peer) for seat in shown), default=4)
+        for name in ("#", "from", "via", "games", "UNIVAC\nwins", "draws", "player\nwins",
+                     "idle\ns"):
+            if name == "from":
+                table.add_column(name, no_wrap=True, min_width=min(widest, MAX_PEER_SHOWN))
+            else:
+                table.add_column(name, justify="left" if name == "via" else "right")
         now = time.monotonic()
-        for seat in list(self.seats.values())[:40]:
+        for seat in shown:
             won, drawn, lost = seat.results()
             table.add_row(str(seat.number), seat.peer, seat.transport, str(won + drawn + lost),
                           str(won), str(drawn), str(lost), f"{now - seat.last_input:.0f}")
