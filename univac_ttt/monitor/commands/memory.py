@@ -128,5 +128,7 @@ def registers(mon: Monitor, rest: str) -> list[str]:
 @command("board", "bo", usage="board", summary="the program's board decoded from memory")
 def board(mon: Monitor, rest: str) -> list[str]:
     if mon.board_reader is None:
-        raise MonitorError("this program has no board (its pack reads none)")
+        raise MonitorError("this program has no board: no pack reads one for it (an image "
+                           "or sheet loaded by name has no pack; monitor --program NAME "
+                           "loads a pack, its board reader too)")
     return mon.board_reader(mon.machine.mem)
