@@ -57,6 +57,34 @@ def test_a_shortened_block_is_filed_under_the_word_it_was_found_by(monkeypatch):
     assert blocks.get(other) not in (None, compiled._generic)
 
 
+def test_a_block_ends_before_a_pair_it_stores_into_itself(monkeypatch):
+    """Address stepping: the block at 000 stores a new count into 003, a later pair of its
+    own (two skips), every pass. It ends before 003 from the start instead of being made
+    long, leaving at the changed word on its first run and being made again shorter (one
+    compile, not two: a tic-tac-toe round made half its late blocks so). Runs of odd
+    lengths match the reference."""
+    memory = {0: instruction("B", 3) + instruction("A", 10),   # rA = count + 1
+              1: instruction("H", 3) + instruction("00", 0),   # into 003, a later pair
+              2: instruction("00", 0) + instruction("00", 0),
+              3: from_int(0),                                   # the count: two skips
+              4: instruction("00", 0) + instruction("U", 0), 10: from_int(1)}
+    fast, ref = twin(MachineOptions(), memory, [])
+    long_made: list[int] = []
+    real = compiled.block_source
+
+    def counted(tables, address, mem, pairs=blockgen._MAX_PAIRS, *args):  # type: ignore[no-untyped-def]
+        if pairs > 1:  # (not the one-pair blocks run at a budget's end)
+            long_made.append(address)
+        return real(tables, address, mem, pairs, *args)
+
+    monkeypatch.setattr(compiled, "block_source", counted)
+    for steps in (400, 1, 3, 37, 2000, 7):
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    assert long_made.count(0) == 1, long_made
+    plan = blockgen.block_plan(compiled.TABLES[False], 0, fast[0].mem)
+    assert plan is not None and [at for at, *_ in plan.steps] == [0, 1, 2]
+
+
 # ---- blocks followed across unconditional transfers -------------------------------------
 # A block ending at a U it always takes is compiled again, once it has run HOT_RUNS times,
 # on across the U at the pair it transfers to (one straight line through the jump). It must

@@ -21,7 +21,7 @@ import re
 from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
-from . import fastarith, ops
+from . import checking, fastarith, ops
 from .blockarith import _A, _L, _READS_A_AS_WORD, _WA, _WL, ArithmeticWriter
 from .blockops import _PLAIN, _PLAIN_BY
 from .charset import MINUS, ZERO_DIGIT
@@ -411,6 +411,22 @@ class Plan:
 _Step = tuple[int, str, list[tuple[ops.Operation, int]], list[str | None]]
 
 
+# The words of memory each compiled instruction stores into, by its code, as its row's body
+# says (checking.uses): the operand's span, a channel for Z. Devices are left out: a
+# keyboard word or a tape block landing on a later pair is still met by that pair's check.
+_STORES = {op.code: op.words for op in ops.OPERATIONS
+           if not op.device and "m" in checking.uses(op.body)[1]}
+
+
+def _stored_cells(code: str | None, a: int) -> tuple[int, ...]:
+    words = _STORES.get(code)  # type: ignore[arg-type]
+    if words is None:
+        return ()
+    if words == 10:  # Y and Z move the ten-word channel of m (compiled.eligible)
+        a -= a % 10
+    return tuple((a + i) % 1000 for i in range(words))
+
+
 def block_plan(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
                first: str | None = None, follow: bool = False, count: bool = True
                ) -> Plan | None:
@@ -424,9 +440,12 @@ def block_plan(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_P
     steps: list[_Step] = []
     at = address
     visited = set()
+    stored: set[int] = set()  # cells the pairs so far store into
     for _ in range(pairs):
         if steps and at in tables.observed:
             break  # an observed address starts a block of its own
+        if at in stored:  # the block writes this pair's word itself (address stepping):
+            break  # it ends before it, as it would be shortened at once on its first run
         word = first if first is not None and not steps else mem[at]
         if word.__class__ is int:  # a number stored where a later pair is fetched
             break  # (the block ends before it; its own lookup makes it a word)
@@ -435,6 +454,8 @@ def block_plan(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_P
             break
         steps.append((at, word, halves, codes))
         visited.add(at)
+        for code, (_, operand) in zip(codes, halves, strict=True):
+            stored.update(_stored_cells(code, operand))
         if "U" in codes:  # straight line ends at an unconditional transfer, unless followed
             target = _followable(halves, codes)
             if not follow or target is None or target in visited:
