@@ -245,3 +245,40 @@ def test_a_hot_one_pair_block_at_a_budgets_end_does_not_ask_to_follow_again(monk
     for steps in (4000, *[20 + k % 9 for k in range(30 * HOT_RUNS)], 4000, 3, 1):
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
     assert made.count(3) <= 6, made.count(3)  # (before: about one a run once hot)
+
+
+@pytest.mark.parametrize("half", [0, 1])
+def test_a_keyboard_stall_in_a_block_stops_as_the_reference_asking_the_keyboard_once(half):
+    """A compiled block meeting a keyboard with nothing typed (left or right half of its
+    third pair) stops, settled before the read, as the reference does; the Stop is made
+    from the device's request, so the keyboard is asked once a run (the interpreter used
+    to run the read again only to be told the same). Words typed between the runs are
+    read where the reference reads them."""
+    read = instruction("10", 30)
+    memory = {0: instruction("B", 20) + instruction("A", 21),
+              1: instruction("H", 20) + instruction("00", 0),
+              2: (read + instruction("00", 0)) if half == 0 else
+                 (instruction("B", 30) + read),
+              3: instruction("50", 30) + instruction("U", 0),
+              20: from_int(0), 21: from_int(1)}
+    fast, ref = twin(MachineOptions(), memory, [from_int(n) for n in range(5)])
+    asked = []
+    keyboard = fast[0].keyboard
+    real = keyboard.read_word
+
+    def counted() -> str | None:
+        asked.append(1)
+        return real()
+
+    keyboard.read_word = counted  # type: ignore[method-assign]
+    for steps in (1000, 1000, 3, 1000):  # runs to the stall, compiled by the second
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    assert fast[0].last_stop.kind is StopKind.KEYBOARD
+    for word in (from_int(7), None, from_int(8), None, None):
+        if word is not None:
+            keyboard.words.append(word)
+            ref[0].keyboard.words.append(word)
+        asked.clear()
+        same(fast, ref, fast[0].run(1000), reference_run(ref[0], 1000))
+        assert fast[0].last_stop.kind is StopKind.KEYBOARD
+        assert len(asked) == (1 if word is None else 2), asked

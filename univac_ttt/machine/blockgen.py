@@ -32,6 +32,7 @@ from .word import ZERO
 if TYPE_CHECKING:
     from .compiled import Tables
     from .cpu import Machine
+    from .stops import StopRequest
 
 # A block returns the next CC plus the instructions it ran times _DONE, plus _CHANGED times
 # the pairs before the word it found changed when it left for that reason.
@@ -60,15 +61,18 @@ _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
 
 class Bail(Exception):
     """The block cannot go on compiled; ``done`` instructions of it have run, and the
-    machine is settled just before the next one (CC, CR, the half, the clock, registers)."""
+    machine is settled just before the next one (CC, CR, the half, the clock, registers).
+    ``request``: the stop a device asked for there, having changed nothing (a keyboard with
+    nothing typed), which the interpreter would only ask again by running it."""
 
-    def __init__(self, done: int) -> None:
+    def __init__(self, done: int, request: StopRequest | None = None) -> None:
         super().__init__(done)
         self.done = done
+        self.request = request
 
 
 def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, half: int,
-            done: int, **registers: str | int) -> Bail:
+            done: int, request: StopRequest | None = None, **registers: str | int) -> Bail:
     """Put the machine where a block leaves it before an instruction it cannot run: the
     clock, CC, CR (None: as it was, the block's first pair not yet fetched), the half and
     the registers the block holds in locals."""
@@ -79,7 +83,7 @@ def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, h
     m.half = half
     for name, value in registers.items():
         setattr(m, "_" + name, value)
-    return Bail(done)
+    return Bail(done, request)
 
 
 def _leave(m: Machine, pulses: int, cr: str, cr_address: int, result: int,
@@ -267,7 +271,8 @@ class _Writer(ArithmeticWriter):
             self.emit("@FLUSH@", "if m._shadowed: MATERIALISE(m)",  # devices read words
                       f"m.pulses = {self.now()}", "m.cc = n",
                       f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
-                      f"r = {name}(m, {a})", "if r is not None:", f" {bail}",
+                      f"r = {name}(m, {a})", "if r is not None:",
+                      " " + bail.replace("@REGS@)", "@REGS@, request=r)"),
                       "t = m.pulses")
             self.off = 0
             self.phase = None

@@ -309,6 +309,8 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
         if shadowed:
             materialise(m)
         m.instructions += done + bail.done
+        if bail.request is not None and not bail.request.advance and not tables.observed:
+            m._asked = bail.request  # (an observer is told of each fetch: ask again there)
         return done + bail.done
     if shadowed:
         materialise(m)
@@ -327,6 +329,13 @@ def run(m: Machine, max_steps: int) -> Stop:
     while total < max_steps:
         if not m.half and max_steps - total >= 2:
             total += _blocks(m, max_steps - total, tables)
+            request = m._asked
+            if request is not None:  # a device stopped, settled before it, nothing changed
+                m._asked = None
+                stop = Stop(request.kind, m.cr_address if m.half else m.cc,
+                            "right" if m.half else "left", request.reason)
+                m.last_stop = stop  # (as the interpreter stops there: _settle_stop)
+                return stop
             if total >= max_steps:
                 break
         steps = 1 if m.half or max_steps - total < 2 else 2
