@@ -57,6 +57,9 @@ SHARE_BY_ADDRESS = True
 OWN_SHARE = 10  # a block's own runs before it is followed: HOT_RUNS // OWN_SHARE
 _TRANSFERS = ("Q", "T", "U", "A", "S", "X")  # codes that may change CC (A, S, X: overflow)
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
+# A register as an assignment's target (``m._a = ``, ``m._a, m._x, ... = ``; a call's
+# argument followed by a comma counts too, which only keeps a write-back).
+_ASSIGNED = re.compile(r"\bm\._([axlf])\s*(?:=(?!=)|,)")
 
 
 class Bail(Exception):
@@ -309,17 +312,21 @@ class _Writer(ArithmeticWriter):
 
     def source(self) -> str:
         body = "\n".join(self.lines)
+        # A register the block only reads is the machine's still: not written back.
+        assigned = set(_ASSIGNED.findall(body))
         for register in "axlf":
             body = body.replace(f"m._{register}", f"r{register}")
         found = set(_REGISTER_NAMES.findall(body))
         used = [r for r in "axlf" if r in found]
-        flush = "; ".join(f"m._{r} = r{r}" for r in used) or "pass"
+        kept = [r for r in used if r in assigned]
+        flush = "; ".join(f"m._{r} = r{r}" for r in kept) or "pass"
         body = body.replace("@FLUSH@", flush)
         if not self.loops:  # called once: the shadow set is looked up only when needed
             body = body.replace("sh(", "m._shadowed.add(")
-        body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in used))
+        body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in kept))
         body = body.replace("@D@", f" + passed * {_DONE}" if self.loops else "")
         body = body.replace("@DI@", " + passed" if self.loops else "")
+        body = _without_dead_counts(body)
         head = ["def block(m, room):", *([" global HOT"] if self.counting else []),
                 " mem = m.mem",
                 *([" sh = m._shadowed.add"] if "sh(" in body and self.loops else []),
@@ -331,6 +338,29 @@ class _Writer(ArithmeticWriter):
             if "t0" in body:
                 head.append("  t0 = t")
         return "\n".join(head) + "\n" + body
+
+
+_SET_N = re.compile(r" n = \d+")  # a pair's fetch setting the next CC (top level)
+_USES_N = re.compile(r"\bn\b")
+
+
+def _without_dead_counts(body: str) -> str:
+    """``body`` without the ``n = ...`` of a pair fetch that nothing reads before the next
+    pair's sets it again (a plain pair: no transfer, exit, bail or R looks at CC). Any
+    other line naming ``n`` (a word's text spelling one included) counts as reading it."""
+    lines = body.split("\n")
+    keep = [True] * len(lines)
+    pending = None  # the index of the last top-level ``n = ...`` not yet read
+    for index, line in enumerate(lines):
+        if _SET_N.fullmatch(line):
+            if pending is not None:
+                keep[pending] = False  # set again before anything read it
+            pending = index
+        elif pending is not None and _USES_N.search(line):
+            pending = None
+    if pending is not None:
+        keep[pending] = False  # (the body ends without reading it)
+    return "\n".join(line for line, kept in zip(lines, keep, strict=True) if kept)
 
 
 def _codes(word: str) -> tuple[list[tuple[ops.Operation, int]], list[str | None]]:
