@@ -136,8 +136,19 @@ class Tables:
 TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the machine"
 
 
+# What the loop's look-up meets besides a block's answer (each at least _CHANGED, so one
+# test of the answer sees them all): a word not looked up at that address before, and a
+# pair that runs through the executors (a first sight) or in the interpreter.
+_MISSING = 1 << 56
+_GENERIC = 1 << 57
+
+
+def _missing(m: Machine, room: int) -> int:
+    return _MISSING
+
+
 def _generic(m: Machine, room: int) -> int:
-    raise Bail(0)
+    return _GENERIC
 
 
 def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
@@ -279,28 +290,28 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
     first_sight = _first_sight if not (tables.overflow_stop or tables.observed) else None
     try:
         while done < limit:
-            if done <= whole:
-                function = by_address[cc].get(word := mem[cc])
-                if function is None:
-                    function = compile_block(tables, cc, mem, shadowed=shadowed)
+            if done <= whole:  # room for any block: the answer says what else to do
+                r = by_address[cc].get(word := mem[cc], _missing)(m, budget - done)
             else:  # the last few instructions of the budget: one pair at a time
                 function = singles[cc].get(word := mem[cc])
                 if function is None:
                     function = compile_block(tables, cc, mem, single=True, shadowed=shadowed)
-            if function is _generic:
-                if first_sight is None:
-                    break
-                if shadowed:  # the executors read memory as words
-                    materialise(m)
-                cc = first_sight(m, cc)
-                done += 2
-                continue
-            r = function(m, budget - done)
+                r = function(m, budget - done)
             if r >= _CHANGED:
+                if r == _MISSING:
+                    r = compile_block(tables, cc, mem, shadowed=shadowed)(m, budget - done)
+                if r >= _GENERIC:
+                    if first_sight is None:
+                        break
+                    if shadowed:  # the executors read memory as words
+                        materialise(m)
+                    cc = first_sight(m, cc)
+                    done += 2
+                    continue
                 if r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
                     r -= _FOLLOW
                     _follow(tables, cc, mem, word)
-                else:  # a word of the block had changed: shorten the block
+                elif r >= _CHANGED:  # a word of the block had changed: shorten the block
                     pairs, r = divmod(r, _CHANGED)  # (filed under the word it was found by)
                     compile_block(tables, cc, mem, pairs, word=word)
             done += r >> _DONE_SHIFT
