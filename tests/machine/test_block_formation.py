@@ -282,3 +282,30 @@ def test_a_keyboard_stall_in_a_block_stops_as_the_reference_asking_the_keyboard_
         same(fast, ref, fast[0].run(1000), reference_run(ref[0], 1000))
         assert fast[0].last_stop.kind is StopKind.KEYBOARD
         assert len(asked) == (1 if word is None else 2), asked
+
+
+@pytest.mark.parametrize("limit", [1, 12])
+def test_a_place_whose_runs_come_slowly_is_not_followed(monkeypatch, limit):
+    """The block at 000 ends at a U to 020, where a counting loop runs ``limit`` passes
+    before the program goes round again: with 1 its HOT_RUNS runs come within a thousand
+    instructions and it is followed; with 12 they take about six thousand, more than
+    HOT_RUNS * FOLLOW_SPAN (2,400 here), and its count starts again instead (a compile in
+    the middle of a long run for a place run once a game: tic-tac-toe's rounds had one
+    every few million instructions). Both match the reference throughout."""
+    monkeypatch.setattr(compiled, "FOLLOW_SPAN", 40)
+    memory = {0: instruction("B", 60) + instruction("A", 61),   # x + 1
+              1: instruction("H", 60) + instruction("00", 0),
+              2: instruction("00", 0) + instruction("U", 20),
+              20: instruction("L", 62) + instruction("U", 21),   # rL = the limit
+              21: instruction("B", 63) + instruction("A", 61),   # count + 1
+              22: instruction("H", 63) + instruction("Q", 30),   # done at the limit
+              23: instruction("00", 0) + instruction("U", 21),
+              30: instruction("B", 64) + instruction("H", 63),   # count = 0
+              31: instruction("00", 0) + instruction("U", 0),
+              60: from_int(0), 61: from_int(1), 62: from_int(limit), 63: from_int(0),
+              64: from_int(0)}
+    fast, ref = twin(MachineOptions(), memory, [])
+    for _ in range(150):
+        same(fast, ref, fast[0].run(97), reference_run(ref[0], 97))
+    assert compiled.TABLES[False].runs_left(0)[0] < HOT_RUNS  # (it has been counting)
+    assert _followed(0, memory[0]) is (limit == 1)

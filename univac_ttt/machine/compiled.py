@@ -55,6 +55,9 @@ _CC_MASK = _DONE - 1
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
 _OBSERVING_LIMIT = 16  # sets of observed addresses whose tables are kept
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
+# A place is followed only if its HOT_RUNS runs came within HOT_RUNS * FOLLOW_SPAN
+# instructions of the block loop (once every 1,000 instructions on average, or oftener).
+FOLLOW_SPAN = 1_000
 _CODE_LIMIT = 2_048  # code objects kept (verify makes 66 shapes; self-writing code makes more)
 
 # Generated source -> its code object (a shape's, shapes.py, or a source's own);
@@ -101,13 +104,31 @@ class Tables:
         # The runs left before the blocks at an address are followed (one count for every
         # word there, shared by their blocks: blockgen.HOT_RUNS).
         self._runs_left: dict[int, list[int]] = {}
+        # Instructions the block loop has run with these tables (counted as each call of
+        # it ends), and that count when each address's runs began to be counted.
+        self.ran = 0
+        self._counted_since: dict[int, int] = {}
 
     def runs_left(self, address: int) -> list[int]:
         """The count the blocks at ``address`` ending at a U they may follow share."""
         count = self._runs_left.get(address)
         if count is None:
             count = self._runs_left[address] = [blockgen.HOT_RUNS]
+            self._counted_since[address] = self.ran
         return count
+
+    def worth_following(self, address: int) -> bool:
+        """Whether the runs at ``address`` came often enough for a followed block to pay
+        for its compile (a few ms: about 10,000 runs saving a few hundred ns each) soon;
+        if not, its count starts again (a place run once a game is hot only after
+        millions of instructions: following it then was a compile in the middle of a
+        long run, for nothing). Counts kept by block alone always follow."""
+        since = self._counted_since.get(address)
+        if since is None or self.ran - since <= blockgen.HOT_RUNS * FOLLOW_SPAN:
+            return True
+        self._runs_left[address][0] = blockgen.HOT_RUNS
+        self._counted_since[address] = self.ran
+        return False
 
     def hot(self, address: int) -> bool:
         """Whether a block at ``address`` has used up the runs: the next ones follow."""
@@ -119,6 +140,7 @@ class Tables:
         self.seen.clear()
         self.followed.clear()
         self._runs_left.clear()
+        self._counted_since.clear()
         for blocks in (*self.by_address, *self.singles):
             blocks.clear()
 
@@ -247,6 +269,8 @@ def _code_of(source: str) -> CodeType:
 def _follow(tables: Tables, address: int, mem: list[str], word: str) -> None:
     """Compile the block for ``word`` at ``address`` again, on across unconditional
     transfers (it has run blockgen.HOT_RUNS times): a jump costs no return to the loop."""
+    if not tables.worth_following(address):
+        return
     if len(tables.followed) >= _SEEN_LIMIT:
         tables.followed.clear()
     tables.followed.add((address, word))
@@ -320,6 +344,7 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
         if shadowed:
             materialise(m)
         m.instructions += done + bail.done
+        tables.ran += done
         if bail.request is not None and not bail.request.advance and not tables.observed:
             m._asked = bail.request  # (an observer is told of each fetch: ask again there)
         return done + bail.done
@@ -327,6 +352,7 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
         materialise(m)
     m.cc = cc
     m.instructions += done
+    tables.ran += done
     return done
 
 
