@@ -57,9 +57,9 @@ SHARE_BY_ADDRESS = True
 OWN_SHARE = 10  # a block's own runs before it is followed: HOT_RUNS // OWN_SHARE
 _TRANSFERS = ("Q", "T", "U", "A", "S", "X")  # codes that may change CC (A, S, X: overflow)
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
-# A register as an assignment's target (``m._a = ``, ``m._a, m._x, ... = ``; a call's
-# argument followed by a comma counts too, which only keeps a write-back).
-_ASSIGNED = re.compile(r"\bm\._([axlf])\s*(?:=(?!=)|,)")
+# A register as an assignment's target: ``m._a = ``, or in a list of targets
+# (``m._a, m._x, m._f, p = r``).
+_ASSIGNED = re.compile(r"\bm\._([axlf])(?=(?:\s*,\s*[\w.]+)*\s*=(?!=))")
 
 
 class Bail(Exception):

@@ -20,8 +20,9 @@ def _stored(register: str) -> Hoist:
     only. A number whose word is known (a dict look-up) is stored as that word, and the
     register keeps it; a new number is stored as its int, the cell noted as shadowed, and
     its word is made only if something reads it as text."""
-    return Hoist((f"v = m._{register}", "if v.__class__ is int:",
-                  " if (u := WORD(v)) is None: sh({a})", f" else: m._{register} = v = u"), "v")
+    return Hoist((f"if m._{register}.__class__ is int:",  # (a local in a block: no copy)
+                  f" if (u := WORD(m._{register})) is None: sh({{a}})",
+                  f" else: m._{register} = u"), f"m._{register}")
 
 
 # The names of a body (ops.py, "one body") in compiled code: a cell or register read as a
@@ -33,8 +34,8 @@ _COMPILED_NAMES: ops.Names = {
     "SF": Hoist(tuple(_WF), "v"),  # rF may hold a triple, which is no adder value
     # Two ints are equal exactly when their words are; a word and an int are compared as
     # words. Two ints compare as numbers, which is what T does with two numeric words (U4).
-    "A_IS_L": "(e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and "
-              "MIXED_EQUAL(e, v)",
+    "A_IS_L": "m._a == m._l or m._a.__class__ is not m._l.__class__ and "
+              "MIXED_EQUAL(m._a, m._l)",  # (locals in a block)
     "A_OVER_L": Hoist(("e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
                        " g = e > v", "else:",
                        " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
