@@ -32,8 +32,8 @@ _STORES_A = {op.code for op in OPERATIONS if "SA" in ops.fields(op.body)}  # H, 
 # machine's own thread), so the next read is cheap.
 # rA, rX and rL hold ints below 10^11 only (NEW makes word_of's word); rF may hold a
 # twelve-digit triple (REG).
-_A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else WORD(v) or {new}(v))"
-                  for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
+_A, _X, _L, _F = (f"(m._{r} if m._{r}.__class__ is str else WORD(m._{r}) or {new}(m._{r}))"
+                  for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))  # (locals)
 _WA, _WX, _WL, _WF = ([f"v = m._{r}",
                        f"if v.__class__ is not str: m._{r} = v = WORD(v) or {new}(v)"]
                       for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
