@@ -313,33 +313,30 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
     # A first sight runs in the interpreter where an observer must be told (it checks).
     first_sight = _first_sight if not (tables.overflow_stop or tables.observed) else None
     try:
-        while done < limit:
-            if done <= whole:  # room for any block: the answer says what else to do
+        while True:
+            while done <= whole:  # room for any block: the answer says what else to do
                 r = by_address[cc].get(word := mem[cc], _missing)(m, budget - done)
+                if r >= _CHANGED:
+                    r = _rare(m, tables, cc, word, r, budget - done, first_sight)
+                    if r < 0:
+                        break
+                done += r >> _DONE_SHIFT
+                cc = r & _CC_MASK
             else:  # the last few instructions of the budget: one pair at a time
+                if done >= limit:
+                    break
                 function = singles[cc].get(word := mem[cc])
                 if function is None:
                     function = compile_block(tables, cc, mem, single=True, shadowed=shadowed)
                 r = function(m, budget - done)
-            if r >= _CHANGED:
-                if r == _MISSING:
-                    r = compile_block(tables, cc, mem, shadowed=shadowed)(m, budget - done)
-                if r >= _GENERIC:
-                    if first_sight is None:
+                if r >= _CHANGED:
+                    r = _rare(m, tables, cc, word, r, budget - done, first_sight)
+                    if r < 0:
                         break
-                    if shadowed:  # the executors read memory as words
-                        materialise(m)
-                    cc = first_sight(m, cc)
-                    done += 2
-                    continue
-                if r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
-                    r -= _FOLLOW
-                    _follow(tables, cc, mem, word)
-                elif r >= _CHANGED:  # a word of the block had changed: shorten the block
-                    pairs, r = divmod(r, _CHANGED)  # (filed under the word it was found by)
-                    compile_block(tables, cc, mem, pairs, word=word)
-            done += r >> _DONE_SHIFT
-            cc = r & _CC_MASK
+                done += r >> _DONE_SHIFT
+                cc = r & _CC_MASK
+                continue
+            break  # (a pair for the interpreter)
     except Bail as bail:
         if shadowed:
             materialise(m)
@@ -354,6 +351,30 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
     m.instructions += done
     tables.ran += done
     return done
+
+
+def _rare(m: Machine, tables: Tables, cc: int, word: str, r: int, room: int,
+          first_sight: Callable[[Machine, int], int] | None) -> int:
+    """The block loop's answer from ``r`` when it is not a block's plain one: a word not
+    looked up before (compiled, or seen, and run), a first sight (run through the
+    executors: two instructions, or -1 to leave it to the interpreter), a block asking to
+    be followed or shortened (done, its own answer returned)."""
+    mem = m.mem
+    if r == _MISSING:
+        r = compile_block(tables, cc, mem, shadowed=m._shadowed)(m, room)
+    if r >= _GENERIC:
+        if first_sight is None:
+            return -1
+        if m._shadowed:  # the executors read memory as words
+            materialise(m)
+        return first_sight(m, cc) + 2 * _DONE
+    if r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
+        r -= _FOLLOW
+        _follow(tables, cc, mem, word)
+    elif r >= _CHANGED:  # a word of the block had changed: shorten the block
+        pairs, r = divmod(r, _CHANGED)  # (filed under the word it was found by)
+        compile_block(tables, cc, mem, pairs, word=word)
+    return r
 
 
 def run(m: Machine, max_steps: int) -> Stop:
