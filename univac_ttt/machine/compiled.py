@@ -361,7 +361,8 @@ def _rare(m: Machine, tables: Tables, cc: int, word: str, r: int, room: int,
     be followed or shortened (done, its own answer returned)."""
     mem = m.mem
     if r == _MISSING:
-        r = compile_block(tables, cc, mem, shadowed=m._shadowed)(m, room)
+        function = compile_block(tables, cc, mem, shadowed=m._shadowed)
+        r = _GENERIC if function is _generic else function(m, room)
     if r >= _GENERIC:
         if first_sight is None:
             return -1
