@@ -21,9 +21,9 @@ import re
 from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
-from . import checking, fastarith, ops
+from . import fastarith, ops
 from .blockarith import _A, _L, _READS_A_AS_WORD, _WA, _WL, ArithmeticWriter
-from .blockops import _PLAIN, _PLAIN_BY
+from .blockops import _PLAIN, _PLAIN_BY, _stored_cells, _without_dead_counts
 from .charset import MINUS, ZERO_DIGIT
 from .ops import decode
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
@@ -340,29 +340,6 @@ class _Writer(ArithmeticWriter):
         return "\n".join(head) + "\n" + body
 
 
-_SET_N = re.compile(r" n = \d+")  # a pair's fetch setting the next CC (top level)
-_USES_N = re.compile(r"\bn\b")
-
-
-def _without_dead_counts(body: str) -> str:
-    """``body`` without the ``n = ...`` of a pair fetch that nothing reads before the next
-    pair's sets it again (a plain pair: no transfer, exit, bail or R looks at CC). Any
-    other line naming ``n`` (a word's text spelling one included) counts as reading it."""
-    lines = body.split("\n")
-    keep = [True] * len(lines)
-    pending = None  # the index of the last top-level ``n = ...`` not yet read
-    for index, line in enumerate(lines):
-        if _SET_N.fullmatch(line):
-            if pending is not None:
-                keep[pending] = False  # set again before anything read it
-            pending = index
-        elif pending is not None and _USES_N.search(line):
-            pending = None
-    if pending is not None:
-        keep[pending] = False  # (the body ends without reading it)
-    return "\n".join(line for line, kept in zip(lines, keep, strict=True) if kept)
-
-
 def _codes(word: str) -> tuple[list[tuple[ops.Operation, int]], list[str | None]]:
     halves = [decode(word[:6]), decode(word[6:])]
     return halves, [_CODE_OF.get(op.execute) for op, _ in halves]
@@ -444,22 +421,6 @@ class Plan:
 
 
 _Step = tuple[int, str, list[tuple[ops.Operation, int]], list[str | None]]
-
-
-# The words of memory each compiled instruction stores into, by its code, as its row's body
-# says (checking.uses): the operand's span, a channel for Z. Devices are left out: a
-# keyboard word or a tape block landing on a later pair is still met by that pair's check.
-_STORES = {op.code: op.words for op in ops.OPERATIONS
-           if not op.device and "m" in checking.uses(op.body)[1]}
-
-
-def _stored_cells(code: str | None, a: int) -> tuple[int, ...]:
-    words = _STORES.get(code)  # type: ignore[arg-type]
-    if words is None:
-        return ()
-    if words == 10:  # Y and Z move the ten-word channel of m (compiled.eligible)
-        a -= a % 10
-    return tuple((a + i) % 1000 for i in range(words))
 
 
 def block_plan(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,

@@ -5,12 +5,15 @@ compiled code puts for it: a cell or register read as a word where the body asks
 made from an int if it holds one (and kept so), a store that may leave a number's int in
 memory (the value shadow), an instruction that would stop leaving the block instead.
 blockgen's writer formats the result per instruction (operand, channel, clock, pair, the
-text that leaves the block).
+text that leaves the block). Also here: the cells each code stores into (a block ends
+before a pair it writes itself) and a block text's unread settings of the next CC.
 """
 
 from __future__ import annotations
 
-from . import ops
+import re
+
+from . import checking, ops
 from .blockarith import _A, _F, _L, _M, _WF, _X
 from .ops import Hoist
 
@@ -102,3 +105,42 @@ class _ByRule(dict[tuple[bool, bool], dict[str, list[str]]]):
 
 _PLAIN_BY = _ByRule()
 _PLAIN = frozenset(op.code for op in _INLINE)
+
+
+# The words of memory each compiled instruction stores into, by its code, as its row's body
+# says (checking.uses): the operand's span, a channel for Z. Devices are left out: a
+# keyboard word or a tape block landing on a later pair is still met by that pair's check.
+_STORES = {op.code: op.words for op in ops.OPERATIONS
+           if not op.device and "m" in checking.uses(op.body)[1]}
+
+
+def _stored_cells(code: str | None, a: int) -> tuple[int, ...]:
+    words = _STORES.get(code)  # type: ignore[arg-type]
+    if words is None:
+        return ()
+    if words == 10:  # Y and Z move the ten-word channel of m (compiled.eligible)
+        a -= a % 10
+    return tuple((a + i) % 1000 for i in range(words))
+
+
+_SET_N = re.compile(r" n = \d+")  # a pair's fetch setting the next CC (top level)
+_USES_N = re.compile(r"\bn\b")
+
+
+def _without_dead_counts(body: str) -> str:
+    """``body`` without the ``n = ...`` of a pair fetch that nothing reads before the next
+    pair's sets it again (a plain pair: no transfer, exit, bail or R looks at CC). Any
+    other line naming ``n`` (a word's text spelling one included) counts as reading it."""
+    lines = body.split("\n")
+    keep = [True] * len(lines)
+    pending = None  # the index of the last top-level ``n = ...`` not yet read
+    for index, line in enumerate(lines):
+        if _SET_N.fullmatch(line):
+            if pending is not None:
+                keep[pending] = False  # set again before anything read it
+            pending = index
+        elif pending is not None and _USES_N.search(line):
+            pending = None
+    if pending is not None:
+        keep[pending] = False  # (the body ends without reading it)
+    return "\n".join(line for line, kept in zip(lines, keep, strict=True) if kept)
