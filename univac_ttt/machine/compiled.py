@@ -126,7 +126,9 @@ class Tables:
         since = self._counted_since.get(address)
         if since is None or self.ran - since <= blockgen.HOT_RUNS * FOLLOW_SPAN:
             return True
-        self._runs_left[address][0] = blockgen.HOT_RUNS
+        count = self._runs_left.get(address)
+        if count is not None:  # (machines in other threads share these tables)
+            count[0] = blockgen.HOT_RUNS
         self._counted_since[address] = self.ran
         return False
 
