@@ -57,6 +57,34 @@ def test_a_shortened_block_is_filed_under_the_word_it_was_found_by(monkeypatch):
     assert blocks.get(other) not in (None, compiled._generic)
 
 
+def test_a_block_ends_before_a_pair_it_stores_into_itself(monkeypatch):
+    """Address stepping: the block at 000 stores a new count into 003, a later pair of its
+    own (two skips), every pass. It ends before 003 from the start instead of being made
+    long, leaving at the changed word on its first run and being made again shorter (one
+    compile, not two: a tic-tac-toe round made half its late blocks so). Runs of odd
+    lengths match the reference."""
+    memory = {0: instruction("B", 3) + instruction("A", 10),   # rA = count + 1
+              1: instruction("H", 3) + instruction("00", 0),   # into 003, a later pair
+              2: instruction("00", 0) + instruction("00", 0),
+              3: from_int(0),                                   # the count: two skips
+              4: instruction("00", 0) + instruction("U", 0), 10: from_int(1)}
+    fast, ref = twin(MachineOptions(), memory, [])
+    long_made: list[int] = []
+    real = compiled.block_source
+
+    def counted(tables, address, mem, pairs=blockgen._MAX_PAIRS, *args):  # type: ignore[no-untyped-def]
+        if pairs > 1:  # (not the one-pair blocks run at a budget's end)
+            long_made.append(address)
+        return real(tables, address, mem, pairs, *args)
+
+    monkeypatch.setattr(compiled, "block_source", counted)
+    for steps in (400, 1, 3, 37, 2000, 7):
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    assert long_made.count(0) == 1, long_made
+    plan = blockgen.block_plan(compiled.TABLES[False], 0, fast[0].mem)
+    assert plan is not None and [at for at, *_ in plan.steps] == [0, 1, 2]
+
+
 # ---- blocks followed across unconditional transfers -------------------------------------
 # A block ending at a U it always takes is compiled again, once it has run HOT_RUNS times,
 # on across the U at the pair it transfers to (one straight line through the jump). It must
@@ -217,3 +245,67 @@ def test_a_hot_one_pair_block_at_a_budgets_end_does_not_ask_to_follow_again(monk
     for steps in (4000, *[20 + k % 9 for k in range(30 * HOT_RUNS)], 4000, 3, 1):
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
     assert made.count(3) <= 6, made.count(3)  # (before: about one a run once hot)
+
+
+@pytest.mark.parametrize("half", [0, 1])
+def test_a_keyboard_stall_in_a_block_stops_as_the_reference_asking_the_keyboard_once(half):
+    """A compiled block meeting a keyboard with nothing typed (left or right half of its
+    third pair) stops, settled before the read, as the reference does; the Stop is made
+    from the device's request, so the keyboard is asked once a run (the interpreter used
+    to run the read again only to be told the same). Words typed between the runs are
+    read where the reference reads them."""
+    read = instruction("10", 30)
+    memory = {0: instruction("B", 20) + instruction("A", 21),
+              1: instruction("H", 20) + instruction("00", 0),
+              2: (read + instruction("00", 0)) if half == 0 else
+                 (instruction("B", 30) + read),
+              3: instruction("50", 30) + instruction("U", 0),
+              20: from_int(0), 21: from_int(1)}
+    fast, ref = twin(MachineOptions(), memory, [from_int(n) for n in range(5)])
+    asked = []
+    keyboard = fast[0].keyboard
+    real = keyboard.read_word
+
+    def counted() -> str | None:
+        asked.append(1)
+        return real()
+
+    keyboard.read_word = counted  # type: ignore[method-assign]
+    for steps in (1000, 1000, 3, 1000):  # runs to the stall, compiled by the second
+        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+    assert fast[0].last_stop.kind is StopKind.KEYBOARD
+    for word in (from_int(7), None, from_int(8), None, None):
+        if word is not None:
+            keyboard.words.append(word)
+            ref[0].keyboard.words.append(word)
+        asked.clear()
+        same(fast, ref, fast[0].run(1000), reference_run(ref[0], 1000))
+        assert fast[0].last_stop.kind is StopKind.KEYBOARD
+        assert len(asked) == (1 if word is None else 2), asked
+
+
+@pytest.mark.parametrize("limit", [1, 12])
+def test_a_place_whose_runs_come_slowly_is_not_followed(monkeypatch, limit):
+    """The block at 000 ends at a U to 020, where a counting loop runs ``limit`` passes
+    before the program goes round again: with 1 its HOT_RUNS runs come within a thousand
+    instructions and it is followed; with 12 they take about six thousand, more than
+    HOT_RUNS * FOLLOW_SPAN (2,400 here), and its count starts again instead (a compile in
+    the middle of a long run for a place run once a game: tic-tac-toe's rounds had one
+    every few million instructions). Both match the reference throughout."""
+    monkeypatch.setattr(compiled, "FOLLOW_SPAN", 40)
+    memory = {0: instruction("B", 60) + instruction("A", 61),   # x + 1
+              1: instruction("H", 60) + instruction("00", 0),
+              2: instruction("00", 0) + instruction("U", 20),
+              20: instruction("L", 62) + instruction("U", 21),   # rL = the limit
+              21: instruction("B", 63) + instruction("A", 61),   # count + 1
+              22: instruction("H", 63) + instruction("Q", 30),   # done at the limit
+              23: instruction("00", 0) + instruction("U", 21),
+              30: instruction("B", 64) + instruction("H", 63),   # count = 0
+              31: instruction("00", 0) + instruction("U", 0),
+              60: from_int(0), 61: from_int(1), 62: from_int(limit), 63: from_int(0),
+              64: from_int(0)}
+    fast, ref = twin(MachineOptions(), memory, [])
+    for _ in range(150):
+        same(fast, ref, fast[0].run(97), reference_run(ref[0], 97))
+    assert compiled.TABLES[False].runs_left(0)[0] < HOT_RUNS  # (it has been counting)
+    assert _followed(0, memory[0]) is (limit == 1)

@@ -32,8 +32,8 @@ _STORES_A = {op.code for op in OPERATIONS if "SA" in ops.fields(op.body)}  # H, 
 # machine's own thread), so the next read is cheap.
 # rA, rX and rL hold ints below 10^11 only (NEW makes word_of's word); rF may hold a
 # twelve-digit triple (REG).
-_A, _X, _L, _F = (f"(v if (v := m._{r}).__class__ is str else WORD(v) or {new}(v))"
-                  for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
+_A, _X, _L, _F = (f"(m._{r} if m._{r}.__class__ is str else WORD(m._{r}) or {new}(m._{r}))"
+                  for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))  # (locals)
 _WA, _WX, _WL, _WF = ([f"v = m._{r}",
                        f"if v.__class__ is not str: m._{r} = v = WORD(v) or {new}(v)"]
                       for r, new in zip("axlf", ("NEW", "NEW", "NEW", "REG"), strict=True))
@@ -70,14 +70,15 @@ class ArithmeticWriter:
         to_a = (" m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
                 _READS_A_AS_WORD else " m._a = WORD(s) or s" if self.half == 0
                 and self.right_code in _STORES_A else " m._a = s")
+        # The operand first: text (address arithmetic on instruction words, most adds of
+        # the tic-tac-toe program) goes the word way without rA's value looked up.
         self.emit(*([f"w = mem[{a}]"] if source != "x" else []),
-                  "va = VALUE(m._a, m._a)",
                   f"vb = {second}",
-                  "if va.__class__ is int and vb.__class__ is int and "
+                  "if vb.__class__ is int and (va := VALUE(m._a, m._a)).__class__ is int and "
                   f"-{MODULUS} < (s := va {sign} vb) < {MODULUS} and s:", rx, to_a, "else:")
         indent = " "
         if not self.overflow_stop:  # an overflow of two numbers wraps as fastarith._sum
-            self.emit(" if va.__class__ is int and vb.__class__ is int and (s := va "
+            self.emit(" if vb.__class__ is int and va.__class__ is int and (s := va "
                       f"{sign} vb) and (s := s - {MODULUS} if s > 0 else s + {MODULUS}):",
                       " " + rx, " " + to_a, "  m.overflows += 1", "  n = 0", " else:")
             indent = "  "  # (a wrapped zero, text, a zero sum: the word way below)

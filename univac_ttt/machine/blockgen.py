@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from . import arithmetic as ar
 from . import fastarith, ops
 from .blockarith import _A, _L, _READS_A_AS_WORD, _WA, _WL, ArithmeticWriter
-from .blockops import _PLAIN, _PLAIN_BY
+from .blockops import _PLAIN, _PLAIN_BY, _stored_cells, _without_dead_counts
 from .charset import MINUS, ZERO_DIGIT
 from .ops import decode
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
@@ -32,6 +32,7 @@ from .word import ZERO
 if TYPE_CHECKING:
     from .compiled import Tables
     from .cpu import Machine
+    from .stops import StopRequest
 
 # A block returns the next CC plus the instructions it ran times _DONE, plus _CHANGED times
 # the pairs before the word it found changed when it left for that reason.
@@ -56,19 +57,25 @@ SHARE_BY_ADDRESS = True
 OWN_SHARE = 10  # a block's own runs before it is followed: HOT_RUNS // OWN_SHARE
 _TRANSFERS = ("Q", "T", "U", "A", "S", "X")  # codes that may change CC (A, S, X: overflow)
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
+# A register as an assignment's target: ``m._a = ``, or in a list of targets
+# (``m._a, m._x, m._f, p = r``).
+_ASSIGNED = re.compile(r"\bm\._([axlf])(?=(?:\s*,\s*[\w.]+)*\s*=(?!=))")
 
 
 class Bail(Exception):
     """The block cannot go on compiled; ``done`` instructions of it have run, and the
-    machine is settled just before the next one (CC, CR, the half, the clock, registers)."""
+    machine is settled just before the next one (CC, CR, the half, the clock, registers).
+    ``request``: the stop a device asked for there, having changed nothing (a keyboard with
+    nothing typed), which the interpreter would only ask again by running it."""
 
-    def __init__(self, done: int) -> None:
+    def __init__(self, done: int, request: StopRequest | None = None) -> None:
         super().__init__(done)
         self.done = done
+        self.request = request
 
 
 def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, half: int,
-            done: int, **registers: str | int) -> Bail:
+            done: int, request: StopRequest | None = None, **registers: str | int) -> Bail:
     """Put the machine where a block leaves it before an instruction it cannot run: the
     clock, CC, CR (None: as it was, the block's first pair not yet fetched), the half and
     the registers the block holds in locals."""
@@ -79,7 +86,7 @@ def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, h
     m.half = half
     for name, value in registers.items():
         setattr(m, "_" + name, value)
-    return Bail(done)
+    return Bail(done, request)
 
 
 def _leave(m: Machine, pulses: int, cr: str, cr_address: int, result: int,
@@ -267,7 +274,8 @@ class _Writer(ArithmeticWriter):
             self.emit("@FLUSH@", "if m._shadowed: MATERIALISE(m)",  # devices read words
                       f"m.pulses = {self.now()}", "m.cc = n",
                       f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
-                      f"r = {name}(m, {a})", "if r is not None:", f" {bail}",
+                      f"r = {name}(m, {a})", "if r is not None:",
+                      " " + bail.replace("@REGS@)", "@REGS@, request=r)"),
                       "t = m.pulses")
             self.off = 0
             self.phase = None
@@ -304,17 +312,21 @@ class _Writer(ArithmeticWriter):
 
     def source(self) -> str:
         body = "\n".join(self.lines)
+        # A register the block only reads is the machine's still: not written back.
+        assigned = set(_ASSIGNED.findall(body))
         for register in "axlf":
             body = body.replace(f"m._{register}", f"r{register}")
         found = set(_REGISTER_NAMES.findall(body))
         used = [r for r in "axlf" if r in found]
-        flush = "; ".join(f"m._{r} = r{r}" for r in used) or "pass"
+        kept = [r for r in used if r in assigned]
+        flush = "; ".join(f"m._{r} = r{r}" for r in kept) or "pass"
         body = body.replace("@FLUSH@", flush)
         if not self.loops:  # called once: the shadow set is looked up only when needed
             body = body.replace("sh(", "m._shadowed.add(")
-        body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in used))
+        body = body.replace("@REGS@", "".join(f", {r}=r{r}" for r in kept))
         body = body.replace("@D@", f" + passed * {_DONE}" if self.loops else "")
         body = body.replace("@DI@", " + passed" if self.loops else "")
+        body = _without_dead_counts(body)
         head = ["def block(m, room):", *([" global HOT"] if self.counting else []),
                 " mem = m.mem",
                 *([" sh = m._shadowed.add"] if "sh(" in body and self.loops else []),
@@ -424,9 +436,12 @@ def block_plan(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_P
     steps: list[_Step] = []
     at = address
     visited = set()
+    stored: set[int] = set()  # cells the pairs so far store into
     for _ in range(pairs):
         if steps and at in tables.observed:
             break  # an observed address starts a block of its own
+        if at in stored:  # the block writes this pair's word itself (address stepping):
+            break  # it ends before it, as it would be shortened at once on its first run
         word = first if first is not None and not steps else mem[at]
         if word.__class__ is int:  # a number stored where a later pair is fetched
             break  # (the block ends before it; its own lookup makes it a word)
@@ -435,6 +450,8 @@ def block_plan(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_P
             break
         steps.append((at, word, halves, codes))
         visited.add(at)
+        for code, (_, operand) in zip(codes, halves, strict=True):
+            stored.update(_stored_cells(code, operand))
         if "U" in codes:  # straight line ends at an unconditional transfer, unless followed
             target = _followable(halves, codes)
             if not follow or target is None or target in visited:

@@ -5,12 +5,15 @@ compiled code puts for it: a cell or register read as a word where the body asks
 made from an int if it holds one (and kept so), a store that may leave a number's int in
 memory (the value shadow), an instruction that would stop leaving the block instead.
 blockgen's writer formats the result per instruction (operand, channel, clock, pair, the
-text that leaves the block).
+text that leaves the block). Also here: the cells each code stores into (a block ends
+before a pair it writes itself) and a block text's unread settings of the next CC.
 """
 
 from __future__ import annotations
 
-from . import ops
+import re
+
+from . import checking, ops
 from .blockarith import _A, _F, _L, _M, _WF, _X
 from .ops import Hoist
 
@@ -20,8 +23,9 @@ def _stored(register: str) -> Hoist:
     only. A number whose word is known (a dict look-up) is stored as that word, and the
     register keeps it; a new number is stored as its int, the cell noted as shadowed, and
     its word is made only if something reads it as text."""
-    return Hoist((f"v = m._{register}", "if v.__class__ is int:",
-                  " if (u := WORD(v)) is None: sh({a})", f" else: m._{register} = v = u"), "v")
+    return Hoist((f"if m._{register}.__class__ is int:",  # (a local in a block: no copy)
+                  f" if (u := WORD(m._{register})) is None: sh({{a}})",
+                  f" else: m._{register} = u"), f"m._{register}")
 
 
 # The names of a body (ops.py, "one body") in compiled code: a cell or register read as a
@@ -33,8 +37,8 @@ _COMPILED_NAMES: ops.Names = {
     "SF": Hoist(tuple(_WF), "v"),  # rF may hold a triple, which is no adder value
     # Two ints are equal exactly when their words are; a word and an int are compared as
     # words. Two ints compare as numbers, which is what T does with two numeric words (U4).
-    "A_IS_L": "(e := m._a) == (v := m._l) or e.__class__ is not v.__class__ and "
-              "MIXED_EQUAL(e, v)",
+    "A_IS_L": "m._a == m._l or m._a.__class__ is not m._l.__class__ and "
+              "MIXED_EQUAL(m._a, m._l)",  # (locals in a block)
     "A_OVER_L": Hoist(("e = m._a", "v = m._l", "if e.__class__ is int and v.__class__ is int:",
                        " g = e > v", "else:",
                        " if e.__class__ is not str: m._a = e = WORD(e) or NEW(e)",
@@ -101,3 +105,42 @@ class _ByRule(dict[tuple[bool, bool], dict[str, list[str]]]):
 
 _PLAIN_BY = _ByRule()
 _PLAIN = frozenset(op.code for op in _INLINE)
+
+
+# The words of memory each compiled instruction stores into, by its code, as its row's body
+# says (checking.uses): the operand's span, a channel for Z. Devices are left out: a
+# keyboard word or a tape block landing on a later pair is still met by that pair's check.
+_STORES = {op.code: op.words for op in ops.OPERATIONS
+           if not op.device and "m" in checking.uses(op.body)[1]}
+
+
+def _stored_cells(code: str | None, a: int) -> tuple[int, ...]:
+    words = _STORES.get(code)  # type: ignore[arg-type]
+    if words is None:
+        return ()
+    if words == 10:  # Y and Z move the ten-word channel of m (compiled.eligible)
+        a -= a % 10
+    return tuple((a + i) % 1000 for i in range(words))
+
+
+_SET_N = re.compile(r" n = \d+")  # a pair's fetch setting the next CC (top level)
+_USES_N = re.compile(r"\bn\b")
+
+
+def _without_dead_counts(body: str) -> str:
+    """``body`` without the ``n = ...`` of a pair fetch that nothing reads before the next
+    pair's sets it again (a plain pair: no transfer, exit, bail or R looks at CC). Any
+    other line naming ``n`` (a word's text spelling one included) counts as reading it."""
+    lines = body.split("\n")
+    keep = [True] * len(lines)
+    pending = None  # the index of the last top-level ``n = ...`` not yet read
+    for index, line in enumerate(lines):
+        if _SET_N.fullmatch(line):
+            if pending is not None:
+                keep[pending] = False  # set again before anything read it
+            pending = index
+        elif pending is not None and _USES_N.search(line):
+            pending = None
+    if pending is not None:
+        keep[pending] = False  # (the body ends without reading it)
+    return "\n".join(line for line, kept in zip(lines, keep, strict=True) if kept)

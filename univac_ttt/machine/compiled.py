@@ -55,6 +55,9 @@ _CC_MASK = _DONE - 1
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
 _OBSERVING_LIMIT = 16  # sets of observed addresses whose tables are kept
 _SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
+# A place is followed only if its HOT_RUNS runs came within HOT_RUNS * FOLLOW_SPAN
+# instructions of the block loop (once every 1,000 instructions on average, or oftener).
+FOLLOW_SPAN = 1_000
 _CODE_LIMIT = 2_048  # code objects kept (verify makes 66 shapes; self-writing code makes more)
 
 # Generated source -> its code object (a shape's, shapes.py, or a source's own);
@@ -101,13 +104,33 @@ class Tables:
         # The runs left before the blocks at an address are followed (one count for every
         # word there, shared by their blocks: blockgen.HOT_RUNS).
         self._runs_left: dict[int, list[int]] = {}
+        # Instructions the block loop has run with these tables (counted as each call of
+        # it ends), and that count when each address's runs began to be counted.
+        self.ran = 0
+        self._counted_since: dict[int, int] = {}
 
     def runs_left(self, address: int) -> list[int]:
         """The count the blocks at ``address`` ending at a U they may follow share."""
         count = self._runs_left.get(address)
         if count is None:
             count = self._runs_left[address] = [blockgen.HOT_RUNS]
+            self._counted_since[address] = self.ran
         return count
+
+    def worth_following(self, address: int) -> bool:
+        """Whether the runs at ``address`` came often enough for a followed block to pay
+        for its compile (a few ms: about 10,000 runs saving a few hundred ns each) soon;
+        if not, its count starts again (a place run once a game is hot only after
+        millions of instructions: following it then was a compile in the middle of a
+        long run, for nothing). Counts kept by block alone always follow."""
+        since = self._counted_since.get(address)
+        if since is None or self.ran - since <= blockgen.HOT_RUNS * FOLLOW_SPAN:
+            return True
+        count = self._runs_left.get(address)
+        if count is not None:  # (machines in other threads share these tables)
+            count[0] = blockgen.HOT_RUNS
+        self._counted_since[address] = self.ran
+        return False
 
     def hot(self, address: int) -> bool:
         """Whether a block at ``address`` has used up the runs: the next ones follow."""
@@ -119,6 +142,7 @@ class Tables:
         self.seen.clear()
         self.followed.clear()
         self._runs_left.clear()
+        self._counted_since.clear()
         for blocks in (*self.by_address, *self.singles):
             blocks.clear()
 
@@ -136,8 +160,19 @@ class Tables:
 TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the machine"
 
 
+# What the loop's look-up meets besides a block's answer (each at least _CHANGED, so one
+# test of the answer sees them all): a word not looked up at that address before, and a
+# pair that runs through the executors (a first sight) or in the interpreter.
+_MISSING = 1 << 56
+_GENERIC = 1 << 57
+
+
+def _missing(m: Machine, room: int) -> int:
+    return _MISSING
+
+
 def _generic(m: Machine, room: int) -> int:
-    raise Bail(0)
+    return _GENERIC
 
 
 def compile_block(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
@@ -236,6 +271,8 @@ def _code_of(source: str) -> CodeType:
 def _follow(tables: Tables, address: int, mem: list[str], word: str) -> None:
     """Compile the block for ``word`` at ``address`` again, on across unconditional
     transfers (it has run blockgen.HOT_RUNS times): a jump costs no return to the loop."""
+    if not tables.worth_following(address):
+        return
     if len(tables.followed) >= _SEEN_LIMIT:
         tables.followed.clear()
     tables.followed.add((address, word))
@@ -278,43 +315,69 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
     # A first sight runs in the interpreter where an observer must be told (it checks).
     first_sight = _first_sight if not (tables.overflow_stop or tables.observed) else None
     try:
-        while done < limit:
-            if done <= whole:
-                function = by_address[cc].get(word := mem[cc])
-                if function is None:
-                    function = compile_block(tables, cc, mem, shadowed=shadowed)
+        while True:
+            while done <= whole:  # room for any block: the answer says what else to do
+                r = by_address[cc].get(word := mem[cc], _missing)(m, budget - done)
+                if r >= _CHANGED:
+                    r = _rare(m, tables, cc, word, r, budget - done, first_sight)
+                    if r < 0:
+                        break
+                done += r >> _DONE_SHIFT
+                cc = r & _CC_MASK
             else:  # the last few instructions of the budget: one pair at a time
+                if done >= limit:
+                    break
                 function = singles[cc].get(word := mem[cc])
                 if function is None:
                     function = compile_block(tables, cc, mem, single=True, shadowed=shadowed)
-            if function is _generic:
-                if first_sight is None:
-                    break
-                if shadowed:  # the executors read memory as words
-                    materialise(m)
-                cc = first_sight(m, cc)
-                done += 2
+                r = function(m, budget - done)
+                if r >= _CHANGED:
+                    r = _rare(m, tables, cc, word, r, budget - done, first_sight)
+                    if r < 0:
+                        break
+                done += r >> _DONE_SHIFT
+                cc = r & _CC_MASK
                 continue
-            r = function(m, budget - done)
-            if r >= _CHANGED:
-                if r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
-                    r -= _FOLLOW
-                    _follow(tables, cc, mem, word)
-                else:  # a word of the block had changed: shorten the block
-                    pairs, r = divmod(r, _CHANGED)  # (filed under the word it was found by)
-                    compile_block(tables, cc, mem, pairs, word=word)
-            done += r >> _DONE_SHIFT
-            cc = r & _CC_MASK
+            break  # (a pair for the interpreter)
     except Bail as bail:
         if shadowed:
             materialise(m)
         m.instructions += done + bail.done
+        tables.ran += done
+        if bail.request is not None and not bail.request.advance and not tables.observed:
+            m._asked = bail.request  # (an observer is told of each fetch: ask again there)
         return done + bail.done
     if shadowed:
         materialise(m)
     m.cc = cc
     m.instructions += done
+    tables.ran += done
     return done
+
+
+def _rare(m: Machine, tables: Tables, cc: int, word: str, r: int, room: int,
+          first_sight: Callable[[Machine, int], int] | None) -> int:
+    """The block loop's answer from ``r`` when it is not a block's plain one: a word not
+    looked up before (compiled, or seen, and run), a first sight (run through the
+    executors: two instructions, or -1 to leave it to the interpreter), a block asking to
+    be followed or shortened (done, its own answer returned)."""
+    mem = m.mem
+    if r == _MISSING:
+        function = compile_block(tables, cc, mem, shadowed=m._shadowed)
+        r = _GENERIC if function is _generic else function(m, room)
+    if r >= _GENERIC:
+        if first_sight is None:
+            return -1
+        if m._shadowed:  # the executors read memory as words
+            materialise(m)
+        return first_sight(m, cc) + 2 * _DONE
+    if r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
+        r -= _FOLLOW
+        _follow(tables, cc, mem, word)
+    elif r >= _CHANGED:  # a word of the block had changed: shorten the block
+        pairs, r = divmod(r, _CHANGED)  # (filed under the word it was found by)
+        compile_block(tables, cc, mem, pairs, word=word)
+    return r
 
 
 def run(m: Machine, max_steps: int) -> Stop:
@@ -327,6 +390,13 @@ def run(m: Machine, max_steps: int) -> Stop:
     while total < max_steps:
         if not m.half and max_steps - total >= 2:
             total += _blocks(m, max_steps - total, tables)
+            request = m._asked
+            if request is not None:  # a device stopped, settled before it, nothing changed
+                m._asked = None
+                stop = Stop(request.kind, m.cr_address if m.half else m.cc,
+                            "right" if m.half else "left", request.reason)
+                m.last_stop = stop  # (as the interpreter stops there: _settle_stop)
+                return stop
             if total >= max_steps:
                 break
         steps = 1 if m.half or max_steps - total < 2 else 2

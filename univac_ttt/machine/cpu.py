@@ -107,6 +107,9 @@ class Machine:
         self._x: str | int = ZERO
         self._l: str | int = ZERO
         self._f: str | int = ZERO
+        # A stop a compiled block's device asked for before changing anything (compiled.py
+        # makes the Stop the interpreter would, without running the device again).
+        self._asked: StopRequest | None = None
         self.clear()
 
     # ---- registers --------------------------------------------------------------------

@@ -255,8 +255,13 @@ class TapeUnits:
     def faulty(self) -> bool:
         """A tape fault is pending: a mounted reel has a bad block, or rI holds one (the
         CPU then runs its careful interpreter, as for injected word faults)."""
-        return self.ri_check is not None or any(
-            u.reel is not None and u.reel.bad for u in self.units.values())
+        if self.ri_check is not None:
+            return True
+        for unit in self.units.values():  # (a loop: asked before every compiled run)
+            reel = unit.reel
+            if reel is not None and reel.bad:
+                return True
+        return False
 
     def inject(self, unit: int, block: int, reads: int = 1) -> None:
         """Make block ``block`` (1 = the first) of the reel on ``unit`` fail its check on
