@@ -38,7 +38,7 @@ def test_a_forked_run_has_its_own_streams_directory_and_exit(tmp_path, monkeypat
 
 @pytest.mark.parametrize(("args", "ready", "keys", "shown", "env"), [
     ([], "INPUT READY ▸", "5\r", "> 5", None),  # the full-screen console: a move
-    (["monitor"], "monitor>", "go\r", "monitor>", None),
+    (["monitor"], "monitor>", "go\r", "UNIVAC KEYBOARD", None),  # go ends at a keyboard wait
     (["play", "--plain", "--speed", "authentic"], "NEW GAME", "", "TYPE A SQUARE CODE",
      "fast clock"),
 ])
