@@ -83,7 +83,7 @@ def test_a_long_session_keeps_bounded_paper_text_and_memory(monkeypatch, long_ru
                                  and console.session.desk.paper.end > m)
                     if sum(served.results()) > ended:  # a game ended; the next is ready
                         square = 0
-                        await asyncio.sleep(GRACE + 0.05)
+                        await _until(lambda: not console.holding())  # keys count again
                         kept = console.session.desk.paper.characters
                         assert kept <= SMALL_PAPER, kept
                         assert len(console.pacer.text) <= SMALL_PAPER + 64 * 12  # as the kiosk's
