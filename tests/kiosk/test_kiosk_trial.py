@@ -216,3 +216,27 @@ def test_the_small_board_has_all_nine_squares():
     lines = big_board((1, -1, 0, 0, 0, 0, 0, 0, 0), 0)
     assert len(lines) == board_size(0)[1] == 11
     assert "9" in lines[-2] and "4" in lines[5] and "█" in lines[1]
+
+
+# ---- 4. one greeting after waking ----------------------------------------------------------
+
+def greetings_since_last_move(kiosk):
+    """The greetings typed after the last keyed line or result: one, for a fresh game."""
+    text = kiosk.pacer.text
+    last = max(text.rfind("\n> "), *(text.rfind(r) for r in ("WINS", "DRAW")))
+    return text[max(last, 0):].count("NEW GAME")
+
+
+@pytest.mark.parametrize("seconds", [0, 1, 6, 16, 30])  # untouched, mid-demo, after one
+def test_waking_from_a_demonstration_types_one_greeting(kiosk, seconds):
+    attract(kiosk)
+    for _ in range(seconds):
+        kiosk.settings.clock.now += 1
+        kiosk.tick()
+    ended = kiosk.tally.today().demonstrations
+    assert kiosk.activity()
+    kiosk.pacer.finish()
+    assert greetings_since_last_move(kiosk) == 1, kiosk.pacer.text[-400:]
+    assert kiosk.game_paper.count("NEW GAME") == 1  # the printout begins with the greeting
+    assert kiosk.submit("5") and kiosk.tally.today().demonstrations == ended
+    assert kiosk.board[4] == 1  # the visitor's game, on a fresh board

@@ -242,7 +242,8 @@ class Kiosk:
         self.mode = Mode.PLAYING
         self.pacer.finish()
         self.waking = False
-        self._restart_program()
+        if not (wake and self._fresh):
+            self._restart_program()
         self.visitor_words = 0
         self.caption = WELCOME
         self.hint = ""
