@@ -279,9 +279,10 @@ def test_wrong_pins_lock_the_pin_for_longer_each_time(kiosk, caplog):
     kiosk.staff_begin()
     assert not kiosk.staff_pin("0000")
     assert kiosk.pin_lock_left() == 30
-    kiosk.staff_begin()
-    assert kiosk.mode is not Mode.STAFF and "locked" in kiosk.hint
+    kiosk.staff_begin()  # a notice that takes every key: no PIN can be typed
+    assert kiosk.mode is Mode.STAFF and kiosk.staff_locked and "locked" in kiosk.hint
     assert not kiosk.staff_pin("2468")  # even the right PIN waits out the lock
+    assert kiosk.mode is Mode.PLAYING and "locked" in kiosk.hint
     clock.now += 31
     kiosk.staff_begin()
     assert not kiosk.staff_pin("1111")

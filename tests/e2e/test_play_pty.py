@@ -64,7 +64,16 @@ def test_wrong_staff_pins_lock_the_pin(tmp_path):
     terminal.send(F12)
     screen = terminal.wait_for("try again in")
     assert "STAFF PIN >" not in screen  # no PIN may be typed while it is locked
+    assert "STAFF PIN LOCKED" in screen
+    terminal.send("2468" + ENTER)  # dropped: not on the paper, not a bad code
+    screen = terminal.wait_for("INPUT READY >")
+    assert "2468" not in screen and "SORRY" not in screen
+    terminal.send("5" + ENTER)  # the game goes on, its paper holding only the move
+    screen = terminal.wait_for("The opening")
+    assert "> 5" in screen and "2468" not in screen
     terminal.child.terminate(force=True)
+    tally = tmp_path / "tally.json"  # written only once something is counted
+    assert not tally.exists() or '"bad_codes": 0' in tally.read_text()
     log = (tmp_path / "kiosk.log").read_text()
     assert "kiosk started" in log and "PIN locked for 30 s" in log
 

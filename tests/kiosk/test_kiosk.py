@@ -282,9 +282,13 @@ def test_new_game_during_attract_mode_starts_exactly_one_game(make_kiosk, clock)
     for _ in range(5):
         clock.now += 3
         kiosk.tick()
+    assert kiosk.tally.today().demonstrations == 1  # one just ended: its next game is typed
     greetings = kiosk.session.paper.count("NEW GAME")
     kiosk.new_game()
     assert kiosk.mode is Mode.PLAYING
+    assert kiosk.session.paper.count("NEW GAME") == greetings  # that game is the visitor's
+    assert kiosk.submit("5") and kiosk.board[4] == 1
+    kiosk.new_game()  # F2 in a visitor's game boots one new game
     assert kiosk.session.paper.count("NEW GAME") == greetings + 1
 
 

@@ -2,8 +2,8 @@
 
 Demonstrations in attract mode and visitor games alternate. Memory, the paper kept, the
 text a redraw shows and the characters a redraw parses for the big board must all stay
-flat: bounded by constants, not by how long the kiosk has been on. By default 240 games:
-the paper (some forty games) and the typed text a redraw shows are full three times over
+flat: bounded by constants, not by how long the kiosk has been on. By default 340 games:
+the paper (some forty games) and the typed text a redraw shows are full several times over
 before tracing starts, refilled under tracing, and memory is measured over the last 50;
 `pytest --long` plays 20,000 (about two weeks of a busy museum day after day).
 """
@@ -62,7 +62,7 @@ def test_thousands_of_games_through_the_kiosk_stay_flat(tmp_path, monkeypatch, l
     games = size(*KIOSK_SOAK_GAMES)
     # tracing starts after the warm-up and runs long enough before the first measure for
     # every bounded buffer (the paper: some forty games) to be refilled under tracing
-    # (by default 240 games: 140 to warm up, 50 traced to refill, 50 measured)
+    # (by default 340 games: 240 to warm up, 50 traced to refill, 50 measured)
     warm, traced = (games * 8 // 10, games * 85 // 100) if long_run else (
         games - 100, games - 50)
     clock = Clock()

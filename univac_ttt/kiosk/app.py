@@ -37,12 +37,18 @@ from ..tui.guard import run_guarded
 from ..tui.paper_view import PaperView
 from ..tui.theme import style
 from ..tui.wrap import wrap_words
-from .bigboard import big_board_cells, board_size
+from .bigboard import SMALL, big_board_cells, board_size
 
 STAFF_EXIT = 0
 LOCKED_KEYS = ("c-c", "c-z", "c-\\", "c-q", "c-d", "f3", "f4", "c-x", "c-l")
 KIOSK_HELP = tictactoe_pack().help + "\n\nPress Enter or Esc to close this help."
 BIG_SCREEN = (100, 41)  # columns and rows from which the board is drawn twice as large
+CHROME_ROWS = 4  # the title, the hint line, the keyboard line and the key bar
+NARROW = 60  # fewer columns than this take the small board, to leave the paper room
+BAR = " Type a square code, 1 to 9, and press Enter.   F1 help   F2 new game"
+SHORT_BAR = " Square code 1 to 9, then Enter.  F1 help  F2 new game"
+DEMO_BAR = " DEMONSTRATION: the UNIVAC is playing itself. Press any key to play!"
+SHORT_DEMO_BAR = " DEMONSTRATION. Press any key to play!"
 STYLE = style({
     "board": "#f0e6c8 bold",
     "board.keyed": "#f0b040 bold",  # the visitor's keyed X, until the UNIVAC's reply shows
@@ -51,6 +57,7 @@ STYLE = style({
     "prompt": "bold #f0b040",
     "prompt.staff": "bg:#a02020 #ffffff bold",
     "hint": "#ff8080 bold",
+    "bar.demo": "bg:#f0b040 #000000 bold",  # lit the whole time a demonstration plays
 })
 
 
@@ -91,9 +98,28 @@ class KioskApp:
             return 80, 24
 
     def scale(self) -> int:
-        """2 on a big museum screen (the board and caption seen from a distance), else 1."""
+        """2 on a big museum screen (the board and caption seen from a distance); 1 where
+        that board's 17 rows fit under the title and over the keyboard lines; else the
+        small board, so that no row of squares is ever cut off."""
         columns, rows = self._size()
-        return 2 if columns >= BIG_SCREEN[0] and rows >= BIG_SCREEN[1] else 1
+        if columns >= BIG_SCREEN[0] and rows >= BIG_SCREEN[1]:
+            return 2
+        if rows - CHROME_ROWS >= board_size(1)[1] and columns >= NARROW:
+            return 1
+        return SMALL
+
+    def _board_rows(self) -> int:
+        return board_size(self.scale())[1]
+
+    def shown_caption_lines(self) -> list[str]:
+        """The caption under the board, after a blank line where there is room for one; none
+        at all where it would not fit whole (a board cut off or half a sentence helps
+        nobody; the paper beside still says what happened)."""
+        room = self._size()[1] - CHROME_ROWS - self._board_rows()
+        lines = self.caption_lines()
+        if len(lines) > room:
+            return []
+        return ([""] if len(lines) < room else []) + lines
 
     def left_width(self) -> int:
         """The board's column: the board, indented two, and one column to spare."""
@@ -119,7 +145,7 @@ class KioskApp:
         return wrap_words(KIOSK_HELP, min(84, self._size()[0]), reflow=True)
 
     def _caption(self) -> FormattedText:
-        return FormattedText([("class:caption", "\n".join(self.caption_lines()))])
+        return FormattedText([("class:caption", "\n".join(self.shown_caption_lines()))])
 
     def _hint(self) -> FormattedText:
         """A lit error neon; a hint about the last key; else, once INPUT READY is lit,
@@ -133,14 +159,26 @@ class KioskApp:
     def _prompt(self) -> FormattedText:
         kiosk = self.kiosk
         if kiosk.mode is Mode.STAFF:
+            if kiosk.staff_locked:  # no PIN is typed: every key is dropped till Esc/Enter
+                return FormattedText([("class:prompt.staff", " STAFF PIN LOCKED ")])
             return FormattedText([("class:prompt.staff", " STAFF PIN > "), ("", " ")])
+        if kiosk.demonstrating:
+            return FormattedText([("class:prompt", " DEMONSTRATION ")])
         ready = kiosk.input_ready
         # ">" rather than a triangle: the Linux text console's font has few symbols
         return FormattedText([("class:prompt", " INPUT READY > " if ready else " UNIVAC ... ")])
 
+    def bar_text(self) -> str:
+        """The key bar: while a demonstration plays, that it is one (the caption above
+        explains the UNIVAC's strategy meanwhile); the shorter words on a narrow screen."""
+        columns = self._size()[0]
+        if self.kiosk.demonstrating:
+            return DEMO_BAR if len(DEMO_BAR) <= columns else SHORT_DEMO_BAR
+        return BAR if len(BAR) <= columns else SHORT_BAR
+
     def _bar(self) -> FormattedText:
-        return FormattedText([("class:bar", " Type a square code, 1 to 9, and press Enter."
-                                            "   F1 help   F2 new game")])
+        lit = "class:bar.demo" if self.kiosk.demonstrating else "class:bar"
+        return FormattedText([(lit, self.bar_text().ljust(self._size()[0]))])
 
     def _build(self, input: Input | None, output: Output | None) -> Application[int]:
         staff = Condition(lambda: self.kiosk.mode is Mode.STAFF)
@@ -152,10 +190,9 @@ class KioskApp:
         ], height=1)
         left = HSplit([
             Window(FormattedTextControl(self._board),
-                   height=lambda: Dimension(min=5, max=board_size(self.scale())[1] + 1,
-                                            preferred=board_size(self.scale())[1] + 1)),
+                   height=lambda: Dimension.exact(self._board_rows())),
             Window(FormattedTextControl(self._caption),
-                   height=lambda: Dimension(min=1, preferred=len(self.caption_lines()))),
+                   height=lambda: Dimension.exact(len(self.shown_caption_lines()))),
             Window(),  # the rest of a tall screen stays empty below the caption
         ], width=lambda: Dimension.exact(self.left_width()))
         body = HSplit([
@@ -181,8 +218,10 @@ class KioskApp:
     # ---- keys ------------------------------------------------------------------------
 
     def _focus(self) -> None:
-        target = self.pin_buffer if self.kiosk.mode is Mode.STAFF else self.keyboard_buffer
-        self.app.layout.focus(target)
+        staff = self.kiosk.mode is Mode.STAFF
+        if not staff:
+            self.pin_buffer.reset()  # a PIN left half typed (a time-out) is not kept
+        self.app.layout.focus(self.pin_buffer if staff else self.keyboard_buffer)
 
     def _bindings(self) -> KeyBindings:
         kb = KeyBindings()
@@ -191,7 +230,7 @@ class KioskApp:
         @kb.add(Keys.Any)
         def _(event: KeyPressEvent) -> None:
             if kiosk.mode is Mode.STAFF:
-                if event.data.isprintable():
+                if event.data.isprintable() and not kiosk.staff_locked:
                     self.pin_buffer.insert_text(event.data)
                 return
             if kiosk.activity() or self.show_help:

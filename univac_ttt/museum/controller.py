@@ -41,6 +41,8 @@ GREETING = "The UNIVAC is typing its greeting. Wait for INPUT READY."
 NEW_GAME = "New game! Your move: type a square code, 1 to 9, and press Enter."
 REPLYING = "You keyed your move. The UNIVAC is thinking and typing its answer."
 ATTRACT = "The UNIVAC is playing itself a demonstration. Press any key to play!"
+DEMONSTRATION = "DEMONSTRATION: the UNIVAC is playing itself. Press any key to play!"
+WOKEN = "That key woke the UNIVAC. Type your move at INPUT READY."
 MIN_PIN_LENGTH = 4  # shorter staff PINs are refused at start
 FREE_PIN_TRIES = 2  # wrong PINs allowed before the PIN is locked
 PIN_LOCK_SECONDS = 30.0  # the first lockout; each further wrong PIN doubles it
@@ -120,6 +122,9 @@ class Kiosk:
         self.pin_locked_until = 0.0
         self.keyed_square: int | None = None  # the visitor's entry while the reply is typed
         self._game_over = False  # a visitor game ended; the next one's greeting is typing
+        self._fresh = True  # the UNIVAC sits at a new game's greeting: no move made in it
+        self.waking = False  # a key woke the kiosk; an empty Enter after it is no entry
+        self.staff_locked = False  # F12 was pressed while the PIN is locked: no PIN is typed
 
     # ---- paper and board -------------------------------------------------------------
 
@@ -156,6 +161,13 @@ class Kiosk:
                 and self.session.waiting_for_keyboard)
 
     @property
+    def demonstrating(self) -> bool:
+        """A demonstration is on (also under a staff prompt opened during one), so the
+        screen can say so the whole time, whatever the caption explains."""
+        return self.mode is Mode.ATTRACT or (self.mode is Mode.STAFF
+                                             and self._mode_before_staff is Mode.ATTRACT)
+
+    @property
     def error_stop(self) -> str:
         """The desk's error neons when the UNIVAC has stopped on an error ("" otherwise), so
         a visitor sees the lamp the operator saw; F2 boots a fresh game."""
@@ -179,14 +191,26 @@ class Kiosk:
         """A key was pressed. True if it only woke the kiosk (the key is then used up)."""
         self.last_activity = self.clock()
         if self.mode is Mode.ATTRACT:
-            self._start_visitor_game()
+            self._start_visitor_game(wake=True)
+            self.waking = True
+            self.hint = WOKEN
             return True
         return False
 
     def submit(self, text: str) -> bool:
-        """The visitor pressed Enter with ``text`` on the keyboard line."""
-        if self.activity() or self.mode is not Mode.PLAYING:
+        """The visitor pressed Enter with ``text`` on the keyboard line. The Enter that
+        follows the key that woke the kiosk, with nothing typed since, is no entry (and no
+        bad code): the visitor meant to play, not to send the UNIVAC an empty word."""
+        if self.activity():
+            self.waking = False  # this Enter was the key that woke the kiosk
             return False
+        if self.mode is not Mode.PLAYING:
+            return False
+        if self.waking:
+            self.waking = False
+            if not text.strip():
+                self.hint = WOKEN
+                return False
         if self.pacer.busy:
             self.hint = "The UNIVAC is still typing. Wait for INPUT READY."
             return False
@@ -211,10 +235,16 @@ class Kiosk:
                 self._save_tally()
             self._start_visitor_game()
 
-    def _start_visitor_game(self) -> None:
+    def _start_visitor_game(self, wake: bool = False) -> None:
+        """A fresh game for a visitor. Woken from a demonstration, a UNIVAC that already
+        sits at a new game's greeting (a demonstration just ended, or none began) is not
+        restarted: that would type a second greeting under the first."""
         self.mode = Mode.PLAYING
         self.pacer.finish()
-        self._restart_program()
+        self.waking = False
+        if not (wake and self._fresh):
+            self._restart_program()
+        self.visitor_words = 0
         self.caption = WELCOME
         self.hint = ""
 
@@ -225,6 +255,7 @@ class Kiosk:
         self.session.new_game()
         self.game_paper = paper.since(mark)  # the new greeting
         self.visitor_words = 0
+        self._fresh = True
 
     def _send(self, text: str, demo: bool) -> bool:
         session = self.session
@@ -238,7 +269,9 @@ class Kiosk:
         if session.noticed:
             self.caption = session.noticed[-1]
         paper = session.desk.paper
-        self._account(paper.since(mark), paper.typed_since(mark), demo)
+        typed = paper.typed_since(mark)
+        self._account(paper.since(mark), typed, demo)
+        self._fresh = bool(results_in(typed))  # a game ended: the next greeting is typed
         return True
 
     def _account(self, new_text: str, typed: str, demo: bool) -> None:
@@ -303,6 +336,7 @@ class Kiosk:
         if self.mode is Mode.STAFF and now - self.staff_since >= self.settings.staff_timeout:
             self.mode = self._mode_before_staff
             self.hint = ""
+            self.staff_locked = False
             self.last_activity = now
             return True
         return changed
@@ -315,6 +349,7 @@ class Kiosk:
     def _start_attract(self) -> None:
         self.mode = Mode.ATTRACT
         self.pacer.finish()
+        self.waking = False
         if self.visitor_words:  # a game was begun: start afresh (else the board is fresh)
             self._restart_program()
         self.caption = ATTRACT
@@ -352,30 +387,39 @@ class Kiosk:
         return max(0.0, self.pin_locked_until - self.clock())
 
     def staff_begin(self) -> None:
-        left = self.pin_lock_left()
-        if left > 0:
-            self.hint = (f"Staff PIN locked after {self.wrong_pins} wrong tries: try again in "
-                         f"{_seconds(left)}.")
-            return
+        """F12: the masked PIN prompt; while the PIN is locked, a notice of how long is
+        left that takes every key until Esc, Enter or the staff time-out, so nothing typed
+        after F12 (a PIN least of all) reaches the visitor's game, paper or tally."""
         if self.mode is not Mode.STAFF:
             self._mode_before_staff = self.mode
             self.mode = Mode.STAFF
         self.staff_since = self.clock()
-        self.hint = "Staff: type the PIN and press Enter (Esc to cancel)."
+        left = self.pin_lock_left()
+        self.staff_locked = left > 0
+        if self.staff_locked:
+            self.hint = (f"Staff PIN locked after {self.wrong_pins} wrong tries: try again in "
+                         f"{_seconds(left)}. Esc or Enter to go back.")
+        else:
+            self.hint = "Staff: type the PIN and press Enter (Esc to cancel)."
 
     def staff_cancel(self) -> None:
         if self.mode is Mode.STAFF:
             self.mode = self._mode_before_staff
             self.hint = ""
             self.last_activity = self.clock()
+        self.staff_locked = False
 
     def staff_pin(self, pin: str) -> bool:
         """True for the right PIN (the kiosk may then exit). After ``FREE_PIN_TRIES`` wrong
         PINs the PIN is locked, 30 s at first and twice as long after each further wrong
-        one (at most 15 minutes); while it is locked no PIN is even compared."""
-        if self.pin_lock_left() > 0:
+        one (at most 15 minutes); while it is locked, or if the prompt was opened while it
+        was, no PIN is even compared."""
+        left = self.pin_lock_left()
+        if left > 0 or self.staff_locked:
             self.staff_cancel()
-            self.staff_begin()  # says how long is left
+            self.hint = (f"Staff PIN locked after {self.wrong_pins} wrong tries: try again in "
+                         f"{_seconds(left)}." if left > 0 else
+                         "The staff PIN lock is over: press F12 to type the PIN.")
             return False
         if hmac.compare_digest(pin.encode(), self.settings.pin.encode()):
             log.info("staff exit")
