@@ -365,3 +365,16 @@ def test_kiosk_keys_typed_while_the_univac_types_are_not_kept(kiosk):
         pipe.send_text("37\r" + "\x1b[24~" + "2468\r")
         assert app.run() == 0
     assert app.keyboard_buffer.text == "" and kiosk.session.words_typed == 0
+
+
+def test_the_still_typing_hint_goes_once_input_ready_lights(kiosk):
+    """A move keyed while the greeting types is refused with a hint to wait; once the
+    greeting is typed (INPUT READY) the hint goes and "Your move" shows (found by a user
+    trial: the hint stayed over the lit lamp)."""
+    from univac_ttt.museum.controller import STILL_TYPING
+
+    assert kiosk.pacer.busy
+    assert not kiosk.submit("5")
+    assert kiosk.hint == STILL_TYPING
+    type_out(kiosk)
+    assert kiosk.hint == "" and "Your move" in (kiosk.your_move or kiosk.shown_caption)

@@ -31,7 +31,7 @@ from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.output import Output
 
 from ..machine.charset import KEYBOARD_KEYS
-from ..museum.controller import Kiosk, Mode
+from ..museum.controller import STILL_TYPING, Kiosk, Mode
 from ..packs.tictactoe import tictactoe_pack
 from ..tui.guard import run_guarded
 from ..tui.paper_view import PaperView
@@ -237,7 +237,7 @@ class KioskApp:
                 self.show_help = False
                 return
             if kiosk.pacer.busy:  # keys typed ahead would land in the next game
-                kiosk.hint = "The UNIVAC is still typing. Wait for INPUT READY."
+                kiosk.hint = STILL_TYPING
             elif event.data in KEYBOARD_KEYS:
                 self.keyboard_buffer.insert_text(event.data.upper())
                 kiosk.hint = ""

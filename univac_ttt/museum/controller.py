@@ -39,6 +39,7 @@ WELCOME = "Your move: type a square code, 1 to 9, and press Enter."
 YOUR_MOVE = WELCOME  # the line over the keyboard once INPUT READY is lit
 GREETING = "The UNIVAC is typing its greeting. Wait for INPUT READY."
 NEW_GAME = "New game! Your move: type a square code, 1 to 9, and press Enter."
+STILL_TYPING = "The UNIVAC is still typing. Wait for INPUT READY."  # a key too early
 REPLYING = "You keyed your move. The UNIVAC is thinking and typing its answer."
 ATTRACT = "The UNIVAC is playing itself a demonstration. Press any key to play!"
 DEMONSTRATION = "DEMONSTRATION: the UNIVAC is playing itself. Press any key to play!"
@@ -212,7 +213,7 @@ class Kiosk:
                 self.hint = WOKEN
                 return False
         if self.pacer.busy:
-            self.hint = "The UNIVAC is still typing. Wait for INPUT READY."
+            self.hint = STILL_TYPING
             return False
         self._game_over = False
         accepted = self._send(text, demo=False)
@@ -319,6 +320,9 @@ class Kiosk:
         """Advance typing and the modes; True when the screen should be redrawn."""
         changed = self.pacer.advance()
         now = self.clock()
+        if self.hint == STILL_TYPING and not self.pacer.busy:  # INPUT READY: wait no more
+            self.hint = ""
+            changed = True
         if self._game_over and not self.pacer.busy and self.mode is Mode.PLAYING:
             self._game_over = False
             self.caption = NEW_GAME
