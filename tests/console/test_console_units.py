@@ -377,6 +377,7 @@ def test_the_still_typing_hint_goes_once_input_ready_lights():
     hint no longer says so (it stayed, over a lit INPUT READY)."""
     import asyncio
 
+    from tests.support.serving import until
     from univac_ttt.console.app import STILL_TYPING
 
     async def play() -> tuple[str, str]:
@@ -386,14 +387,6 @@ def test_the_still_typing_hint_goes_once_input_ready_lights():
                                  ConsoleSettings(authentic=True, clock=clock), input=pipe,
                                  output=DummyOutput())
             running = asyncio.ensure_future(console.run_async())
-
-            async def until(condition) -> None:
-                for _ in range(2000):
-                    if condition():
-                        return
-                    await asyncio.sleep(0.005)
-                raise AssertionError("the console never got there")
-
             pipe.send_text("5\r")
             await until(lambda: console.hint == STILL_TYPING)
             during = console.hint
