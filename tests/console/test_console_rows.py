@@ -311,3 +311,20 @@ def test_a_help_longer_than_the_screen_fits_it_and_pages_through_every_word() ->
     pageup(None)
     assert console.layout.help_shown()[0] == every[0]  # back to the top
     assert console.paper.at_end  # the paper was not scrolled by the help's keys
+
+
+def test_the_help_covers_the_screen_s_width_so_nothing_shows_beside_it() -> None:
+    """At 100x30 the help is narrower than the screen: its rows are the whole width, the
+    text centred, so no piece of the paper or the side panel shows beside it."""
+    columns, rows = 100, 30
+    console, _ = _console(columns, rows)
+    console.show_help = True
+    lines = console.layout.help_shown()
+    assert len(lines) < rows and max(len(line) for line in lines) <= 84
+    stock, ours = _both(console, columns, rows)
+    assert stock == ours
+    top = (rows - len(lines)) // 2
+    margin = (columns - 84) // 2
+    for y, line in enumerate(lines):
+        text = "".join(cell[0] for cell in ours[top + y])
+        assert text.rstrip() == ((" " * margin + line) if line else ""), (y, text)

@@ -107,6 +107,11 @@ class ConsoleLayout:
         more = f" lines {top + 1}-{top + len(shown)} of {len(lines)}: PageUp/PageDown"
         return shown + [more[:max(1, min(HELP_WIDTH, self.columns() or HELP_WIDTH))]]
 
+    def help_page_lines(self) -> list[str]:
+        """The lines shown, each after the margin that centres the help on the screen."""
+        margin = " " * max(0, ((self.columns() or HELP_WIDTH) - HELP_WIDTH) // 2)
+        return [margin + line if line else line for line in self.help_shown()]
+
     def help_page(self) -> int:
         """Lines a PageUp or PageDown moves the help by."""
         return max(1, (self.rows() or 2) - 2)
@@ -167,8 +172,10 @@ class ConsoleLayout:
                                         style="class:bar"), filter=tall),
         ])
         help_window = ConditionalContainer(
-            Window(FormattedTextControl(lambda: "\n".join(self.help_shown())),
-                   style="class:help", width=Dimension(preferred=HELP_WIDTH, max=HELP_WIDTH),
+            # the screen's whole width, the text centred in it: no piece of the paper or
+            # the panel shows beside the help (it did at 100 columns)
+            Window(FormattedTextControl(lambda: "\n".join(self.help_page_lines())),
+                   style="class:help", width=lambda: Dimension.exact(self.columns() or 1),
                    height=lambda: Dimension.exact(len(self.help_shown()))),
             filter=Condition(lambda: console.show_help))
         return FloatContainer(body, floats=[Float(help_window)])

@@ -18,7 +18,6 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from ..tui.row_renderer import Frame, MouseRegions, Row, cut, overlay, pad, visible
 from . import panel_rows
-from .app_layout import HELP_WIDTH
 from .panel_rows import PANEL_COLUMNS
 from .side_panel import lamp_for
 
@@ -132,9 +131,8 @@ class ConsoleRows:
 
     def _with_help(self, rows: list[Row], columns: int, height: int, drawn: int) -> list[Row]:
         """The help box over the screen, centred as prompt_toolkit centres a float."""
-        lines = self.console.layout.help_shown()
-        x = max(0, int((columns - HELP_WIDTH) / 2))
-        width = min(HELP_WIDTH, columns - x)
+        lines = self.console.layout.help_page_lines()
+        x, width = 0, columns  # the whole width, as the layout's help window
         y = max(0, int((height - len(lines)) / 2))
         rows = rows + [()] * (height - len(rows))
         for index, line in enumerate(lines[:max(0, height - y)]):
