@@ -30,6 +30,8 @@ from tests.support.serving import run
 from tests.support.sizes import SERVED_SESSION_GAMES, size
 from univac_ttt.cli.serve import served_apps
 from univac_ttt.desk import desk, paper
+from univac_ttt.desk.warm import warm_blocks
+from univac_ttt.packs import shipped_pack
 from univac_ttt.serve.apps import make_app
 
 SMALL_PAPER = 1_500  # characters: about three games' paper
@@ -60,6 +62,11 @@ def test_a_long_session_keeps_bounded_paper_text_and_memory(monkeypatch, long_ru
     defaults = desk.Desk.__init__.__defaults__
     assert defaults is not None and defaults[-1] == paper.PAPER_LIMIT  # paper_limit's
     monkeypatch.setattr(desk.Desk.__init__, "__defaults__", (*defaults[:-1], SMALL_PAPER))
+
+    # As `serve` does before it listens: the program's blocks compiled first, so what the
+    # games add is the terminal's, whatever the tests before this one in the process
+    # compiled (a worker that had compiled little grew 566 kB here, compiling)
+    warm_blocks(shipped_pack("tictactoe"))
 
     async def scenario() -> tuple[int, int]:
         with create_pipe_input() as keys:
