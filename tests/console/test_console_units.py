@@ -6,6 +6,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from tests.support.fake_clock import FakeClock
 from univac_ttt.console.app import KEY_LINES, ConsoleApp, ConsoleSettings
 from univac_ttt.console.side_panel import lamp_for, render_panel
 from univac_ttt.desk.pacing import TypewriterPacer
@@ -20,14 +21,6 @@ WORDS = load_tictactoe().image.words
 TTT = shipped_pack("tictactoe")
 F1, F2, F3, F4 = "\x1bOP", "\x1bOQ", "\x1bOR", "\x1bOS"
 CTRL_Q, CTRL_D, CTRL_C = "\x11", "\x04", "\x03"
-
-
-class FakeClock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
 
 
 def board_words(session):

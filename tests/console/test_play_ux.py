@@ -8,6 +8,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from tests.support.fake_clock import FakeClock
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
 from univac_ttt.console.plain import PlainConsole
 from univac_ttt.console.side_panel import figures_text, render_panel
@@ -33,14 +34,6 @@ TTT = shipped_pack("tictactoe")
 WORDS = SHIPPED.image.words
 CTRL_Q, CTRL_C, CTRL_Z = "\x11", "\x03", "\x1a"
 PAGE_UP, PAGE_DOWN = "\x1b[5~", "\x1b[6~"
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
 
 
 # ---- the keyed entry on the paper -------------------------------------------------------
@@ -160,7 +153,7 @@ def test_the_keyed_entry_shows_on_the_console_paper():
 def test_type_ahead_from_a_finished_game_is_not_played_in_the_next():
     # 2 8 1 loses at once to the UNIVAC; 3 7 arrive in the same burst, typed ahead
     console, _ = run_console("2\r8\r1\r3\r7\r" + CTRL_Q + CTRL_Q,
-                             ConsoleSettings(clock=Clock(), pack=TTT))
+                             ConsoleSettings(clock=FakeClock(), pack=TTT))
     assert console.session.score.univac_wins == 1
     assert console.session.words_typed == 3
     new_game = console.session.paper.rsplit("NEW GAME", 1)[1]
@@ -169,7 +162,7 @@ def test_type_ahead_from_a_finished_game_is_not_played_in_the_next():
 
 
 def test_after_the_pause_the_next_game_takes_keys_again():
-    clock = Clock()
+    clock = FakeClock()
     console = None
     with create_pipe_input() as pipe:
         console = ConsoleApp(lambda on_print: GameSession.from_pack(TTT, on_print=on_print),
@@ -222,7 +215,7 @@ def test_f4_names_the_whole_path(tmp_path):
 
 @pytest.fixture
 def kiosk(tmp_path):
-    clock = Clock()
+    clock = FakeClock()
     settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
                              stats=tmp_path / "tally.json", idle_seconds=60, authentic=True,
                              first_demo=0, clock=clock)

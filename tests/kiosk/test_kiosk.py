@@ -7,6 +7,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from tests.support.fake_clock import FakeClock
 from univac_ttt.desk.session import GameSession
 from univac_ttt.kiosk.app import KioskApp
 from univac_ttt.kiosk.bigboard import big_board
@@ -20,17 +21,9 @@ SHIPPED = load_tictactoe()
 F12, F2 = "\x1b[24~", "\x1bOQ"
 
 
-class Clock:
-    def __init__(self):
-        self.now = 5000.0
-
-    def __call__(self):
-        return self.now
-
-
 @pytest.fixture
 def clock():
-    return Clock()
+    return FakeClock(5000.0)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ before tracing starts, refilled under tracing, and memory is measured over the l
 import gc
 import tracemalloc
 
+from tests.support.fake_clock import FakeClock
 from tests.support.sizes import KIOSK_SOAK_GAMES, size
 from univac_ttt.desk.pacing import SHOWN_LIMIT
 from univac_ttt.desk.paper import PAPER_LIMIT
@@ -21,14 +22,6 @@ from univac_ttt.packs.tictactoe import DEMO_GAMES, load_tictactoe
 SHIPPED = load_tictactoe()
 MEMORY_GROWTH_BOUND = 200_000  # bytes kept by the last 15 % of the games
 STEP = 2.0  # seconds of fake time a tick
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
 
 
 def play(kiosk, clock, games, parsed):
@@ -65,7 +58,7 @@ def test_thousands_of_games_through_the_kiosk_stay_flat(tmp_path, monkeypatch, l
     # (by default 340 games: 240 to warm up, 50 traced to refill, 50 measured)
     warm, traced = (games * 8 // 10, games * 85 // 100) if long_run else (
         games - 100, games - 50)
-    clock = Clock()
+    clock = FakeClock()
     settings = KioskSettings(pin="1", printouts=tmp_path / "printouts",
                              stats=tmp_path / "tally.json", idle_seconds=60,
                              authentic=True, first_demo=0, clock=clock)

@@ -8,6 +8,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from tests.support.fake_clock import FakeClock
 from univac_ttt.kiosk.app import KioskApp
 from univac_ttt.kiosk.bigboard import big_board, board_size
 from univac_ttt.museum.controller import WOKEN, Kiosk, KioskSettings, Mode
@@ -17,19 +18,11 @@ SHIPPED = load_tictactoe()
 F12, ESC = "\x1b[24~", "\x1b"
 
 
-class Clock:
-    def __init__(self):
-        self.now = 5000.0
-
-    def __call__(self):
-        return self.now
-
-
 @pytest.fixture
 def kiosk(tmp_path):
     settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
                              stats=tmp_path / "tally.json", idle_seconds=10,
-                             authentic=False, first_demo=0, clock=Clock())
+                             authentic=False, first_demo=0, clock=FakeClock(5000.0))
     return Kiosk(SHIPPED.image.words, SHIPPED.program, settings)
 
 
@@ -184,7 +177,8 @@ def test_the_whole_board_and_footer_fit_the_screen(kiosk, columns, rows):
                          "blocks.")
         board = board_size(app.scale())
         caption = app.shown_caption_lines()
-        assert 1 + board[1] + len(caption) + 3 <= rows  # title, board, caption, 3 lines
+        around = 1 + 3  # the title above; the hint, keyboard line and key bar below
+        assert board[1] + len(caption) + around <= rows  # the board and caption fit
         assert app.left_width() + 2 + 20 <= columns  # the paper keeps a column
         assert len(app.bar_text()) <= columns and "F2" in app.bar_text()
         if caption:

@@ -5,15 +5,8 @@ from __future__ import annotations
 
 import weakref
 
+from tests.support.fake_clock import FakeClock
 from univac_ttt.serve.heap import RECLAIM_MIN_LEFT, SETTLE_SECONDS, SETTLE_TRIES, Heap
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Graph:
@@ -25,7 +18,7 @@ class Graph:
 
 
 def test_an_emptied_room_is_reclaimed_again_until_its_last_graph_is_freed() -> None:
-    clock = Clock()
+    clock = FakeClock(0.0)
     heap = Heap(clock)
     heap.start()
     try:
@@ -50,7 +43,7 @@ def test_an_emptied_room_is_reclaimed_again_until_its_last_graph_is_freed() -> N
 
 
 def test_a_graph_held_for_ever_is_tried_a_bounded_number_of_times() -> None:
-    clock = Clock()
+    clock = FakeClock(0.0)
     heap = Heap(clock)
     heap.start()
     try:
@@ -72,7 +65,7 @@ def test_a_graph_held_for_ever_is_tried_a_bounded_number_of_times() -> None:
 def test_a_seated_room_watches_only_the_departed_still_alive() -> None:
     """While others play, reclaims come with departures; the weak references to the freed
     graphs go at each, so the list stays as short as what is really held."""
-    heap = Heap(Clock())
+    heap = Heap(FakeClock(0.0))
     heap.start()
     try:
         for _ in range(10 * RECLAIM_MIN_LEFT):  # a reclaim every RECLAIM_MIN_LEFT of them
@@ -93,7 +86,7 @@ def test_a_reclaim_with_terminals_seated_frees_the_departed_and_leaves_startup_f
         return any(any(o is thing for o in gc.get_objects(g)) for g in range(3))
 
     thresholds = gc.get_threshold()
-    heap = Heap(Clock())
+    heap = Heap(FakeClock(0.0))
     early = Graph()  # start-up's
     heap.start()
     try:

@@ -24,21 +24,12 @@ from univac_ttt.serve.server import ClassServer
 from univac_ttt.web.program import WebProgram
 from univac_ttt.web.server import WebListener, WebSettings
 
+from .fake_clock import FakeClock  # noqa: F401 - the browser tests take it from here
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
-
-
-class FakeClock:
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @dataclass

@@ -27,6 +27,7 @@ from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.output import DummyOutput
 
+from tests.support.fake_clock import FakeClock
 from tests.support.sizes import APP_FUZZ_EXAMPLES, size
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
 from univac_ttt.desk.session import GameSession
@@ -52,18 +53,10 @@ MALFORMED = ["\x1b[1m", "\x1b[1;2m", "\x1b[<1;2m", "\x1b[;m", "\x1b[;;;;m", "\x1
              "\x1b[;;M", "\x1b[<0;;M", "\x1b[M\xff\xff\xff", "\x1b[" + "9" * 5000 + ";1R"]
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def parse(data: list[str], mouse: bool = False, clock: Clock | None = None,
+def parse(data: list[str], mouse: bool = False, clock: FakeClock | None = None,
           flush: bool = True) -> tuple[list[KeyPress], GuardedParser]:
     keys: list[KeyPress] = []
-    parser = GuardedParser(keys.append, lambda: mouse, clock or Clock())
+    parser = GuardedParser(keys.append, lambda: mouse, clock or FakeClock(100.0))
     for piece in data:
         parser.feed(piece)
     if flush:
@@ -113,7 +106,7 @@ def test_a_real_paste_arrives_whole_even_with_its_end_mark_split():
 
 
 def test_a_paste_is_cut_at_its_size_and_time_bounds():
-    clock = Clock()
+    clock = FakeClock(100.0)
     keys, parser = parse(["\x1b[200~", "a" * (PASTE_LIMIT + 5000)], clock=clock, flush=False)
     assert parser.in_paste and parser.dropped == 5000
     parser.feed("b" * 10 + "\x1b[201~5")
@@ -145,7 +138,7 @@ def test_prefix_cache_stays_bounded(monkeypatch):
     ["\x1b[200~", "\x1b[201~", "\x1b[", "\x1b[<", "\x1b[M", "\x1b"] + MALFORMED[:-1]),
     st.booleans(), st.booleans()), max_size=20))
 def test_any_text_any_pauses_then_a_pause_and_a_key_gives_that_key(chunks):
-    clock = Clock()
+    clock = FakeClock(100.0)
     keys: list[KeyPress] = []
     parser = GuardedParser(keys.append, lambda: True, clock)
     for text, pause, late in chunks:
