@@ -269,7 +269,8 @@ def test_the_figures_of_any_size_are_rich_s(instructions: int) -> None:
     from univac_ttt.console.side_panel import PANEL_WIDTH, figures_text
 
     move = SimpleNamespace(instructions=instructions, time_us=instructions * 41)
-    text = figures_text(SimpleNamespace(last_move=move, game=move))  # type: ignore[arg-type]
+    text = figures_text(SimpleNamespace(last_move=move, game=move,  # type: ignore[arg-type]
+                                        game_over=instructions % 2 == 1))
     drawn = [[(style, ch) for style, part in row for ch in part] for row in text_rows(text)]
     printed = rich_rows(text.plain, tuple(text.spans), text.style, PANEL_WIDTH)
     assert drawn == [[(style, ch) for style, part in row for ch in part] for row in printed]

@@ -52,7 +52,26 @@ def test_session_counts_the_score_from_the_paper():
         if session.score.games:
             break
     assert session.score.univac_wins == 1 and session.score.games == 1
-    assert session.game.instructions == 0  # a fresh game has begun
+
+
+def test_the_game_figures_stay_the_finished_game_s_until_the_next_first_word():
+    """After a result the panel goes on showing the game just played ("last game"),
+    not a fresh game's zeros; the next game's first word starts its figures."""
+    session = GameSession.from_pack(TTT)
+    total = session.game.instructions  # the boot's run to the first keyboard wait
+    for square in "28134567":
+        session.submit(square)
+        total += session.last_move.instructions
+        if session.score.games:
+            break
+    assert session.score.games == 1 and session.game_over
+    assert session.game.instructions == total > session.last_move.instructions
+    panel = render_panel(session, False, False, pack=TTT)
+    assert re.search(r"last game +[1-9][\d,]* +[\d.]+ m?s", re.sub(r"\x1b\[[\d;]*m", "", panel))
+    session.submit("5")
+    assert not session.game_over
+    assert session.game.instructions == session.last_move.instructions > 0
+    assert "this game" in render_panel(session, False, False, pack=TTT)
 
 
 def test_session_new_game_clears_the_board():

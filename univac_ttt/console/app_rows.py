@@ -103,7 +103,8 @@ class ConsoleRows:
         uniservos = tuple(console.uniservo_lines())
         last, game = session.last_move, session.game
         key = (lamp_for(session, typing, pack.key_hint), last.instructions, last.pulses,
-               game.instructions, game.pulses, tuple(sorted(session.score.counts.items())),
+               game.instructions, game.pulses, session.game_over,
+               tuple(sorted(session.score.counts.items())),
                console.pacer.authentic, id(pack), uniservos)
         if key != self._panel_key or len(self._panel_shown) != height:
             if key != self._panel_key:

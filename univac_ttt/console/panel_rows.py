@@ -152,9 +152,10 @@ class _Figures(NamedTuple):
 
 
 @lru_cache(maxsize=1024)
-def _figures_rows(last: _Figures, game: _Figures, width: int) -> tuple[Row, ...]:
+def _figures_rows(last: _Figures, game: _Figures, width: int,
+                  game_over: bool = False) -> tuple[Row, ...]:
     """The figures' rows (the same replies give the same figures, terminal after terminal)."""
-    return text_rows(figures_text_of(last, game, width), width)
+    return text_rows(figures_text_of(last, game, width, game_over), width)
 
 
 @lru_cache(maxsize=64)
@@ -198,7 +199,8 @@ def panel_rows(session: GameSession, typing: bool, authentic: bool,
     rows += _lamp_rows(lamp_for(session, typing, pack.key_hint), width)
     last, game = session.last_move, session.game
     rows += _figures_rows(_Figures(last.instructions, last.time_us),
-                          _Figures(game.instructions, game.time_us), width)
+                          _Figures(game.instructions, game.time_us), width,
+                          session.game_over)
     if uniservos:
         rows += _uniservo_rows(tuple(uniservos), width)
     if pack.scores:

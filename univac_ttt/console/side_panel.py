@@ -61,13 +61,15 @@ class Figures(Protocol):
 def figures_text(session: GameSession, width: int = PANEL_WIDTH) -> Text:
     """The instructions and UNIVAC time of the last reply and of this game (or session), in
     columns; a figure too wide for its column moves the time to a line of its own, so two
-    figures never run together."""
-    return figures_text_of(session.last_move, session.game, width)
+    figures never run together. After a result, until the next game's first word, the
+    game's row is the finished game's, labelled "last game"."""
+    return figures_text_of(session.last_move, session.game, width, session.game_over)
 
 
-def figures_text_of(last: Figures, game: Figures, width: int = PANEL_WIDTH) -> Text:
+def figures_text_of(last: Figures, game: Figures, width: int = PANEL_WIDTH,
+                    game_over: bool = False) -> Text:
     """``figures_text`` for these two sets of figures."""
-    rows = (("last move", last), ("this game", game))
+    rows = (("last move", last), ("last game" if game_over else "this game", game))
     label_width = 10
     figures = Text(f"{'UNIVAC':<{label_width}}{'instr.':>9} {'time':>9}\n", style="cyan")
     for label, move in rows:
@@ -129,8 +131,9 @@ class PanelCache:
               uniservos: Sequence[str] = ()) -> ANSI:
         score, last, game = session.score, session.last_move, session.game
         key = (lamp_for(session, typing, pack.key_hint), last.instructions, last.pulses,
-               game.instructions, game.pulses, tuple(sorted(score.counts.items())),
-               authentic, width, id(pack), tuple(uniservos))
+               game.instructions, game.pulses, session.game_over,
+               tuple(sorted(score.counts.items())), authentic, width, id(pack),
+               tuple(uniservos))
         if key != self._key:
             self._panel = ANSI(render_panel(session, typing, authentic, width, pack,
                                             uniservos))

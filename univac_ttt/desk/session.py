@@ -63,6 +63,8 @@ class GameSession:
         self.score = Score()
         self.last_move = MoveFigures()
         self.game = MoveFigures()
+        self.game_over = False  # a result was typed: ``game`` holds the finished game's
+        # figures until the next game's first word (a player reads them with the result)
         self.words_typed = 0
         self.refusals = 0  # entries the keyboard refused (characters it lacks)
         self._start()
@@ -131,6 +133,7 @@ class GameSession:
             self.desk.attach(unit, reel)  # fresh reels each game, as an operator mounts
         self.boot_moves = self.desk.tape_moves
         self.game = MoveFigures()
+        self.game_over = False
         self._begin()
         if stop is None:
             self.run_reply()
@@ -161,6 +164,8 @@ class GameSession:
             self.refusals += 1
             return Submission(False, f"{exc}; nothing was sent")
         self.words_typed += 1
+        if self.game_over:  # the next game's first word: its figures start from here
+            self.game, self.game_over = MoveFigures(), False
         self._begin()
         return Submission(True)
 
@@ -190,4 +195,4 @@ class GameSession:
         self.game.pulses += self.last_move.pulses
         for result in self.results(self.desk.paper.typed_since(mark)):
             self.score.record(result)
-            self.game = MoveFigures()  # the next game has begun
+            self.game_over = True
