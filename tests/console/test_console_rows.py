@@ -112,6 +112,17 @@ def test_the_rows_draw_what_prompt_toolkit_draws(columns: int, rows: int) -> Non
     _same(console, columns, rows)
 
 
+@pytest.mark.parametrize(("columns", "paper"), [(200, 80), (120, 80), (111, 80), (100, 69)])
+def test_on_a_wide_screen_the_panel_stays_beside_the_paper(columns: int, paper: int) -> None:
+    """The paper is at most a typewriter's 80 columns: the square codes' box starts right
+    after it, not at the screen's right edge (at 200 columns it sat 170 columns away)."""
+    console, _ = _console(columns, 40)
+    _same(console, columns, 40)
+    _, drawn = _both(console, columns, 40)
+    box = "".join(str(cell[0]) for cell in drawn[1])  # under the title
+    assert box.index("╭") == paper and box[paper + 31:].strip() == ""
+
+
 def test_a_whole_game_then_the_next_greeting_are_drawn_alike() -> None:
     console, _ = _console(100, 40, served=True)
     _play(console, "28051347")  # the README's game and on into the next

@@ -54,6 +54,8 @@ STYLE = style({
     "bar.key": "bg:#303030 #f0b040 bold",
 })
 HELP_WIDTH = 84  # the help box's widest; narrower screens wrap it at words
+PAPER_MAX = 80  # the paper's widest (a typewriter's line): the panel stays beside it on a
+# wide screen (at 200 columns it sat 170 columns from the board), the rest is left blank
 HINT_LINES = 3  # a long hint (a saved file's path) wraps onto at most this many lines
 
 
@@ -76,6 +78,12 @@ class ConsoleLayout:
             return self.console.app.output.get_size().rows
         except Exception:  # noqa: BLE001
             return 0
+
+    def spare_columns(self) -> int:
+        """The blank columns right of the panel: what a wide screen has past the paper's
+        widest and the panel (0 when the panel is not shown)."""
+        columns = self.columns()
+        return max(0, columns - PAPER_MAX - PANEL_WIDTH - 1) if columns >= 64 else 0
 
     def hint_lines(self) -> list[str]:
         """The hint wrapped at words to the screen's width (nothing cut at 80 columns)."""
@@ -164,7 +172,8 @@ class ConsoleLayout:
         body = HSplit([
             ConditionalContainer(Window(FormattedTextControl(self.title_text), height=1,
                                         style="class:title"), filter=tall),
-            VSplit([console.paper.window, panel]),
+            VSplit([console.paper.window, panel,
+                    Window(width=lambda: Dimension.exact(self.spare_columns()))]),
             Window(FormattedTextControl(self.hint_text),
                    height=lambda: Dimension.exact(len(self.hint_lines()))),
             keyboard_line,

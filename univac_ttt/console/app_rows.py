@@ -54,12 +54,14 @@ class ConsoleRows:
         title, bar = self._title_and_bar(columns, drawn)
         hint = self._hint(columns, drawn)
         body = max(0, height - len(hint) - 1 - (2 if tall else 0))
-        paper_width = columns - PANEL_COLUMNS if wide else columns
+        spare = layout.spare_columns()  # blank right of the panel on a wide screen
+        paper_width = columns - PANEL_COLUMNS - spare if wide else columns
         paper = console.paper.rows(paper_width, body)  # rows exactly paper_width wide
         panel = self._panel(body) if wide else None  # rows exactly PANEL_COLUMNS wide
         if paper is not self._middle_from[0] or panel is not self._middle_from[1]:
+            blank: Row = (("", " " * spare),) if spare else ()
             self._middle = paper if panel is None else [
-                paper[y] + panel[y] for y in range(body)]
+                paper[y] + panel[y] + blank for y in range(body)]
             self._middle_from = (paper, panel)
         middle = self._middle
         prompt = tuple(layout.prompt_text())
