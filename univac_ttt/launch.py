@@ -64,6 +64,63 @@ def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:
     sys.setprofile(again)
 
 
+FULL_SCREEN = ("play", "monitor", "kiosk")  # the commands that read keys in raw mode
+NOT_FULL_SCREEN = ("--plain", "--script", "-h", "--help", "--version")
+
+
+def _full_screen(argv: list[str]) -> bool:
+    """Whether this command line may open a full-screen session (no command is play)."""
+    command = argv[1] if len(argv) > 1 and not argv[1].startswith("-") else "play"
+    return command in FULL_SCREEN and not any(word in NOT_FULL_SCREEN for word in argv)
+
+
+def _flow_control_off(fd: int, argv: list[str]) -> list[object] | None:
+    """XON/XOFF flow control off (IXON) on the terminal of a full-screen command at once;
+    the attributes it had, or None when nothing was changed.
+
+    Until prompt_toolkit's raw mode is on (a few tenths of a second into the start, more on
+    a loaded machine) the terminal is in its cooked mode, whose IXON takes a Ctrl-Q typed
+    then for "resume output" and drops it: the console's first quit key was lost (found by
+    a user trial, the key typed at once). With IXON off from here the key waits in the
+    terminal's input for the console like any other."""
+    if not _full_screen(argv):
+        return None
+    try:
+        import termios  # a small C module, imported only for a full-screen command
+
+        if not (os.isatty(fd) and os.isatty(1)) or os.tcgetpgrp(fd) != os.getpgrp():
+            return None  # no terminal, or not its foreground (tcsetattr would stop us)
+        saved = termios.tcgetattr(fd)
+        if not saved[0] & termios.IXON:
+            return None
+        changed = list(saved)
+        changed[0] = saved[0] & ~termios.IXON
+        termios.tcsetattr(fd, termios.TCSANOW, changed)
+        return saved  # type: ignore[no-any-return]
+    except Exception:  # noqa: BLE001 - a terminal we cannot set is left as it was
+        return None
+
+
+_FLOW: list[tuple[int, list[object]]] = []  # the terminal whose IXON was turned off
+
+
+def _flow_control_back() -> None:
+    """IXON on again, as it was before the command started (the rest of the terminal's
+    attributes as the session left them: prompt_toolkit restores its own)."""
+    while _FLOW:
+        fd, _saved = _FLOW.pop()
+        try:
+            import termios
+
+            if os.tcgetpgrp(fd) != os.getpgrp():
+                continue
+            now = termios.tcgetattr(fd)
+            now[0] |= termios.IXON
+            termios.tcsetattr(fd, termios.TCSANOW, now)
+        except Exception:  # noqa: BLE001, S112 - the terminal went away: nothing to restore
+            continue
+
+
 if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not where it is ignored
     _signal.signal(_signal.SIGINT, _interrupted_before_main)
     sys.unraisablehook = _unraisable
@@ -85,7 +142,11 @@ def interrupted_within(exc: BaseException) -> bool:
 
 
 def main() -> int:
-    """Run the command; a Ctrl-C at any moment ends it with one line and status 130."""
+    """Run the command; a Ctrl-C at any moment ends it with one line and status 130.
+    A full-screen command's terminal has XON/XOFF off from here to the end."""
+    saved = _flow_control_off(0, sys.argv)
+    if saved is not None:
+        _FLOW.append((0, saved))
     try:
         if _signal.getsignal(_signal.SIGINT) is _interrupted_before_main:
             _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # cli.main's from here
@@ -100,6 +161,8 @@ def main() -> int:
             raise
         sys.stderr.write(INTERRUPTED)
         code = EXIT_INTERRUPTED
+    finally:
+        _flow_control_back()
     _skip_the_final_collection()
     return code
 
