@@ -19,6 +19,7 @@ BOARD_ROW = re.compile(r"^   ([OX1-9])   ([OX1-9])   ([OX1-9])\s*$")
 RESULT = re.compile(r"THE UNIVAC WINS|IS A DRAW|YOU WIN\b")
 PROMPT = "INPUT READY ▸"
 WIDE, PANEL_COLUMNS = 64, 31  # the console shows its side panel (30 + a gap) from 64 columns
+PAPER_MAX = 80  # the paper's widest: on a wider screen the panel stands right after it
 
 
 class TelnetClient:
@@ -162,7 +163,8 @@ class TelnetClient:
         """The last board typed on the paper: nine cells, 'X', 'O' or the square's digit."""
         lines = self.lines()
         if self.columns >= WIDE:  # the side panel stands to the paper's right
-            lines = [line[:self.columns - PANEL_COLUMNS].rstrip() for line in lines]
+            paper = min(self.columns - PANEL_COLUMNS, PAPER_MAX)
+            lines = [line[:paper].rstrip() for line in lines]
         for end in range(len(lines) - 1, 1, -1):
             rows = [BOARD_ROW.match(lines[end - k]) for k in (2, 1, 0)]
             if all(rows):
