@@ -24,6 +24,7 @@ from prompt_toolkit.renderer import Renderer
 from rich.text import Text
 
 from tests.support.sizes import size
+from tests.support.xterm_screen import XtermScreen
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
 from univac_ttt.desk.session import GameSession
 from univac_ttt.packs import DEFAULT, shipped_pack
@@ -54,7 +55,7 @@ def _console(columns: int, rows: int, served: bool = False) -> tuple[ConsoleApp,
 
 
 def _cells(data: str, columns: int, rows: int) -> list[list[tuple[object, ...]]]:
-    screen = pyte.Screen(columns, rows)
+    screen = XtermScreen(columns, rows)
     pyte.Stream(screen).feed(data)
     return [[(c.data, c.fg, c.bg, c.bold, c.italics, c.reverse, c.underscore)
              for c in (screen.buffer[y][x] for x in range(columns))] for y in range(rows)]
@@ -121,6 +122,19 @@ def test_on_a_wide_screen_the_panel_stays_beside_the_paper(columns: int, paper: 
     _, drawn = _both(console, columns, 40)
     box = "".join(str(cell[0]) for cell in drawn[1])  # under the title
     assert box.index("╭") == paper and box[paper + 31:].strip() == ""
+
+
+def test_a_full_width_row_keeps_its_last_column_on_a_real_terminal() -> None:
+    """At 80 columns the help has lines of exactly 80 characters; a terminal that erases
+    from its cursor on the last column (xterm, tmux) showed them without their last letter
+    when the erase came after the text."""
+    console, _ = _console(80, 24)
+    console.show_help = True
+    full = [line for line in console.layout.help_page_lines() if len(line) == 80]
+    assert full  # the wrap fills some lines to the edge
+    _, drawn = _both(console, 80, 24)
+    shown = ["".join(str(cell[0]) for cell in row) for row in drawn]
+    assert all(line in shown for line in full), (full, shown)
 
 
 def test_a_whole_game_then_the_next_greeting_are_drawn_alike() -> None:

@@ -30,6 +30,7 @@ import pyte
 
 from tests.support.command import become_command, fresh_processes
 from tests.support.screen_rows import PyteDisplay
+from tests.support.xterm_screen import XtermScreen
 
 
 class Terminal:
@@ -37,7 +38,7 @@ class Terminal:
                  env: dict[str, str] | None = None, cwd: str | None = None) -> None:
         environment = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
         environment.update(env or {})
-        self.screen = pyte.Screen(columns, rows)
+        self.screen = XtermScreen(columns, rows)  # a real terminal's last column
         self.stream = pyte.ByteStream(self.screen)
         self.rows = PyteDisplay(self.screen)  # read 50 times a second: changed rows only
         spawn = ForkedCommand if forkable(argv, env) else pexpect.spawn

@@ -5,8 +5,8 @@ diffs it against the last one on every redraw: its cost grows with the terminal'
 with what changed (10-15 ms at 80x24-120x40 on a served class's machine, two a move). A
 front end that can say what its screen shows as rows of (style, text) fragments hands a
 ``compose`` function to this renderer instead: rows equal to the last frame's are skipped
-(a tuple comparison), a changed row is rewritten whole (cursor to its start, its fragments,
-erase to the end of the line), and a frame with nothing new writes nothing at all.
+(a tuple comparison), a changed row is rewritten whole (cursor to its start, erase of the
+line, its fragments), and a frame with nothing new writes nothing at all.
 
 The Application keeps everything else of prompt_toolkit: input parsing, key bindings,
 focus, invalidation, the output (VT100 over a pty, telnet or ssh), the alternate screen,
@@ -158,8 +158,10 @@ class RowRenderer(Renderer):
         self.mouse_handlers = frame.mouse  # type: ignore[assignment]
 
     def _write_rows(self, rows: list[Row], changed: list[int], depth: ColorDepth) -> None:
-        """The changed rows in one write, each from its first column to an erase of the
-        rest of its line."""
+        """The changed rows in one write, each its line erased, then its fragments from the
+        first column. The erase comes first: after a character in the last column a real
+        terminal's cursor stays on that column, and an erase there (as prompt_toolkit
+        writes it, after the text) took a full-width row's last character away."""
         parts = []
         known = self._row_codes
         for y in changed:
@@ -169,7 +171,7 @@ class RowRenderer(Renderer):
                 if len(known) > 2 * len(rows):  # about two frames' rows, no more
                     known.clear()
                 code = known[row] = "".join(self._codes(row, depth))
-            parts.append(f"\x1b[{y + 1};1H{_RESET}{code}{_RESET}{_ERASE_LINE}")
+            parts.append(f"\x1b[{y + 1};1H{_RESET}{_ERASE_LINE}{code}{_RESET}")
         self.output.write_raw("".join(parts))
 
     def _codes(self, row: Row, depth: ColorDepth) -> list[str]:
