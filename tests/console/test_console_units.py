@@ -186,6 +186,17 @@ def test_keys_the_univac_lacks_are_refused_on_the_spot():
     assert console.session.words_typed == 0
 
 
+@pytest.mark.parametrize(("keys", "name"), [("\t", "Tab"), ("\x1b[15~", "F5"),
+                                           ("\x1b[2~", "Insert"), ("\x1b[24~", "F12")])
+def test_other_keys_the_univac_lacks_are_refused_with_a_hint(keys, name, monkeypatch):
+    """Tab, Insert and F5-F12 were taken by prompt_toolkit's defaults without a word (the
+    hint of an earlier refusal stayed, naming another key)."""
+    said = []
+    monkeypatch.setattr(ConsoleApp, "refuse", lambda self, key: said.append(key))
+    console, _ = run_console("5" + keys + CTRL_Q + CTRL_Q)
+    assert said == [name] and console.keyboard_buffer.text == "5"
+
+
 def test_lower_case_letters_type_capitals():
     console, _ = run_console("a" + CTRL_Q + CTRL_Q)
     assert console.keyboard_buffer.text == "A"

@@ -14,6 +14,11 @@ if TYPE_CHECKING:
 QUIT_KEYS = ("c-q", "c-d", "c-c")
 # Control keys the UNIVAC keyboard lacks: refused as they are typed, like any missing key.
 REFUSED_CONTROL_KEYS = tuple(f"c-{ch}" for ch in "abefgklnoprstuvwxyz@\\]^_")
+# Other keys it lacks, which prompt_toolkit's own bindings took silently (a warning for the
+# last refused key stayed on the hint line, naming a key not pressed): refused with a hint.
+# The editing keys (Left, Right, Home, End, Delete, Backspace) edit the keyboard line.
+REFUSED_NAMED_KEYS = {"tab": "Tab", "s-tab": "Shift-Tab", "insert": "Insert",
+                      **{f"f{n}": f"F{n}" for n in range(5, 13)}}
 
 
 def console_bindings(console: ConsoleApp) -> KeyBindings:
@@ -76,6 +81,13 @@ def console_bindings(console: ConsoleApp) -> KeyBindings:
 
     for key in REFUSED_CONTROL_KEYS:
         name = "Ctrl-" + key[2:].upper()
+
+        @kb.add(key)
+        def _(event: KeyPressEvent, name: str = name) -> None:
+            disarm(event)
+            console.refuse(name)
+
+    for key, name in REFUSED_NAMED_KEYS.items():
 
         @kb.add(key)
         def _(event: KeyPressEvent, name: str = name) -> None:
