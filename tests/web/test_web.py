@@ -241,6 +241,45 @@ def test_the_sound_follows_the_typewriter(browser):
         assert page.evaluate("window.univac.sound.log.length") == before
 
 
+def test_a_key_while_the_univac_types_says_wait_until_input_ready_lights(browser):
+    """A key pressed during the greeting is refused with "still typing"; once INPUT READY
+    is lit that hint goes (it stayed beside the lit lamp, telling the visitor to wait)."""
+    with web_server(authentic=True) as running:
+        page = browser.new_context(bypass_csp=True).new_page()
+        page.clock.install()
+        page.goto(running.url)
+        page.wait_for_function("window.univac.typing()")  # the greeting is being typed
+        page.keyboard.press("5")
+        hint = page.locator("#hint")
+        assert hint.inner_text() == "The UNIVAC is still typing. Wait for INPUT READY."
+        while page.evaluate("window.univac.typing()"):
+            page.clock.run_for(1_000)
+        page.wait_for_function(READY)
+        assert "still typing" not in hint.inner_text()
+        assert page.locator("#line").inner_text() == ""  # the refused key typed nothing
+
+
+def test_the_page_loads_without_an_error_in_the_browser_s_console(browser):
+    """No request of the page fails (a browser asked for /favicon.ico, a 404 logged as an
+    error on every load) and its Content-Security-Policy refuses nothing of its own."""
+    with web_server() as running:
+        page = browser.new_context().new_page()  # the CSP as served
+        errors: list[str] = []
+        page.on("console", lambda message: errors.append(message.text)
+                if message.type == "error" else None)
+        page.on("response", lambda response: errors.append(f"{response.status} {response.url}")
+                if response.status >= 400 else None)
+        with page.expect_request(lambda request: "favicon" in request.url) as icon:
+            page.goto(running.url)
+        page.wait_for_selector("body[data-ready='yes']")
+        assert icon.value.response().status == 200  # type: ignore[union-attr]
+        page.keyboard.press("5")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#paper .keyed")
+        page.wait_for_selector("body[data-ready='yes']")
+        assert errors == []
+
+
 def test_the_page_fits_a_touchscreen_and_a_phone_and_has_large_type(browser, tmp_path):
     with web_server() as running:
         for width, height in ((1920, 1080), (360, 740)):

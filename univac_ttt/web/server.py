@@ -45,6 +45,9 @@ ASSETS = {  # URL path -> (file in web/static, content type)
     "/": ("index.html", "text/html; charset=utf-8"),
     "/univac.css": ("univac.css", "text/css; charset=utf-8"),
     "/univac.js": ("univac.js", "text/javascript; charset=utf-8"),
+    # the page's icon: without one a browser asks for /favicon.ico, and the 404 was an
+    # error in the console of every page
+    "/favicon.svg": ("favicon.svg", "image/svg+xml"),
 }
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "

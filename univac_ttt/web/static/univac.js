@@ -168,8 +168,12 @@
 
   // ---- lamps, board, figures --------------------------------------------------------------
   let neons = [];
+  let serverHint = ""; // the hint the server last sent (STILL_TYPING is the page's own)
   function lamps() {
     const lit = ready && !typing() && mode === "playing";
+    // a key pressed while the UNIVAC typed said to wait for INPUT READY: once it is lit,
+    // that hint is over (it stayed beside the lit lamp)
+    if (lit && $("hint").textContent === STILL_TYPING) $("hint").textContent = serverHint;
     for (const lamp of document.querySelectorAll(".lamp")) {
       const name = lamp.dataset.name;
       const on = name === "INPUT READY" ? lit : neons.includes(name);
@@ -204,6 +208,7 @@
     $("line").textContent = message.line;
     mode = message.mode;
     let hint = message.hint || message.your_move || "";
+    serverHint = hint;
     $("hint").textContent = hint;
     $("caption").textContent = message.caption || "";
     document.body.dataset.mode = mode;
