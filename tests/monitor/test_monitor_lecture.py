@@ -336,6 +336,21 @@ def test_completion_after_the_keyboard_mode_prefix():
     assert shown == ["examine"]
 
 
+def test_in_keyboard_mode_only_a_command_line_is_completed():
+    """Waiting for the keyboard, a line without ':' goes to the UNIVAC: Tab completing
+    "ex" to "examine" there made Enter send EXAMINE as a keyboard word."""
+    from prompt_toolkit.document import Document
+
+    from univac_ttt.monitor.app import CommandCompleter
+
+    monitor = game_monitor()
+    monitor.execute("go")
+    assert monitor.waiting_for_keyboard
+    completer = CommandCompleter(monitor)
+    assert list(completer.get_completions(Document("ex"), None)) == []
+    assert [c.text for c in completer.get_completions(Document(":ex"), None)] == ["examine "]
+
+
 def test_the_output_and_paper_wrap_at_spaces_and_keep_every_word():
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput

@@ -69,13 +69,19 @@ def memory_line(head: str, fields: list[str], remark: str, width: int) -> str:
 
 
 class CommandCompleter(Completer):
-    """Command names first, then the coding sheet's labels."""
+    """Command names first, then the coding sheet's labels. In keyboard mode a line goes
+    to the UNIVAC unless it starts with ':', so only such a line is completed (Tab made
+    "ex" "examine", which Enter then sent to the UNIVAC as a keyboard word)."""
 
     def __init__(self, monitor: Monitor) -> None:
+        self.monitor = monitor
         self.labels = sorted(monitor.program.symbols) if monitor.program else []
 
     def get_completions(self, document, complete_event):  # type: ignore[no-untyped-def]
-        text = document.text_before_cursor.lstrip().removeprefix(COMMAND_PREFIX)
+        text = document.text_before_cursor.lstrip()
+        if self.monitor.waiting_for_keyboard and not text.startswith(COMMAND_PREFIX):
+            return
+        text = text.removeprefix(COMMAND_PREFIX)
         word = document.get_word_before_cursor(WORD=True).removeprefix(COMMAND_PREFIX)
         naming = " " not in text  # the command's name (a space follows it), or a label
         choices = [c.name for c in COMMANDS] if naming else self.labels
