@@ -30,6 +30,18 @@ def test_readme_starts_with_the_two_commands():
                         "python3 -m pip install '.[test]' && python3 -m pytest"]
 
 
+def test_the_readme_says_how_the_tests_run_as_they_do():
+    """The workers pyproject gives pytest, and the browser tests failing without Chromium
+    (tests/support/web.py's require_chromium), as the README tells them (it said three
+    workers, and skipped)."""
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    workers = re.search(r"-n (\d+)", (ROOT / "pyproject.toml").read_text())
+    assert workers is not None
+    names = {"2": "two", "3": "three", "4": "four", "5": "five", "6": "six"}
+    assert f"The tests run in {names[workers.group(1)]} parallel workers" in readme
+    assert "skipped with a message" not in readme and "fail with a message" in readme
+
+
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text()
     assert "python3 -m pip install '.[test]' && python3 -m pytest" in ci
