@@ -156,3 +156,11 @@ def test_an_unknown_option_is_said_with_its_own_command_s_usage():
     assert result.returncode == 2
     assert result.stderr.startswith("usage: univac-ttt verify")
     assert result.stderr.endswith("univac-ttt: unrecognized arguments: --bogus\n")
+
+
+def test_run_s_help_says_its_console_is_always_the_plain_one():
+    """run has no full-screen console: its --plain changes nothing, and the help said
+    "the only one for images so far", though play --image runs an image full screen."""
+    result = univac("run", "--help")
+    text = " ".join(result.stdout.split())
+    assert "which run always uses" in text and "play --image FILE runs an image full" in text

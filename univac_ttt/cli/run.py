@@ -38,7 +38,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                           "back at the end if the program wrote on it (a missing :rw file "
                           "starts blank); may be given for several units")
     run.add_argument("--plain", action="store_true",
-                     help="plain text console (the only one for images so far)")
+                     help="the plain text console, which run always uses (accepted as "
+                          "play takes it; play --image FILE runs an image full screen)")
     run.add_argument("--max-steps", type=count_option(MAX_STEPS_LIMIT), metavar="N",
                      help="stop after N instructions, 1 to 10^15 (guards against runaway "
                           "programs)")
