@@ -102,6 +102,19 @@ def _flow_control_off(fd: int, argv: list[str]) -> list[object] | None:
 
 
 _FLOW: list[tuple[int, list[object]]] = []  # the terminal whose IXON was turned off
+KIOSK_LOCKED = ("SIGINT", "SIGTSTP", "SIGQUIT")  # as kiosk/supervisor.py's lock_signals
+
+
+def _lock_a_kiosk(argv: list[str]) -> None:
+    """The kiosk ignores Ctrl-C, Ctrl-Z and Ctrl-\\ from its first moment: its own
+    lock_signals comes only once its modules are imported, and a visitor's Ctrl-\\ in
+    that while ended it (status 131, a core), a Ctrl-C too (status 130)."""
+    if len(argv) > 1 and argv[1] == "kiosk" and not any(
+            word in NOT_FULL_SCREEN for word in argv):
+        for name in KIOSK_LOCKED:
+            number = getattr(_signal, name, None)
+            if number is not None:
+                _signal.signal(number, _signal.SIG_IGN)
 
 
 def _flow_control_back() -> None:
@@ -147,6 +160,7 @@ def main() -> int:
     saved = _flow_control_off(0, sys.argv)
     if saved is not None:
         _FLOW.append((0, saved))
+    _lock_a_kiosk(sys.argv)
     try:
         if _signal.getsignal(_signal.SIGINT) is _interrupted_before_main:
             _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # cli.main's from here

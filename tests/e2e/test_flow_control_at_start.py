@@ -32,3 +32,20 @@ def test_a_ctrl_q_typed_during_the_start_asks_to_quit_and_ixon_comes_back() -> N
     after = terminal.raw.split(b"status 0")[-1]
     assert b" ixon" in after and b"-ixon" not in after  # as the terminal was before
     terminal.close()
+
+
+def test_the_kiosk_ignores_ctrl_backslash_and_ctrl_c_while_it_starts(tmp_path) -> None:
+    """The kiosk locks Ctrl-C, Ctrl-Z and Ctrl-\\ (docs/museum.md: they do nothing), but its
+    lock came only once its modules were imported: a visitor's Ctrl-\\ in the start's first
+    tenths of a second ended it with a core (status 131), a Ctrl-C with status 130."""
+    terminal = Terminal([COMMAND, "kiosk", "--pin", "2468", "--data", str(tmp_path),
+                         "--speed", "fast"], columns=80, rows=24,
+                        env={"PYTHONPROFILEIMPORTTIME": "1"})
+    terminal.wait_until(lambda _screen: b"| univac_ttt.cli.main" in terminal.raw, 30,
+                        "the import of cli.main")
+    assert b"INPUT READY" not in terminal.raw  # still starting
+    terminal.send("\x1c\x03\x1a")  # Ctrl-\, Ctrl-C, Ctrl-Z
+    terminal.wait_for("INPUT READY", 30)
+    assert terminal.child.isalive()
+    terminal.child.terminate(force=True)
+    terminal.close()
