@@ -259,6 +259,21 @@ def test_a_key_while_the_univac_types_says_wait_until_input_ready_lights(browser
         assert page.locator("#line").inner_text() == ""  # the refused key typed nothing
 
 
+def test_the_help_s_paragraphs_are_wrapped_by_the_dialog_alone(browser):
+    """The pack's help comes broken into lines for 80 columns; the dialog, a little
+    narrower, broke each again ("warns" / "you" / "politely"). Its paragraphs are sent
+    whole, the board drawn in it line by line as written."""
+    with web_server() as running:
+        page = open_page(browser, running, viewport={"width": 1280, "height": 800})
+        page.get_by_role("button", name="HELP").click()
+        text = page.locator("#help-text").inner_text()
+        assert "warns you politely about a wrong code" in text
+        assert "      1 | 2 | 3\n      4 | 5 | 6" in text
+        assert page.evaluate("""() => {  // nothing runs past the dialog's edge
+            const pre = document.getElementById('help-text');
+            return pre.scrollWidth <= pre.clientWidth; }""")
+
+
 def test_the_page_loads_without_an_error_in_the_browser_s_console(browser):
     """No request of the page fails (a browser asked for /favicon.ico, a 404 logged as an
     error on every load) and its Content-Security-Policy refuses nothing of its own."""

@@ -35,6 +35,13 @@ def wrap_words(text: str, width: int, reflow: bool = False) -> list[str]:
     return lines
 
 
+def paragraphs_joined(text: str) -> str:
+    """Prose whose paragraphs are each one line, for a page that wraps it at its own
+    width (the browser's help: lines broken for 80 columns, then again by the dialog a
+    little narrower, read "warns" / "you" / "politely"); indented lines stay as they are."""
+    return "\n".join(_paragraphs(text.split("\n")))
+
+
 def _paragraphs(lines: list[str]) -> list[str]:
     """Runs of unindented, non-blank lines joined into one line each."""
     joined: list[str] = []

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..machine.tape import Reel
 from ..program.assembler import Program
 from ..program.pack import Pack
+from ..tui.wrap import paragraphs_joined
 
 Cell = str  # "X", "O" or "" (a blank square)
 DEFAULT_KEY_HINT = "Type a square code, 1 to 9, then WORD RELEASE."
@@ -33,7 +34,8 @@ class WebProgram:
 
     @property
     def help(self) -> str:
-        return self.pack.help
+        """The pack's help, each paragraph one line: the page wraps it to the dialog."""
+        return paragraphs_joined(self.pack.help)
 
     @property
     def key_hint(self) -> str:
