@@ -325,6 +325,15 @@ def test_monitor_script_command_line(tmp_path):
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
 
 
+def test_a_script_takes_the_keyboard_mode_colon_as_the_full_screen_does():
+    """A tour written at the full screen (':e NX' in keyboard mode) runs the same as a
+    script or a do file: the ':' only marks a command (it said "no command ':e'")."""
+    m = game_monitor()
+    m.execute("go")
+    assert m.execute(":e NX") == m.execute("e NX") and not m.execute(":e NX")[0].startswith("??")
+    assert m.execute(":  where") == m.execute("where")
+
+
 def test_monitor_on_a_coding_sheet(tmp_path):
     sheet = tmp_path / "p.ucs"
     sheet.write_text("000 START: B0 NUM  90 000  bring it\n010 NUM: = 7\n")

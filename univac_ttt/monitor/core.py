@@ -107,7 +107,10 @@ class Monitor:
         return out
 
     def execute_one(self, line: str) -> list[str]:
-        text = line.strip()
+        # a command line may start with the full screen's keyboard-mode ':' anywhere (a
+        # script or a do file copied from a lecture's session): "?? no command ':e'" was all
+        # it got outside the full screen
+        text = line.strip().removeprefix(":").lstrip()
         if not text or text.startswith("#"):
             return []
         name, _, rest = text.partition(" ")
