@@ -95,7 +95,8 @@ def _play(console: ConsoleApp, moves: str) -> None:
         console._sync_paper()
 
 
-SIZES = [(120, 40), (80, 24), (100, 40), (60, 24), (200, 60), (64, 12), (63, 9), (40, 8)]
+SIZES = [(120, 40), (80, 24), (100, 40), (60, 24), (200, 60), (64, 12), (63, 9), (40, 8),
+         (76, 24), (75, 24)]
 
 
 @pytest.mark.parametrize(("columns", "rows"), SIZES)
@@ -122,6 +123,20 @@ def test_on_a_wide_screen_the_panel_stays_beside_the_paper(columns: int, paper: 
     _, drawn = _both(console, columns, 40)
     box = "".join(str(cell[0]) for cell in drawn[1])  # under the title
     assert box.index("╭") == paper and box[paper + 31:].strip() == ""
+
+
+@pytest.mark.parametrize(("columns", "panel"), [(64, False), (70, False), (75, False),
+                                               (76, True), (90, True)])
+def test_the_paper_s_lines_are_whole_beside_the_panel_or_without_it(columns: int,
+                                                                     panel: bool) -> None:
+    """The panel shows only where the paper keeps 45 columns: at 64 columns the paper had
+    33, and the greeting read "SQUARE COD" / "E, 1 TO 9." against the panel's box."""
+    console, _ = _console(columns, 24)
+    _same(console, columns, 24)
+    _, drawn = _both(console, columns, 24)
+    shown = ["".join(str(cell[0]) for cell in row) for row in drawn]
+    assert any(row.startswith("YOU MOVE FIRST. TYPE A SQUARE CODE, 1 TO 9.") for row in shown)
+    assert any("square codes" in row for row in shown) == panel
 
 
 def test_a_full_width_row_keeps_its_last_column_on_a_real_terminal() -> None:
@@ -178,6 +193,8 @@ class _Drawn:
                                    term="xterm-256color",
                                    default_color_depth=ColorDepth.TRUE_COLOR, enable_cpr=False)
         app = console.app
+        # the console's layout reads its size from the app's output: the terminal's, resized
+        app.output.get_size = self.output.get_size  # type: ignore[method-assign]
         self.renderer = type(app.renderer)(app.renderer.style, self.output, console.rows.frame)
 
     def draw(self) -> str:

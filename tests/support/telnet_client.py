@@ -18,7 +18,7 @@ TTYPE, NAWS, IS = 24, 31, 0
 BOARD_ROW = re.compile(r"^   ([OX1-9])   ([OX1-9])   ([OX1-9])\s*$")
 RESULT = re.compile(r"THE UNIVAC WINS|IS A DRAW|YOU WIN\b")
 PROMPT = "INPUT READY ▸"
-WIDE, PANEL_COLUMNS = 64, 31  # the console shows its side panel (30 + a gap) from 64 columns
+WIDE, PANEL_COLUMNS = 76, 31  # the console shows its side panel (30 + a gap) from 76 columns
 PAPER_MAX = 80  # the paper's widest: on a wider screen the panel stands right after it
 
 

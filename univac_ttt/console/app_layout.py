@@ -54,6 +54,8 @@ STYLE = style({
     "bar.key": "bg:#303030 #f0b040 bold",
 })
 HELP_WIDTH = 84  # the help box's widest; narrower screens wrap it at words
+PANEL_FROM = 76  # the side panel shows from this width on: the paper keeps 45 columns, so
+# the program's lines (43 characters) are whole (at 64 columns "CODE" broke as "COD" / "E")
 PAPER_MAX = 80  # the paper's widest (a typewriter's line): the panel stays beside it on a
 # wide screen (at 200 columns it sat 170 columns from the board), the rest is left blank
 HINT_LINES = 3  # a long hint (a saved file's path) wraps onto at most this many lines
@@ -83,7 +85,7 @@ class ConsoleLayout:
         """The blank columns right of the panel: what a wide screen has past the paper's
         widest and the panel (0 when the panel is not shown)."""
         columns = self.columns()
-        return max(0, columns - PAPER_MAX - PANEL_WIDTH - 1) if columns >= 64 else 0
+        return max(0, columns - PAPER_MAX - PANEL_WIDTH - 1) if columns >= PANEL_FROM else 0
 
     def hint_lines(self) -> list[str]:
         """The hint wrapped at words to the screen's width (nothing cut at 80 columns)."""
@@ -160,7 +162,7 @@ class ConsoleLayout:
 
     def _build(self) -> Container:
         console = self.console
-        wide = Condition(lambda: self.columns() >= 64)
+        wide = Condition(lambda: self.columns() >= PANEL_FROM)
         tall = Condition(lambda: self.rows() >= 10)
         panel = ConditionalContainer(
             Window(FormattedTextControl(self.panel_text), width=PANEL_WIDTH + 1,

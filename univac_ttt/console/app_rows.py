@@ -18,6 +18,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from ..tui.row_renderer import Frame, MouseRegions, Row, cut, overlay, pad, visible
 from . import panel_rows
+from .app_layout import PANEL_FROM
 from .panel_rows import PANEL_COLUMNS
 from .side_panel import lamp_for
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
     from .app import ConsoleApp
 
-WIDE, TALL = 64, 10  # from these sizes on, the panel, the title and the key bar show
+WIDE, TALL = PANEL_FROM, 10  # from these sizes on, the panel, the title and the key bar show
 
 
 class ConsoleRows:
