@@ -425,6 +425,31 @@ def test_the_still_typing_hint_goes_once_input_ready_lights():
     assert during == STILL_TYPING and after == ""
 
 
+def test_a_warning_about_a_key_is_not_covered_by_the_tape_lamps():
+    """Enter while the program tape is read (authentic speed) says the UNIVAC is still
+    typing; the Uniservo's next block no longer writes over it at once (the player saw no
+    answer to the Enter), and the next key clears it, the lamp showing again."""
+    from univac_ttt.console.app import STILL_TYPING
+
+    clock = FakeClock()
+    with create_pipe_input() as pipe:
+        console = ConsoleApp(lambda on_print: GameSession.from_pack(TTT, on_print=on_print),
+                             ConsoleSettings(authentic=True, clock=clock, pack=TTT),
+                             input=pipe, output=DummyOutput())
+        clock.now += 0.3
+        assert console.show_tape_lamp() and console.hint.startswith("UNISERVO 1 READING")
+        console.keyboard_buffer.text = "5"
+        console.submit()
+        for _ in range(3):  # the next blocks go by
+            clock.now += 0.3
+            console.show_tape_lamp()
+            assert console.hint == STILL_TYPING
+        console.type_key("5")
+        clock.now += 0.3
+        console.show_tape_lamp()
+        assert console.hint.startswith("UNISERVO 1 READING")
+
+
 def test_the_quit_question_is_not_covered_by_the_tape_lamps():
     """Ctrl-Q while the program tape is read (authentic speed): the hint asks to press it
     again, and the Uniservo's lamp, block by block, does not write over the question."""

@@ -302,7 +302,10 @@ class ConsoleApp:
         if lamp == self._lamp:
             return False
         if lamp:
-            if not self.quit_armed:  # "Press Ctrl-Q again to quit" stays until answered
+            # "Press Ctrl-Q again to quit" stays until answered, and a warning about the
+            # player's own key (Enter while the tape is read: "still typing") until the next
+            # key: the next block's lamp wrote over it within a tenth of a second
+            if not self.quit_armed and not self.hint_is_warning:
                 self.say(lamp)
         elif self.hint == self._lamp:  # the tapes are at rest and nothing else was said since
             boot_end = self.session.boot_pulses
