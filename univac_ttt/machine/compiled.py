@@ -36,8 +36,9 @@ from collections.abc import Callable
 from types import CodeType, FunctionType
 from typing import TYPE_CHECKING
 
-from . import blockgen, shapes
-from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Bail, Plan, block_plan, block_source
+from . import blockgen, blockvary, shapes
+from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Plan, block_plan, block_source
+from .blockrt import Bail
 from .fastarith import materialise, word_of
 from .firstsight import _first_sight
 from .ops import BY_CODE
@@ -108,6 +109,9 @@ class Tables:
         # it ends), and that count when each address's runs began to be counted.
         self.ran = 0
         self._counted_since: dict[int, int] = {}
+        # Addresses whose word changed in one half's operand alone: the half blocks read
+        # at run time there (blockvary.py), or UNSTABLE where it changed otherwise.
+        self.varying: dict[int, int | None] = {}
 
     def runs_left(self, address: int) -> list[int]:
         """The count the blocks at ``address`` ending at a U they may follow share."""
@@ -143,6 +147,7 @@ class Tables:
         self.followed.clear()
         self._runs_left.clear()
         self._counted_since.clear()
+        self.varying.clear()
         for blocks in (*self.by_address, *self.singles):
             blocks.clear()
 
@@ -374,10 +379,30 @@ def _rare(m: Machine, tables: Tables, cc: int, word: str, r: int, room: int,
     if r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
         r -= _FOLLOW
         _follow(tables, cc, mem, word)
-    elif r >= _CHANGED:  # a word of the block had changed: shorten the block
-        pairs, r = divmod(r, _CHANGED)  # (filed under the word it was found by)
-        compile_block(tables, cc, mem, pairs, word=word)
+    elif r >= _CHANGED:  # a word of the block had changed
+        pairs, r = divmod(r, _CHANGED)
+        _changed(tables, cc, mem, pairs, word)
     return r
+
+
+def _changed(tables: Tables, cc: int, mem: list[str], pairs: int, word: str) -> None:
+    """The block for ``word`` at ``cc`` left at its ``pairs``-th pair, whose word had
+    changed: if only one half's operand did, that address is read at run time from now on
+    (blockvary.py) and the whole block is made again; otherwise (or if the pair was read
+    so already and the word did not fit) it is shortened to the pairs before it (filed
+    under the word it was found by)."""
+    block = tables.by_address[cc].get(word)
+    steps = getattr(block, "__globals__", {}).get("STEPS")
+    if steps is not None and pairs < len(steps):
+        at, old, varying = steps[pairs]
+        half = None if varying is not None else blockvary.changed_half(old, mem[at])
+        if len(tables.varying) >= _SEEN_LIMIT:
+            tables.varying.clear()
+        tables.varying[at] = half
+        if half is not None:
+            compile_block(tables, cc, mem, word=word)
+            return
+    compile_block(tables, cc, mem, pairs, word=word)
 
 
 def run(m: Machine, max_steps: int) -> Stop:
