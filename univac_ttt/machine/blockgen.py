@@ -191,13 +191,26 @@ class _Writer(ArithmeticWriter):
             if self.loops:  # round again, everything kept in locals, while room allows
                 self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
                           f"mem[{self.start}] == {self.first_word!r}:",
-                          f" passed += {done}", f" t += {self.off}" if self.off else " pass",
+                          f" passed += {done}", *(" " + line for line in self._round()),
                           f" crw = {self.cr_text}; cra = {self.address}", " continue")
             self.emit(self._exit("n", done, self.previous, follow=self.counting))
         elif may_transfer:
             after = (self.address + 1) % 1000 if target is None else target
             self.emit(f"if n != {after}:", " " + self._exit("n", done, self.previous))
         self.pair += 1
+
+    def _round(self) -> list[str]:
+        """The clock from the end of a pass to the next pass's first fetch (the loop's top
+        does not wait: source() puts the entry's wait before the loop), ``t0`` between:
+        from a known phase one constant, no division a pass."""
+        keep = "t0" in "\n".join(self.lines)
+        if self.phase.__class__ is int:
+            wait = ((self.start - self.phase) % 10 + 1) * MINOR_CYCLE_PULSES  # type: ignore[operator]
+            if not keep:
+                return [f"t += {self.off + wait}"]
+            return [*([f"t += {self.off}"] if self.off else []), "t0 = t", f"t += {wait}"]
+        return [*([f"t += {self.off}"] if self.off else []), *(["t0 = t"] if keep else []),
+                f"t += ({self._cycles_to(str(self.start))} + 1) * 91"]
 
     def instruction(self, code: str, operand: int, op: ops.Operation,
                     varying: str | None = None) -> None:
@@ -287,6 +300,7 @@ class _Writer(ArithmeticWriter):
             words.clear()
 
     def source(self) -> str:
+        entry = self.lines.pop(0) if self.loops else ""  # (the first fetch's wait)
         body = "\n".join(self.lines)
         # A register the block only reads is the machine's still: not written back.
         assigned = set(_ASSIGNED.findall(body))
@@ -308,11 +322,9 @@ class _Writer(ArithmeticWriter):
                 *([" sh = m._shadowed.add"] if "sh(" in body and self.loops else []),
                 " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
                 *(f" r{r} = m._{r}" for r in used)]
-        if self.loops:
-            head += [" passed = 0", " crw = m.cr", " cra = m.cr_address", " while True:"]
+        if self.loops:  # the entry waits for the first fetch; each pass round: _round
+            head += [" passed = 0", " crw = m.cr", " cra = m.cr_address", entry, " while True:"]
             body = "\n".join(" " + line for line in body.split("\n"))
-            if "t0" in body:
-                head.append("  t0 = t")
         return "\n".join(head) + "\n" + body
 
 
