@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from . import blockvary, ops
 from .blockarith import _A, _L, _READS_A_AS_WORD, _WA, _WL, ArithmeticWriter
 from .blockops import _PLAIN, _PLAIN_BY, _stored_cells, _without_dead_counts
-from .blockrt import _NAMESPACE
+from .blockrt import _DONE, _NAMESPACE, _stall_raising
 from .ops import decode
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
 
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 # A block returns the next CC plus the instructions it ran times _DONE, plus _CHANGED times
 # the pairs before the word it found changed when it left for that reason.
-_DONE = 1024
 _CHANGED = 1 << 40
 _FOLLOW = 1 << 48  # added when a block ending at a U has run HOT_RUNS times: follow it
 _MAX_PAIRS = 16  # pairs in one block
@@ -263,8 +262,9 @@ class _Writer(ArithmeticWriter):
             self.emit("@FLUSH@", "if m._shadowed: MATERIALISE(m)",  # devices read words
                       f"m.pulses = {self.now()}", "m.cc = n",
                       f"m.cr = {self.cr_text}", f"m.cr_address = {self.address}",
-                      f"r = {name}(m, {a})", "if r is not None:",
-                      " " + bail.replace("@REGS@)", "@REGS@, request=r)"),
+                      f"r = {name}(m, {a})", "if r is not None:",  # (STALL: blockrt)
+                      " " + bail.replace("raise SETTLE(", "return STALL(")
+                      .replace("@REGS@)", "@REGS@, request=r)"),
                       "t = m.pulses")
             self.off = 0
             self.phase = None
@@ -381,6 +381,8 @@ class Plan:
                 if code == "device":
                     namespace[f"EX{pair}_{half}"] = halves[half][0].execute
         namespace.update(self._varying())
+        if self.tables.observed:  # (each fetch goes through the observer: Bail)
+            namespace["STALL"] = _stall_raising
         return namespace
 
     def _varying(self) -> dict[str, object]:
@@ -408,6 +410,8 @@ class Plan:
             writer.counting = True
             writer.namespace.update(self._counts())
         writer.namespace.update(self._varying())
+        if self.tables.observed:
+            writer.namespace["STALL"] = _stall_raising
         for index, (at, word, halves, codes, varying) in enumerate(self.steps):
             writer.begin_pair(at, word, varying)
             writer.right_code = codes[1]

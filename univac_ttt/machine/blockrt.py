@@ -47,6 +47,37 @@ def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, h
     return Bail(done, request)
 
 
+# A block's answer: the next CC plus _DONE times the instructions it ran (blockgen.py adds
+# its flags); _STALLED: a device asked to stop before changing anything (``_stall``).
+_DONE = 1024
+_STALLED = 1 << 55
+
+
+def _stall(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, half: int,
+           done: int, request: StopRequest, **registers: str | int) -> int:
+    """A device's stop request in a block (a keyboard with nothing typed): the machine
+    settled as ``_settle`` leaves it and the request kept for compiled.run to stop with
+    (``Machine._asked``), returned as an answer instead of raised (a stop a move); a
+    request that goes on past the instruction leaves through ``Bail`` as before."""
+    if request.advance:
+        raise _settle(m, pulses, cc, cr, cr_address, half, done, request, **registers)
+    m.pulses = pulses
+    m.cc = cc
+    if cr is not None:
+        m.cr, m.cr_address = cr, cr_address
+    m.half = half
+    for name, value in registers.items():
+        setattr(m, "_" + name, value)
+    m._asked = request
+    return cc + done * _DONE + _STALLED
+
+
+def _stall_raising(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int,
+                   half: int, done: int, request: StopRequest, **registers: str | int) -> int:
+    """``_stall`` where an observer is told of each fetch: the interpreter asks again."""
+    raise _settle(m, pulses, cc, cr, cr_address, half, done, request, **registers)
+
+
 def _leave(m: Machine, pulses: int, cr: str, cr_address: int, result: int,
            **registers: str | int) -> int:
     """A block's exit written as a call: the clock, CR and registers back in the machine."""
@@ -69,7 +100,7 @@ def _mixed_equal(a: str | int, l: str | int) -> bool:  # noqa: E741 - rL
 
 
 _NAMESPACE = {
-    "MIXED_EQUAL": _mixed_equal, "SETTLE": _settle, "LEAVE": _leave,
+    "MIXED_EQUAL": _mixed_equal, "SETTLE": _settle, "LEAVE": _leave, "STALL": _stall,
     "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
     "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
     "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word,
@@ -83,4 +114,5 @@ _NAMESPACE = {
     **ops.BODY_NAMES,  # what the bodies name (EXTRACT, GREATER, LINKS, AdderFault, ...)
 }
 
-__all__ = ["_NAMESPACE", "Bail", "_leave", "_mixed_equal", "_settle"]
+__all__ = ["_DONE", "_NAMESPACE", "_STALLED", "Bail", "_leave", "_mixed_equal", "_settle",
+           "_stall", "_stall_raising"]

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from . import blockgen, blockvary, shapes
 from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Plan, block_plan, block_source
-from .blockrt import Bail
+from .blockrt import _STALLED, Bail
 from .fastarith import materialise, word_of
 from .firstsight import _first_sight
 from .ops import BY_CODE
@@ -326,6 +326,9 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
                 if r >= _CHANGED:
                     r = _rare(m, tables, cc, word, r, budget - done, first_sight)
                     if r < 0:
+                        if r < -1:  # a device's stop: its block's instructions, settled
+                            done += (-2 - r) >> _DONE_SHIFT
+                            cc = (-2 - r) & _CC_MASK
                         break
                 done += r >> _DONE_SHIFT
                 cc = r & _CC_MASK
@@ -339,6 +342,9 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
                 if r >= _CHANGED:
                     r = _rare(m, tables, cc, word, r, budget - done, first_sight)
                     if r < 0:
+                        if r < -1:  # (as above)
+                            done += (-2 - r) >> _DONE_SHIFT
+                            cc = (-2 - r) & _CC_MASK
                         break
                 done += r >> _DONE_SHIFT
                 cc = r & _CC_MASK
@@ -365,11 +371,14 @@ def _rare(m: Machine, tables: Tables, cc: int, word: str, r: int, room: int,
     """The block loop's answer from ``r`` when it is not a block's plain one: a word not
     looked up before (compiled, or seen, and run), a first sight (run through the
     executors: two instructions, or -1 to leave it to the interpreter), a block asking to
-    be followed or shortened (done, its own answer returned)."""
+    be followed or shortened (done, its own answer returned), a device's stop in a block
+    (blockrt._stall: -2 minus its answer, the machine settled, the loop leaves)."""
     mem = m.mem
     if r == _MISSING:
         function = compile_block(tables, cc, mem, shadowed=m._shadowed)
         r = _GENERIC if function is _generic else function(m, room)
+    if _STALLED <= r < _MISSING:
+        return -2 - (r - _STALLED)
     if r >= _GENERIC:
         if first_sight is None:
             return -1
