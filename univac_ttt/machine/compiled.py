@@ -10,8 +10,10 @@ Blocks are looked up by their address and the word memory holds there at the mom
 fetch, and before each later pair a block compares the word memory holds now with the word
 it was compiled from: a store from anywhere (an instruction, even one of the block itself,
 the monitor, a restore, a tape, a fault) is seen at the next pair boundary, where the block
-leaves exactly as the machine stands there. A block left that way is shortened to the pairs
-before the changed word (code that writes its own instructions keeps its blocks short).
+leaves exactly as the machine stands there. A block left that way at a word changed in one
+half's operand alone is made again with that operand read at run time (blockvary.py:
+address stepping, return links); otherwise it is shortened to the pairs before the changed
+word.
 
 Anything unusual (a stop, a keyboard with nothing typed, a tape error, an adder fault, an
 overflow stop, a non-digit in a multiply or divide) leaves through ``Bail`` before that
