@@ -5,14 +5,18 @@ registers in locals. After a pair fetch the delay lines have a known phase (the 
 as word cc passes the heads), so every later wait of the block (operands, and the fetches of
 the pairs after it) is a constant worked out here; only a multiply's digits or a device make
 the clock vary. Before each later pair the block compares the word memory holds with the
-word it was compiled from and leaves, exactly as the machine stands, when it changed.
+word it was compiled from and leaves, exactly as the machine stands, when it changed; a
+pair whose operand is stepped is compared with its template instead, and its operand, its
+wait and the phase after it are taken at run time (blockvary.py). A loop in place waits
+for its first fetch on entry, and each pass round adds the wait from the end of the pass.
 
 Each instruction's text comes from its row's body in ops.py, written in compiled code's
 names (blockops.py); arithmetic on numbers whose values are known goes a way of its
 own first (blockarith.py), leaving its results in the registers as ints and making no word;
 a word is made only when something reads the register as one. Anything unusual leaves
 through ``Bail`` before that instruction has changed anything, with the machine settled
-just before it (``_settle``).
+just before it (blockrt.py's ``_settle``; a device's stop request is returned settled,
+``_stall``).
 """
 
 from __future__ import annotations
