@@ -36,13 +36,13 @@ def plans(monkeypatch) -> list[tuple[blockgen.Plan, str, dict[str, object]]]:
 
 def test_each_key_of_the_games_blocks_names_one_source_and_the_writers_namespace(plans):
     play(fast_run, LINES, 1_000_000)
-    assert len(plans) > 100
+    assert len(plans) > 40  # (fewer since a stepped address is read at run time: blockvary)
     sources: dict[str, str] = {}
     for plan, source, namespace in plans:
         assert sources.setdefault(plan.key, source) == source, plan.key
         assert plan.namespace == namespace, plan.key
         assert plan.namespace.get("HOT_AT", namespace) is namespace.get("HOT_AT", namespace)
-    assert len(sources) > 50
+    assert len(sources) > 30
 
 
 def _loop() -> dict[int, str]:
@@ -88,7 +88,7 @@ def test_blocks_found_by_their_keys_run_as_the_reference_cpu_does(plans, monkeyp
     monkeypatch.setattr(compiled, "USED", set())
     reference = play(reference_run, LINES, 1_000_000)
     assert play(fast_run, LINES, 1_000_000) == reference
-    assert len(plans) > 100 and len(compiled.CODE) > 50
+    assert len(plans) > 40 and len(compiled.CODE) > 30
     written = len(plans)
     for tables in compiled.TABLES.values():
         tables.forget()

@@ -73,7 +73,7 @@ def test_the_opcodes_the_check_relies_on_are_this_pythons():
 def test_every_block_of_the_game_runs_what_its_own_source_compiles_to(made_blocks):
     """Games of the tic-tac-toe program (its table scans write their own instructions):
     every block's code, from its shape, does what compiling its own source gives, and the
-    game's blocks share far fewer shapes than they have sources."""
+    game's blocks share fewer shapes than they have sources."""
     from univac_ttt.packs.tictactoe import load_tictactoe
 
     keyboard, printer = QueueKeyboard(), PaperPrinter()
@@ -82,7 +82,7 @@ def test_every_block_of_the_game_runs_what_its_own_source_compiles_to(made_block
     for move in ["5", "9", "7", "2", "6", "1", "3", "8", "4"] * 6:
         assert machine.run(2_000_000).kind is StopKind.KEYBOARD
         keyboard.type_line(move)
-    assert len(made_blocks) > 100
+    assert len(made_blocks) > 60  # (fewer since stepped addresses are read at run time)
     skeletons = set()
     for source, namespace in made_blocks:
         function = shapes.function(source, dict(namespace), compiled._code_of)
@@ -91,7 +91,8 @@ def test_every_block_of_the_game_runs_what_its_own_source_compiles_to(made_block
         assert _steps(code) == _steps(own)
         assert (code.co_names, code.co_varnames) == (own.co_names, own.co_varnames)
         skeletons.add(shapes.split(source)[0])
-    assert len(skeletons) < len(made_blocks) / 2
+    # (a stepped address read at run time makes no block a word: fewer blocks to share)
+    assert len(skeletons) < len(made_blocks) * 2 / 3
 
 
 def test_the_first_block_of_a_shape_runs_exactly_the_bytecode_of_its_own_source():

@@ -5,14 +5,18 @@ registers in locals. After a pair fetch the delay lines have a known phase (the 
 as word cc passes the heads), so every later wait of the block (operands, and the fetches of
 the pairs after it) is a constant worked out here; only a multiply's digits or a device make
 the clock vary. Before each later pair the block compares the word memory holds with the
-word it was compiled from and leaves, exactly as the machine stands, when it changed.
+word it was compiled from and leaves, exactly as the machine stands, when it changed; a
+pair whose operand is stepped is compared with its template instead, and its operand, its
+wait and the phase after it are taken at run time (blockvary.py). A loop in place waits
+for its first fetch on entry, and each pass round adds the wait from the end of the pass.
 
 Each instruction's text comes from its row's body in ops.py, written in compiled code's
 names (blockops.py); arithmetic on numbers whose values are known goes a way of its
 own first (blockarith.py), leaving its results in the registers as ints and making no word;
 a word is made only when something reads the register as one. Anything unusual leaves
 through ``Bail`` before that instruction has changed anything, with the machine settled
-just before it (``_settle``).
+just before it (blockrt.py's ``_settle``; a device's stop request is returned settled,
+``_stall``).
 """
 
 from __future__ import annotations
@@ -20,23 +24,18 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from . import arithmetic as ar
-from . import fastarith, ops
+from . import blockvary, ops
 from .blockarith import _A, _L, _READS_A_AS_WORD, _WA, _WL, ArithmeticWriter
 from .blockops import _PLAIN, _PLAIN_BY, _stored_cells, _without_dead_counts
-from .charset import MINUS, ZERO_DIGIT
+from .blockrt import _DONE, _NAMESPACE, _stall_raising
 from .ops import decode
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
-from .word import ZERO
 
 if TYPE_CHECKING:
     from .compiled import Tables
-    from .cpu import Machine
-    from .stops import StopRequest
 
 # A block returns the next CC plus the instructions it ran times _DONE, plus _CHANGED times
 # the pairs before the word it found changed when it left for that reason.
-_DONE = 1024
 _CHANGED = 1 << 40
 _FOLLOW = 1 << 48  # added when a block ending at a U has run HOT_RUNS times: follow it
 _MAX_PAIRS = 16  # pairs in one block
@@ -62,68 +61,6 @@ _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
 _ASSIGNED = re.compile(r"\bm\._([axlf])(?=(?:\s*,\s*[\w.]+)*\s*=(?!=))")
 
 
-class Bail(Exception):
-    """The block cannot go on compiled; ``done`` instructions of it have run, and the
-    machine is settled just before the next one (CC, CR, the half, the clock, registers).
-    ``request``: the stop a device asked for there, having changed nothing (a keyboard with
-    nothing typed), which the interpreter would only ask again by running it."""
-
-    def __init__(self, done: int, request: StopRequest | None = None) -> None:
-        super().__init__(done)
-        self.done = done
-        self.request = request
-
-
-def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, half: int,
-            done: int, request: StopRequest | None = None, **registers: str | int) -> Bail:
-    """Put the machine where a block leaves it before an instruction it cannot run: the
-    clock, CC, CR (None: as it was, the block's first pair not yet fetched), the half and
-    the registers the block holds in locals."""
-    m.pulses = pulses
-    m.cc = cc
-    if cr is not None:
-        m.cr, m.cr_address = cr, cr_address
-    m.half = half
-    for name, value in registers.items():
-        setattr(m, "_" + name, value)
-    return Bail(done, request)
-
-
-def _leave(m: Machine, pulses: int, cr: str, cr_address: int, result: int,
-           **registers: str | int) -> int:
-    """A block's exit written as a call: the clock, CR and registers back in the machine."""
-    m.pulses = pulses
-    m.cr, m.cr_address = cr, cr_address
-    for name, value in registers.items():
-        setattr(m, "_" + name, value)
-    return result
-
-
-def _mixed_equal(a: str | int, l: str | int) -> bool:  # noqa: E741 - rL
-    """Q's test when one of rA, rL holds an int and the other a word: as words, but a
-    word whose value differs is unequal without making the int's word (a counting loop
-    compares each new count with its limit)."""
-    number, word = (a, l) if a.__class__ is int else (l, a)
-    known = fastarith.value(word)  # type: ignore[arg-type]
-    if known != number:  # None (text) included
-        return False
-    return fastarith.register_word(number) == word  # type: ignore[arg-type]
-
-
-_NAMESPACE = {
-    "MIXED_EQUAL": _mixed_equal, "SETTLE": _settle, "LEAVE": _leave,
-    "VALUE": fastarith._VALUES.get, "WORD": fastarith._WORDS.get, "WORD_OF": fastarith.word_of,
-    "NEGATE": {MINUS: ZERO_DIGIT, **{chr(c): MINUS for c in range(64) if chr(c) != MINUS}},
-    "Bail": Bail, "ZERO": ZERO, "REG": fastarith.register_word,
-    "NEW": fastarith._new_word, "PASSES": fastarith.passes_of,
-    "PASSES_OF": fastarith._PASSES_OF.get,
-    "ADD": fastarith.add, "SUMS": ar._SUMS.get, "MUL": fastarith.multiply,
-    "DIV": fastarith.divide,
-    # Y's channels by their first address, for the test that none of its cells is shadowed.
-    **{f"CHANNEL{c}": frozenset(range(c, c + 10)) for c in range(0, 1000, 10)},
-    "AS_WORDS": fastarith.as_words, "MATERIALISE": fastarith.materialise,
-    **ops.BODY_NAMES,  # what the bodies name (EXTRACT, GREATER, LINKS, AdderFault, ...)
-}
 _SHIFTS = {".n": "SR", ";n": "SL", "-n": "SRK", "0n": "SLK"}
 _CODE_OF = {op.execute: op.code for op in ops.OPERATIONS}
 # Devices and stops: their executors are called as they are, with the clock, CC and CR set;
@@ -143,12 +80,15 @@ class _Writer(ArithmeticWriter):
         self.overflow_stop = overflow_stop
         self.lines: list[str] = []
         self.off = 0
-        self.phase: int | None = None  # unknown until the first fetch
+        # The minor cycle now: known, None until the first fetch (or after a multiply or a
+        # device), or (name, c): (name + c) % 10 after a varying half's operand read.
+        self.phase: int | tuple[str, int] | None = None
         self.pair = 0  # pairs begun
         self.half = 0
         self.address = start
         self.word = ""
-        self.previous: tuple[str, int] | None = None  # the pair before this one
+        self.cr_text = ""  # CR's word as the block's text names it (a literal, or w<pair>)
+        self.previous: tuple[str, int] | None = None  # the pair before this one (CR's text)
         self.boundary = "t0"  # the clock before this pair's fetch
         self.right_code: str | None = None  # the right half's operation, for the left
         self.words: set[str] = set()  # registers ("a", "l") known to hold words here
@@ -172,10 +112,10 @@ class _Writer(ArithmeticWriter):
         # constant of its own, which no block of the same shape could share (shapes.py).
         result = str(int(cc) + code) if cc.isdigit() else f"{cc} + {code}"
         if changed and cr is not None:
-            return f"return LEAVE(m, {self.now()}, {cr[0]!r}, {cr[1]}, {result}@D@@REGS@)"
+            return f"return LEAVE(m, {self.now()}, {cr[0]}, {cr[1]}, {result}@D@@REGS@)"
         parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
         if cr is not None:
-            parts.append(f"m.cr = {cr[0]!r}; m.cr_address = {cr[1]}")
+            parts.append(f"m.cr = {cr[0]}; m.cr_address = {cr[1]}")
         # (HOT: this block's runs left to count; HOT_AT: those of every block at its
         # address, one list shared by them)
         ask = f" + (0 if HOT > 0 or HOT_AT[0] > 0 else {_FOLLOW})" if follow else ""
@@ -187,39 +127,66 @@ class _Writer(ArithmeticWriter):
         done = 2 * self.pair + self.half
         if self.half == 0:
             if self.previous is not None:
-                cr, address = repr(self.previous[0]), str(self.previous[1])
+                cr, address = self.previous[0], str(self.previous[1])
             else:  # the pair before the block, or the last of it after a pass round
                 cr, address = ("crw", "cra") if self.loops else ("None", "0")
             return (f"raise SETTLE(m, {self.boundary}, {self.address}, {cr}, {address}, "
                     f"0, {done}@DI@@REGS@)")
-        return (f"raise SETTLE(m, {pulses or self.now()}, n, {self.word!r}, {self.address}, "
+        return (f"raise SETTLE(m, {pulses or self.now()}, n, {self.cr_text}, {self.address}, "
                 f"1, {done}@DI@@REGS@)")
 
-    def begin_pair(self, address: int, word: str) -> None:
+    def begin_pair(self, address: int, word: str, varying: int | None = None) -> None:
         """The fetch of the pair at ``address``: after the first, a check that memory still
-        holds the word compiled."""
+        holds the word compiled, or (``varying``: the half whose operand is read at run
+        time, blockvary.py) a word of its template, whose operand goes to ``k<pair>``."""
         self.address, self.word = address, word
-        if self.pair:
-            done = 2 * self.pair
-            self.emit(f"if mem[{address}] != {word!r}:",
-                      " " + self._exit(str(address), done, self.previous, changed=True))
-        if self.phase is None:
-            if self.pair:
+        pair = self.pair
+        self.cr_text = repr(word) if varying is None else f"w{pair}"
+        if pair:
+            leave = self._exit(str(address), 2 * pair, self.previous, changed=True)
+            if varying is None:
+                self.emit(f"if mem[{address}] != {word!r}:", " " + leave)
+            else:
+                self.emit(f"w{pair} = mem[{address}]", f"k{pair} = DYN{pair}(w{pair})",
+                          f"if k{pair} is None:",  # (an int: the word it stands for)
+                          f" if w{pair}.__class__ is int: mem[{address}] = w{pair} = "
+                          f"WORD_OF(w{pair}); m._shadowed.discard({address})",
+                          f" k{pair} = MISS{pair}(w{pair})", f" if k{pair} is None:",
+                          "  " + leave)
+        phase = self.phase
+        if phase is None or phase.__class__ is tuple:
+            if pair:
                 self.emit(f"t += {self.off}" if self.off else "pass", "tb = t")
                 self.boundary = "tb"
             self.off = 0
-            self.emit(f"t += (({address} - t // 91) % 10 + 1) * 91")
+            self.emit(f"t += ({self._cycles_to(str(address))} + 1) * 91")
         else:
             self.boundary = self.now()
-            self.off += ((address - self.phase) % 10 + 1) * MINOR_CYCLE_PULSES
+            self.off += ((address - phase) % 10 + 1) * MINOR_CYCLE_PULSES  # type: ignore[operator]
+        if varying == 0 and self.boundary != "tb":  # its left half moves t: keep the boundary
+            self.emit(f"tb = {self.boundary}")
+            self.boundary = "tb"
         self.phase = (address + 1) % 10
         self.emit(f"n = {(address + 1) % 1000}")
         self.half = 0
 
+    def _cycles_to(self, position: str) -> str:
+        """The minor cycles from now (``t``, the offset already added) until word
+        ``position`` (a digit, or a varying operand's name) is under the heads, as text."""
+        phase = self.phase
+        if phase is None:
+            return f"({position} - t // 91) % 10"
+        if phase.__class__ is tuple:
+            name, c = phase  # type: ignore[misc]
+            if position.isdigit():
+                return f"({(int(position) - c) % 10} - {name}) % 10"
+            return f"({position} - {name} - {c}) % 10"
+        return f"({position} - {phase}) % 10"
+
     def end_pair(self, may_transfer: bool, last: bool, target: int | None = None) -> None:
         """``target``: a followed pair's U operand, where the block goes on unless ``n``
         (a transfer in the other half) says otherwise."""
-        self.previous = (self.word, self.address)
+        self.previous = (self.cr_text, self.address)
         done = 2 * (self.pair + 1)
         if last and self.counting:  # the HOT_RUNS-th run asks to be followed across its U
             self.emit("HOT -= 1", "HOT_AT[0] -= 1")
@@ -227,42 +194,67 @@ class _Writer(ArithmeticWriter):
             if self.loops:  # round again, everything kept in locals, while room allows
                 self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
                           f"mem[{self.start}] == {self.first_word!r}:",
-                          f" passed += {done}", f" t += {self.off}" if self.off else " pass",
-                          f" crw = {self.word!r}; cra = {self.address}", " continue")
+                          f" passed += {done}", *(" " + line for line in self._round()),
+                          f" crw = {self.cr_text}; cra = {self.address}", " continue")
             self.emit(self._exit("n", done, self.previous, follow=self.counting))
         elif may_transfer:
             after = (self.address + 1) % 1000 if target is None else target
             self.emit(f"if n != {after}:", " " + self._exit("n", done, self.previous))
         self.pair += 1
 
-    def instruction(self, code: str, operand: int, op: ops.Operation) -> None:
+    def _round(self) -> list[str]:
+        """The clock from the end of a pass to the next pass's first fetch (the loop's top
+        does not wait: source() puts the entry's wait before the loop), ``t0`` between:
+        from a known phase one constant, no division a pass."""
+        keep = "t0" in "\n".join(self.lines)
+        if self.phase.__class__ is int:
+            wait = ((self.start - self.phase) % 10 + 1) * MINOR_CYCLE_PULSES  # type: ignore[operator]
+            if not keep:
+                return [f"t += {self.off + wait}"]
+            return [*([f"t += {self.off}"] if self.off else []), "t0 = t", f"t += {wait}"]
+        return [*([f"t += {self.off}"] if self.off else []), *(["t0 = t"] if keep else []),
+                f"t += ({self._cycles_to(str(self.start))} + 1) * 91"]
+
+    def instruction(self, code: str, operand: int, op: ops.Operation,
+                    varying: str | None = None) -> None:
+        """One half; ``varying``: the name its operand is read into at run time."""
         bail = self.bail()  # the clock before this instruction's wait
         pulses, position = instruction_cost(op, operand, False)
         cycles = 0  # minor cycles this instruction moves the clock on, when known
+        phase = self.phase
         if position >= 0:
-            if self.phase is None:  # after a multiply or a device: wait by the clock
-                self.emit(f"t += {self.off}", "t1 = t",
-                          f"t += (({position} - t // 91) % 10) * 91")
+            if varying is not None or phase is None or phase.__class__ is tuple:
+                # wait by the clock (after a multiply or a device) or the operand read
+                self.emit(*([f"t += {self.off}"] if self.off else []), "t1 = t",
+                          f"t += ({self._cycles_to(varying or str(position))}) * 91")
                 self.off = 0
                 bail = self.bail("t1")
             else:
-                cycles = (position - self.phase) % 10
+                cycles = (position - phase) % 10  # type: ignore[operator]
                 self.off += cycles * MINOR_CYCLE_PULSES
         self.off += pulses
-        if self.phase is not None:
-            whole, rest = divmod(pulses, MINOR_CYCLE_PULSES)
-            self.phase = None if rest else (self.phase + cycles + whole) % 10
-        a = operand
+        whole, rest = divmod(pulses, MINOR_CYCLE_PULSES)
+        if rest:
+            self.phase = None
+        elif position >= 0:  # after the operand's wait the phase is its position's
+            self.phase = (varying, whole % 10) if varying else (position + whole) % 10
+        elif phase.__class__ is tuple:
+            self.phase = (phase[0], (phase[1] + whole) % 10)  # type: ignore[index]
+        elif phase is not None:
+            self.phase = (phase + whole) % 10  # type: ignore[operator]
+        a: int | str = operand if varying is None else varying
+        a1, c, c10 = ((operand + 1) % 1000, operand - operand % 10, operand - operand % 10 + 10
+                      ) if varying is None else (f"({varying} + 1) % 1000", "", "")
         first = len(self.lines)
         known = self.words
         if code in _PLAIN:
             plain = _PLAIN_BY[self.overflow_stop, known >= {"a", "l"}]
-            lines = [line.format(a=a, a1=(a + 1) % 1000, c=a - a % 10, c10=a - a % 10 + 10,
-                                 bail=bail, now=self.now(), cr=repr(self.word),
-                                 address=self.address) for line in plain[code]]
+            lines = [line.format(a=a, a1=a1, c=c, c10=c10, bail=bail, now=self.now(),
+                                 cr=self.cr_text, address=self.address)
+                     for line in plain[code]]
             if op.numbers:  # numbers kept as ints first, then the body for words
                 kind, _, parameter = op.numbers.partition(" ")
-                getattr(self, kind)(parameter, a, lines)
+                getattr(self, kind)(parameter, a, lines)  # (a: its text)
             else:
                 self.emit(*lines)
         elif code == "device":
@@ -273,9 +265,10 @@ class _Writer(ArithmeticWriter):
                 bail = f"raise SETTLE(m, t0, {self.address}, crw, cra, 0, 0@REGS@)"
             self.emit("@FLUSH@", "if m._shadowed: MATERIALISE(m)",  # devices read words
                       f"m.pulses = {self.now()}", "m.cc = n",
-                      f"m.cr = {self.word!r}", f"m.cr_address = {self.address}",
-                      f"r = {name}(m, {a})", "if r is not None:",
-                      " " + bail.replace("@REGS@)", "@REGS@, request=r)"),
+                      f"m.cr = {self.cr_text}", f"m.cr_address = {self.address}",
+                      f"r = {name}(m, {a})", "if r is not None:",  # (STALL: blockrt)
+                      " " + bail.replace("raise SETTLE(", "return STALL(")
+                      .replace("@REGS@)", "@REGS@, request=r)"),
                       "t = m.pulses")
             self.off = 0
             self.phase = None
@@ -311,6 +304,7 @@ class _Writer(ArithmeticWriter):
             words.clear()
 
     def source(self) -> str:
+        entry = self.lines.pop(0) if self.loops else ""  # (the first fetch's wait)
         body = "\n".join(self.lines)
         # A register the block only reads is the machine's still: not written back.
         assigned = set(_ASSIGNED.findall(body))
@@ -332,11 +326,9 @@ class _Writer(ArithmeticWriter):
                 *([" sh = m._shadowed.add"] if "sh(" in body and self.loops else []),
                 " t = t0 = m.pulses" if "t0" in body else " t = m.pulses",
                 *(f" r{r} = m._{r}" for r in used)]
-        if self.loops:
-            head += [" passed = 0", " crw = m.cr", " cra = m.cr_address", " while True:"]
+        if self.loops:  # the entry waits for the first fetch; each pass round: _round
+            head += [" passed = 0", " crw = m.cr", " cra = m.cr_address", entry, " while True:"]
             body = "\n".join(" " + line for line in body.split("\n"))
-            if "t0" in body:
-                head.append("  t0 = t")
         return "\n".join(head) + "\n" + body
 
 
@@ -345,11 +337,11 @@ def _codes(word: str) -> tuple[list[tuple[ops.Operation, int]], list[str | None]
     return halves, [_CODE_OF.get(op.execute) for op, _ in halves]
 
 
-def _followable(halves: list[tuple[ops.Operation, int]], codes: list[str | None]
-                ) -> int | None:
+def _followable(halves: list[tuple[ops.Operation, int]], codes: list[str | None],
+                varying: int | None = None) -> int | None:
     """Where a pair with one U goes next unless its other half transfers (a taken Q or T,
-    an overflow) after it: the U's operand, or None."""
-    if codes.count("U") != 1:
+    an overflow) after it: the U's operand, or None (also for a U read at run time)."""
+    if codes.count("U") != 1 or codes.index("U") == varying:
         return None
     return halves[codes.index("U")][1]
 
@@ -368,17 +360,18 @@ class Plan:
         self.tables = tables
         self.address = address
         self.steps = steps
-        last_at, _, last_halves, last_codes = steps[-1]
+        last_at, _, last_halves, last_codes, last_varying = steps[-1]
         self.loops = address not in tables.observed and (any(  # (each arrival goes back
-            code in ("U", "Q", "T") and operand == address or  # through the observer)
-            code in ("A", "S", "X") and address == 0  # overflow: to 000
-            for code, (_, operand) in zip(last_codes, last_halves, strict=True)
+            code in ("U", "Q", "T") and operand == address and half != last_varying or
+            code in ("A", "S", "X") and address == 0  # overflow: to 000 (through the observer)
+            for half, (code, (_, operand)) in enumerate(zip(last_codes, last_halves,
+                                                            strict=True))
         ) or (  # a followed block whose last pair runs on into its start
             "U" not in last_codes and (last_at + 1) % 1000 == address))
         self.counting = (count and not follow and not self.loops
-                         and _followable(last_halves, last_codes) is not None)
+                         and _followable(last_halves, last_codes, last_varying) is not None)
         self.key = repr(("block", address, tables.overflow_stop, self.loops, self.counting,
-                         tuple((at, word) for at, word, _, _ in steps)))
+                         tuple((at, word, varying) for at, word, _, _, varying in steps)))
 
     @property
     def namespace(self) -> dict[str, object]:
@@ -387,11 +380,25 @@ class Plan:
         namespace: dict[str, object] = dict(_NAMESPACE)
         if self.counting:
             namespace.update(self._counts())
-        for pair, (_, _, halves, codes) in enumerate(self.steps):
+        for pair, (_, _, halves, codes, _) in enumerate(self.steps):
             for half, code in enumerate(codes):
                 if code == "device":
                     namespace[f"EX{pair}_{half}"] = halves[half][0].execute
+        namespace.update(self._varying())
+        if self.tables.observed:  # (each fetch goes through the observer: Bail)
+            namespace["STALL"] = _stall_raising
         return namespace
+
+    def _varying(self) -> dict[str, object]:
+        """The run-time operands' look-ups (blockvary.py) and the words the block was made
+        from (``STEPS``: compiled.py reads which pair a changed exit met)."""
+        names: dict[str, object] = {"STEPS": tuple(
+            (at, word, varying) for at, word, _, _, varying in self.steps)}
+        for pair, (_, word, _, _, varying) in enumerate(self.steps):
+            if varying is not None:
+                names[f"DYN{pair}"], names[f"MISS{pair}"] = blockvary.operand_lookup(
+                    word, varying)
+        return names
 
     def _counts(self) -> dict[str, object]:
         return {"HOT": HOT_RUNS // OWN_SHARE,  # (off: each block counts alone)
@@ -406,13 +413,17 @@ class Plan:
         if self.counting:
             writer.counting = True
             writer.namespace.update(self._counts())
-        for index, (at, word, halves, codes) in enumerate(self.steps):
-            writer.begin_pair(at, word)
+        writer.namespace.update(self._varying())
+        if self.tables.observed:
+            writer.namespace["STALL"] = _stall_raising
+        for index, (at, word, halves, codes, varying) in enumerate(self.steps):
+            writer.begin_pair(at, word, varying)
             writer.right_code = codes[1]
-            for code, (op, operand) in zip(codes, halves, strict=True):
-                writer.instruction(code, operand, op)  # type: ignore[arg-type]
+            for half, (code, (op, operand)) in enumerate(zip(codes, halves, strict=True)):
+                writer.instruction(code, operand, op,  # type: ignore[arg-type]
+                                   f"k{index}" if half == varying else None)
             last = index == len(self.steps) - 1
-            target = None if last or "U" not in codes else _followable(halves, codes)
+            target = None if last or "U" not in codes else _followable(halves, codes, varying)
             # A followed pair goes on at its U's target; its other half may still transfer.
             transfers = [code for code in codes if code in _TRANSFERS]
             may_transfer = len(transfers) > (target is not None)
@@ -420,7 +431,8 @@ class Plan:
         return writer.source(), writer.namespace
 
 
-_Step = tuple[int, str, list[tuple[ops.Operation, int]], list[str | None]]
+# (address, word, its halves decoded, their codes, the half whose operand varies or None)
+_Step = tuple[int, str, list[tuple[ops.Operation, int]], list[str | None], "int | None"]
 
 
 def block_plan(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
@@ -440,20 +452,25 @@ def block_plan(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_P
     for _ in range(pairs):
         if steps and at in tables.observed:
             break  # an observed address starts a block of its own
-        if at in stored:  # the block writes this pair's word itself (address stepping):
-            break  # it ends before it, as it would be shortened at once on its first run
         word = first if first is not None and not steps else mem[at]
         if word.__class__ is int:  # a number stored where a later pair is fetched
             break  # (the block ends before it; its own lookup makes it a word)
         halves, codes = _codes(word)
         if not all(code in _COMPILABLE for code in codes):
             break
-        steps.append((at, word, halves, codes))
+        varying = None
+        hint = tables.varying.get(at, False)
+        if steps and (at in stored or hint is not False):  # (address stepping)
+            varying = blockvary.choose(codes, hint)  # one half's operand read at run time
+            if varying is None and at in stored:  # the block writes this pair itself: it
+                break  # ends before it, as it would be shortened at once on its first run
+        steps.append((at, word, halves, codes, varying))
         visited.add(at)
-        for code, (_, operand) in zip(codes, halves, strict=True):
-            stored.update(_stored_cells(code, operand))
+        for half, (code, (_, operand)) in enumerate(zip(codes, halves, strict=True)):
+            if half != varying:  # (a varying half's stores are met by the pairs' checks)
+                stored.update(_stored_cells(code, operand))
         if "U" in codes:  # straight line ends at an unconditional transfer, unless followed
-            target = _followable(halves, codes)
+            target = _followable(halves, codes, varying)
             if not follow or target is None or target in visited:
                 break
             at = target

@@ -10,8 +10,10 @@ Blocks are looked up by their address and the word memory holds there at the mom
 fetch, and before each later pair a block compares the word memory holds now with the word
 it was compiled from: a store from anywhere (an instruction, even one of the block itself,
 the monitor, a restore, a tape, a fault) is seen at the next pair boundary, where the block
-leaves exactly as the machine stands there. A block left that way is shortened to the pairs
-before the changed word (code that writes its own instructions keeps its blocks short).
+leaves exactly as the machine stands there. A block left that way at a word changed in one
+half's operand alone is made again with that operand read at run time (blockvary.py:
+address stepping, return links); otherwise it is shortened to the pairs before the changed
+word.
 
 Anything unusual (a stop, a keyboard with nothing typed, a tape error, an adder fault, an
 overflow stop, a non-digit in a multiply or divide) leaves through ``Bail`` before that
@@ -36,8 +38,9 @@ from collections.abc import Callable
 from types import CodeType, FunctionType
 from typing import TYPE_CHECKING
 
-from . import blockgen, shapes
-from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Bail, Plan, block_plan, block_source
+from . import blockgen, blockvary, shapes
+from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Plan, block_plan, block_source
+from .blockrt import _STALLED, Bail
 from .fastarith import materialise, word_of
 from .firstsight import _first_sight
 from .ops import BY_CODE
@@ -108,6 +111,9 @@ class Tables:
         # it ends), and that count when each address's runs began to be counted.
         self.ran = 0
         self._counted_since: dict[int, int] = {}
+        # Addresses whose word changed in one half's operand alone: the half blocks read
+        # at run time there (blockvary.py), or UNSTABLE where it changed otherwise.
+        self.varying: dict[int, int | None] = {}
 
     def runs_left(self, address: int) -> list[int]:
         """The count the blocks at ``address`` ending at a U they may follow share."""
@@ -143,6 +149,7 @@ class Tables:
         self.followed.clear()
         self._runs_left.clear()
         self._counted_since.clear()
+        self.varying.clear()
         for blocks in (*self.by_address, *self.singles):
             blocks.clear()
 
@@ -321,6 +328,9 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
                 if r >= _CHANGED:
                     r = _rare(m, tables, cc, word, r, budget - done, first_sight)
                     if r < 0:
+                        if r < -1:  # a device's stop: its block's instructions, settled
+                            done += (-2 - r) >> _DONE_SHIFT
+                            cc = (-2 - r) & _CC_MASK
                         break
                 done += r >> _DONE_SHIFT
                 cc = r & _CC_MASK
@@ -334,6 +344,9 @@ def _blocks(m: Machine, budget: int, tables: Tables) -> int:
                 if r >= _CHANGED:
                     r = _rare(m, tables, cc, word, r, budget - done, first_sight)
                     if r < 0:
+                        if r < -1:  # (as above)
+                            done += (-2 - r) >> _DONE_SHIFT
+                            cc = (-2 - r) & _CC_MASK
                         break
                 done += r >> _DONE_SHIFT
                 cc = r & _CC_MASK
@@ -360,11 +373,14 @@ def _rare(m: Machine, tables: Tables, cc: int, word: str, r: int, room: int,
     """The block loop's answer from ``r`` when it is not a block's plain one: a word not
     looked up before (compiled, or seen, and run), a first sight (run through the
     executors: two instructions, or -1 to leave it to the interpreter), a block asking to
-    be followed or shortened (done, its own answer returned)."""
+    be followed or shortened (done, its own answer returned), a device's stop in a block
+    (blockrt._stall: -2 minus its answer, the machine settled, the loop leaves)."""
     mem = m.mem
     if r == _MISSING:
         function = compile_block(tables, cc, mem, shadowed=m._shadowed)
         r = _GENERIC if function is _generic else function(m, room)
+    if _STALLED <= r < _MISSING:
+        return -2 - (r - _STALLED)
     if r >= _GENERIC:
         if first_sight is None:
             return -1
@@ -374,10 +390,30 @@ def _rare(m: Machine, tables: Tables, cc: int, word: str, r: int, room: int,
     if r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
         r -= _FOLLOW
         _follow(tables, cc, mem, word)
-    elif r >= _CHANGED:  # a word of the block had changed: shorten the block
-        pairs, r = divmod(r, _CHANGED)  # (filed under the word it was found by)
-        compile_block(tables, cc, mem, pairs, word=word)
+    elif r >= _CHANGED:  # a word of the block had changed
+        pairs, r = divmod(r, _CHANGED)
+        _changed(tables, cc, mem, pairs, word)
     return r
+
+
+def _changed(tables: Tables, cc: int, mem: list[str], pairs: int, word: str) -> None:
+    """The block for ``word`` at ``cc`` left at its ``pairs``-th pair, whose word had
+    changed: if only one half's operand did, that address is read at run time from now on
+    (blockvary.py) and the whole block is made again; otherwise (or if the pair was read
+    so already and the word did not fit) it is shortened to the pairs before it (filed
+    under the word it was found by)."""
+    block = tables.by_address[cc].get(word)
+    steps = getattr(block, "__globals__", {}).get("STEPS")
+    if steps is not None and pairs < len(steps):
+        at, old, varying = steps[pairs]
+        half = None if varying is not None else blockvary.changed_half(old, mem[at])
+        if len(tables.varying) >= _SEEN_LIMIT:
+            tables.varying.clear()
+        tables.varying[at] = half
+        if half is not None:
+            compile_block(tables, cc, mem, word=word)
+            return
+    compile_block(tables, cc, mem, pairs, word=word)
 
 
 def run(m: Machine, max_steps: int) -> Stop:

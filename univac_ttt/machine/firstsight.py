@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import ops
-from .blockgen import Bail
+from .blockrt import Bail
 from .ops import decode
 from .timing import instruction_cost
 
