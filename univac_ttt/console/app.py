@@ -22,7 +22,6 @@ from datetime import datetime
 from pathlib import Path
 
 from prompt_toolkit.application import Application
-from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import merge_key_bindings
 from prompt_toolkit.output import Output
@@ -37,7 +36,7 @@ from ..machine.charset import KEYBOARD_KEYS
 from ..machine.timing import pulses_to_us, us_to_pulses
 from ..program.pack import NO_PACK, Pack
 from ..tui.guard import run_guarded, run_guarded_async
-from ..tui.history import BoundedHistory
+from ..tui.history import BoundedHistory, RecallBuffer
 from ..tui.row_renderer import RowRenderer
 from ..tui.shared import basic_bindings, merged_style, share_default_bindings
 from ..tui.static_layout import StaticLayout, StaticLayoutApplication
@@ -87,7 +86,7 @@ class ConsoleApp:
         self.paper = PaperRows()
         self.paper_buffer = self.paper.buffer
         self._hold_until: float | None = None  # a game ended: older type-ahead is dropped
-        self.keyboard_buffer = Buffer(multiline=False, history=BoundedHistory(KEY_LINES))
+        self.keyboard_buffer = RecallBuffer(multiline=False, history=BoundedHistory(KEY_LINES))
         self._speed_changed = asyncio.Event()  # wakes the ticker, asleep in fast speed
         self.layout = ConsoleLayout(self)
         # The tree of containers never changes: prompt_toolkit's walks of it after every
