@@ -328,3 +328,35 @@ def test_the_help_covers_the_screen_s_width_so_nothing_shows_beside_it() -> None
     for y, line in enumerate(lines):
         text = "".join(cell[0] for cell in ours[top + y])
         assert text.rstrip() == ((" " * margin + line) if line else ""), (y, text)
+
+
+def test_terminals_share_the_encoded_fragments_of_one_style_and_depth(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A second terminal at the same colour depth draws its first screen from fragments the
+    first one encoded (tui/row_renderer.py's shared tables), writing the same bytes; one at
+    another depth encodes its own, and draws what a terminal of that depth alone would."""
+    from univac_ttt.tui import row_renderer
+
+    def first_frame(depth: ColorDepth) -> tuple[str, int]:
+        console, sink = _console(120, 40, served=True)
+        console.app.output.get_default_color_depth = lambda: depth  # type: ignore[method-assign]
+        encoded: list[object] = []
+        encode = row_renderer.RowRenderer._encode
+
+        def counted(self, fragment, depth):  # type: ignore[no-untyped-def]
+            encoded.append(fragment)
+            return encode(self, fragment, depth)
+
+        monkeypatch.setattr(row_renderer.RowRenderer, "_encode", counted)
+        with set_app(console.app):
+            console.app.renderer.render(console.app, console.app.layout)
+        monkeypatch.setattr(row_renderer.RowRenderer, "_encode", encode)
+        return sink.getvalue(), len(encoded)
+
+    monkeypatch.setattr(row_renderer, "_tables", {}, raising=False)  # a fresh process
+    true_colour, _ = first_frame(ColorDepth.TRUE_COLOR)
+    again, encoded_again = first_frame(ColorDepth.TRUE_COLOR)
+    assert encoded_again == 0 and again == true_colour
+    one_bit, encoded_one_bit = first_frame(ColorDepth.DEPTH_1_BIT)
+    assert encoded_one_bit > 0 and one_bit != true_colour
+    monkeypatch.setattr(row_renderer, "_tables", {}, raising=False)
+    assert first_frame(ColorDepth.DEPTH_1_BIT)[0] == one_bit

@@ -92,7 +92,7 @@ class RowRenderer(Renderer):
         self._compose = compose
         self._rows: list[Row] | None = None  # what the terminal shows now (None: unknown)
         self._shown_cursor: tuple[int, int] | None = None
-        self._encoded: dict[Fragment, str] = {}  # escape codes of fragments shown
+        self._encoded: dict[Fragment, str] = {}  # escape codes of fragments (shared)
         # Rows written lately, whole: when the paper scrolls, each row shows what the row
         # below it showed (about two frames' worth: a terminal's share of memory).
         self._row_codes: dict[Row, str] = {}
@@ -103,7 +103,6 @@ class RowRenderer(Renderer):
 
     def reset(self, _scroll: bool = False, leave_alternate_screen: bool = True) -> None:
         self._rows = None  # the next frame is written whole
-        self._encoded = {}
         self._row_codes = {}
         self._shown_cursor = None
         super().reset(_scroll=_scroll, leave_alternate_screen=leave_alternate_screen)
@@ -225,8 +224,7 @@ class RowRenderer(Renderer):
         key = (self.style.invalidation_hash(), app.style_transformation.invalidation_hash(),
                app.color_depth)
         if key != self._attrs_key:
-            self._attrs.clear()
-            self._encoded.clear()
+            self._attrs, self._encoded = _shared_tables((self.style, *key))
             self._row_codes.clear()
             self._attrs_key = key
             self._rows = None
@@ -254,7 +252,25 @@ class RowRenderer(Renderer):
 
 
 _RESET, _ERASE_LINE = "\x1b[0m", "\x1b[K"  # what Vt100_Output writes for these
-_KEPT_FRAGMENTS = 2048
+_KEPT_FRAGMENTS = 8192  # fragments kept encoded, for every terminal of the process
+_KEPT_TABLES = 8  # styles in use at once (a front end's, in one or two colour depths)
+_tables: dict[tuple[Hashable, ...], tuple[dict[str, Attrs], dict[Fragment, str]]] = {}
+
+
+def _shared_tables(key: tuple[Hashable, ...]) -> tuple[dict[str, Attrs], dict[Fragment, str]]:
+    """The resolved styles and fragments' escape codes for one style, transformation and
+    colour depth, one pair of tables for every renderer of the process that draws with
+    them: a served class's terminals show the same program's lines, so a fragment one
+    terminal encoded is not encoded again for the next (each terminal resolved and encoded
+    every fragment afresh; a new terminal's first replies were its dearest). The key holds
+    the style itself (so its id-based hash cannot be reused by another) and the hashes
+    prompt_toolkit's own renderer compares to know a drawing still holds."""
+    tables = _tables.get(key)
+    if tables is None:
+        if len(_tables) >= _KEPT_TABLES:
+            _tables.clear()  # bounded: renderers holding a dropped pair keep using it
+        tables = _tables[key] = ({}, {})
+    return tables
 
 
 @cache
