@@ -136,8 +136,9 @@ class RowRenderer(Renderer):
             output.cursor_goto(0, 0)
             output.erase_down()
             previous = []
-        changed = [y for y, row in enumerate(rows)
-                   if y >= len(previous) or row != previous[y]]
+        shown = len(previous)
+        changed = [y for y, row in enumerate(rows)  # a row kept from the last frame is the
+                   if y >= shown or (row is not previous[y] and row != previous[y])]  # same
         gone = range(len(rows), len(previous))  # rows the new frame leaves blank
         cursor = frame.cursor
         if changed or gone or cursor != self._shown_cursor or self._rows is None:
