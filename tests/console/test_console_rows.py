@@ -360,3 +360,22 @@ def test_terminals_share_the_encoded_fragments_of_one_style_and_depth(monkeypatc
     assert encoded_one_bit > 0 and one_bit != true_colour
     monkeypatch.setattr(row_renderer, "_tables", {}, raising=False)
     assert first_frame(ColorDepth.DEPTH_1_BIT)[0] == one_bit
+
+
+@pytest.mark.parametrize("instructions", [0, 7, 1_234, 123_456_789, 10**12, 10**25])
+@pytest.mark.parametrize("width", [30, 24, 60])
+def test_the_figures_put_together_line_by_line_are_the_whole_texts(instructions: int,
+                                                                    width: int) -> None:
+    """panel_rows builds the figures from each line's kept rows: the same rows as the
+    whole figures text cut at once (held to rich's print above), a last move and a game
+    of different sizes, at widths where a figure moves its time to a line of its own."""
+    from types import SimpleNamespace
+
+    from univac_ttt.console.panel_rows import _Figures, _figures_rows, text_rows
+    from univac_ttt.console.side_panel import figures_text_of
+
+    last = SimpleNamespace(instructions=instructions % 10_000, time_us=instructions % 977)
+    game = SimpleNamespace(instructions=instructions, time_us=instructions * 41)
+    whole = text_rows(figures_text_of(last, game, width), width)  # type: ignore[arg-type]
+    assert _figures_rows(_Figures(last.instructions, last.time_us),
+                         _Figures(game.instructions, game.time_us), width) == whole
