@@ -31,7 +31,8 @@ from prompt_toolkit.mouse_events import MouseEvent
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.renderer import Renderer
-from prompt_toolkit.styles import Attrs, BaseStyle
+from prompt_toolkit.styles import Attrs, BaseStyle, Style
+from prompt_toolkit.styles.style import _MergedStyle
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
@@ -99,6 +100,8 @@ class RowRenderer(Renderer):
         self._attrs: dict[str, Attrs] = {}
         self._attrs_key: tuple[Hashable, Hashable, ColorDepth] | None = None
         self._transform: Callable[[Attrs], Attrs] = lambda attrs: attrs
+        self._fixed_style: BaseStyle | None = None  # the style whose hash never changes ...
+        self._fixed_hash: Hashable = None  # ... and that hash (None: not such a style)
         super().__init__(style, output, full_screen=True, mouse_support=mouse_support)
 
     def reset(self, _scroll: bool = False, leave_alternate_screen: bool = True) -> None:
@@ -222,7 +225,7 @@ class RowRenderer(Renderer):
     def _resolve_style(self, app: Application[Any]) -> None:
         """Forget resolved styles (and what the terminal shows) when the style, its
         transformation or the colour depth change, as prompt_toolkit's renderer does."""
-        key = (self.style.invalidation_hash(), app.style_transformation.invalidation_hash(),
+        key = (self._style_hash(), app.style_transformation.invalidation_hash(),
                app.color_depth)
         if key != self._attrs_key:
             self._attrs, self._encoded = _shared_tables((self.style, *key))
@@ -230,6 +233,16 @@ class RowRenderer(Renderer):
             self._attrs_key = key
             self._rows = None
             self._transform = app.style_transformation.transform_attrs
+
+    def _style_hash(self) -> Hashable:
+        """The style's invalidation hash; for a style made only of fixed styles (the
+        console's: prompt_toolkit's defaults merged with its own) the same for ever, so
+        found once instead of at every redraw through every style merged in it."""
+        style = self.style
+        if self._fixed_style is not style:
+            self._fixed_hash = style.invalidation_hash() if _fixed(style) else None
+            self._fixed_style = style
+        return self._fixed_hash if self._fixed_hash is not None else style.invalidation_hash()
 
     def _enter_modes(self) -> None:
         """The alternate screen, bracketed paste, cursor keys and mouse reporting, once."""
@@ -325,6 +338,14 @@ def chunks(row: Row, width: int) -> list[Row]:
     if current or not rows:
         rows.append(tuple(current))
     return rows
+
+
+def _fixed(style: BaseStyle) -> bool:
+    """Whether the style's rules can never change: a Style (its rules are fixed when it is
+    made) or a merge of such styles, and nothing dynamic in it."""
+    if type(style) is Style:
+        return True
+    return type(style) is _MergedStyle and all(_fixed(each) for each in style.styles)
 
 
 def _shows(attrs: Attrs) -> bool:
