@@ -371,3 +371,54 @@ def test_the_help_covers_the_screen_s_width_so_nothing_shows_beside_it() -> None
     for y, line in enumerate(lines):
         text = "".join(cell[0] for cell in ours[top + y])
         assert text.rstrip() == ((" " * margin + line) if line else ""), (y, text)
+
+
+def test_terminals_share_the_encoded_fragments_of_one_style_and_depth(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A second terminal at the same colour depth draws its first screen from fragments the
+    first one encoded (tui/row_renderer.py's shared tables), writing the same bytes; one at
+    another depth encodes its own, and draws what a terminal of that depth alone would."""
+    from univac_ttt.tui import row_renderer
+
+    def first_frame(depth: ColorDepth) -> tuple[str, int]:
+        console, sink = _console(120, 40, served=True)
+        console.app.output.get_default_color_depth = lambda: depth  # type: ignore[method-assign]
+        encoded: list[object] = []
+        encode = row_renderer.RowRenderer._encode
+
+        def counted(self, fragment, depth):  # type: ignore[no-untyped-def]
+            encoded.append(fragment)
+            return encode(self, fragment, depth)
+
+        monkeypatch.setattr(row_renderer.RowRenderer, "_encode", counted)
+        with set_app(console.app):
+            console.app.renderer.render(console.app, console.app.layout)
+        monkeypatch.setattr(row_renderer.RowRenderer, "_encode", encode)
+        return sink.getvalue(), len(encoded)
+
+    monkeypatch.setattr(row_renderer, "_tables", {}, raising=False)  # a fresh process
+    true_colour, _ = first_frame(ColorDepth.TRUE_COLOR)
+    again, encoded_again = first_frame(ColorDepth.TRUE_COLOR)
+    assert encoded_again == 0 and again == true_colour
+    one_bit, encoded_one_bit = first_frame(ColorDepth.DEPTH_1_BIT)
+    assert encoded_one_bit > 0 and one_bit != true_colour
+    monkeypatch.setattr(row_renderer, "_tables", {}, raising=False)
+    assert first_frame(ColorDepth.DEPTH_1_BIT)[0] == one_bit
+
+
+@pytest.mark.parametrize("instructions", [0, 7, 1_234, 123_456_789, 10**12, 10**25])
+@pytest.mark.parametrize("width", [30, 24, 60])
+def test_the_figures_put_together_line_by_line_are_the_whole_texts(instructions: int,
+                                                                    width: int) -> None:
+    """panel_rows builds the figures from each line's kept rows: the same rows as the
+    whole figures text cut at once (held to rich's print above), a last move and a game
+    of different sizes, at widths where a figure moves its time to a line of its own."""
+    from types import SimpleNamespace
+
+    from univac_ttt.console.panel_rows import _Figures, _figures_rows, text_rows
+    from univac_ttt.console.side_panel import figures_text_of
+
+    last = SimpleNamespace(instructions=instructions % 10_000, time_us=instructions % 977)
+    game = SimpleNamespace(instructions=instructions, time_us=instructions * 41)
+    whole = text_rows(figures_text_of(last, game, width), width)  # type: ignore[arg-type]
+    assert _figures_rows(_Figures(last.instructions, last.time_us),
+                         _Figures(game.instructions, game.time_us), width) == whole

@@ -88,3 +88,29 @@ def test_the_lookups_kept_are_bounded_and_new_bindings_are_seen() -> None:
             before = len(ours.get_bindings_for_keys(("f12",)))
             served.console.app.key_bindings.registries[-1].add("f12")(lambda event: None)
             assert len(ours.get_bindings_for_keys(("f12",))) == before + 1
+
+
+def test_a_new_terminal_scans_only_its_own_bindings_for_a_first_key(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The front end's merged registry (prompt_toolkit's basic bindings, shared by the
+    process, and the console's own) is asked part by part: a second terminal's first key
+    is answered from the shared parts' warm caches; only its own bindings are scanned."""
+    from prompt_toolkit.key_binding import key_bindings
+
+    scanned: list[int] = []
+    lookup = key_bindings.KeyBindings.get_bindings_for_keys
+
+    def counted(self, keys):  # type: ignore[no-untyped-def]
+        if keys not in self._get_bindings_for_keys_cache._data:
+            scanned.append(len(self.bindings))
+        return lookup(self, keys)
+
+    with create_pipe_input() as keys:
+        terminals = [make_app(served_apps()["play"], keys, DummyOutput(), authentic=False,
+                              transcript=None) for _ in range(2)]
+        monkeypatch.setattr(key_bindings.KeyBindings, "get_bindings_for_keys", counted)
+        for served in terminals:
+            scanned.clear()
+            with set_app(served.application):
+                served.application.key_processor._bindings.get_bindings_for_keys(("5",))
+        own = served.console.app.key_bindings.registries[-1]  # the console's own bindings
+        assert scanned == [len(own.bindings)]

@@ -103,3 +103,38 @@ def test_a_read_starts_no_flush_task_unless_an_escape_may_be_held() -> None:
             app.exit(result=0)
             await asyncio.wait_for(task, 5)
     run(scenario(), 30)
+
+
+def test_an_invalidation_fires_its_event_then_redraws_in_one_handle(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """prompt_toolkit queues the invalidation's event and the redraw as two callbacks;
+    a served terminal's echo queues one, which fires the event first, then draws."""
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        with create_pipe_input() as keys:
+            served = _served_console(keys)
+            app, console = served.application, served.console
+            seen: list[str] = []
+            app.on_invalidate += lambda _app: seen.append("event")
+            app.after_render += lambda _app: seen.append("drawn")
+            task = loop.create_task(served.run())
+            await until(lambda: "drawn" in seen and not console.typing)
+            queued: list[object] = []
+            call_soon = loop.call_soon
+
+            def counted(callback, *args, **kwargs):  # type: ignore[no-untyped-def]
+                queued.append(callback)
+                return call_soon(callback, *args, **kwargs)
+
+            monkeypatch.setattr(loop, "call_soon", counted)
+            seen.clear()
+            console.say("a new hint")
+            app.invalidate()
+            await until(lambda: "drawn" in seen)
+            monkeypatch.setattr(loop, "call_soon", call_soon)
+            assert seen == ["event", "drawn"]
+            # the one redraw's handle (the test's own waits wake its task besides)
+            assert len([c for c in queued
+                        if not isinstance(getattr(c, "__self__", None), asyncio.Task)]) == 1
+            app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+    run(scenario(), 30)

@@ -22,7 +22,6 @@ from datetime import datetime
 from pathlib import Path
 
 from prompt_toolkit.application import Application
-from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import merge_key_bindings
 from prompt_toolkit.output import Output
@@ -37,9 +36,14 @@ from ..machine.charset import KEYBOARD_KEYS
 from ..machine.timing import pulses_to_us, us_to_pulses
 from ..program.pack import NO_PACK, Pack
 from ..tui.guard import run_guarded, run_guarded_async
-from ..tui.history import BoundedHistory
+from ..tui.history import BoundedHistory, RecallBuffer
 from ..tui.row_renderer import RowRenderer
-from ..tui.shared import basic_bindings, merged_style, share_default_bindings
+from ..tui.shared import (
+    basic_bindings,
+    built_with_shared_defaults,
+    merged_style,
+    share_default_bindings,
+)
 from ..tui.static_layout import StaticLayout, StaticLayoutApplication
 from .app_keys import console_bindings
 from .app_layout import STYLE, ConsoleLayout
@@ -87,21 +91,22 @@ class ConsoleApp:
         self.paper = PaperRows()
         self.paper_buffer = self.paper.buffer
         self._hold_until: float | None = None  # a game ended: older type-ahead is dropped
-        self.keyboard_buffer = Buffer(multiline=False, history=BoundedHistory(KEY_LINES))
+        self.keyboard_buffer = RecallBuffer(multiline=False, history=BoundedHistory(KEY_LINES))
         self._speed_changed = asyncio.Event()  # wakes the ticker, asleep in fast speed
         self.layout = ConsoleLayout(self)
         # The tree of containers never changes: prompt_toolkit's walks of it after every
         # redraw are done once (tui/static_layout.py).
-        self.app: Application[int] = StaticLayoutApplication(
-            layout=StaticLayout(self.layout.container, focused_element=self.keyboard_buffer),
-            key_bindings=merge_key_bindings([basic_bindings(), console_bindings(self)]),
-            style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls the paper
-            input=input, output=output, after_render=lambda _app: None,
-            # A size change comes by SIGWINCH (play) or by the telnet or ssh session's
-            # own notice (serve): no poll twice a second for every seated terminal.
-            terminal_size_polling_interval=None,
-        )
-        share_default_bindings(self.app)  # one table for a server's hundreds of terminals
+        with built_with_shared_defaults():  # one table for a server's hundreds of terminals
+            self.app: Application[int] = StaticLayoutApplication(
+                layout=StaticLayout(self.layout.container, focused_element=self.keyboard_buffer),
+                key_bindings=merge_key_bindings([basic_bindings(), console_bindings(self)]),
+                style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls paper
+                input=input, output=output, after_render=lambda _app: None,
+                # A size change comes by SIGWINCH (play) or by the telnet or ssh session's
+                # own notice (serve): no poll twice a second for every seated terminal.
+                terminal_size_polling_interval=None,
+            )
+        share_default_bindings(self.app)
         # Drawn by rows that changed, not by prompt_toolkit's whole-screen pass (app_rows.py).
         self.rows = ConsoleRows(self)
         self.app.renderer = RowRenderer(merged_style(STYLE), self.app.output,

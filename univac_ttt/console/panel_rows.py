@@ -29,7 +29,16 @@ from rich.text import Span, Text
 from ..desk.session import GameSession
 from ..program.pack import NO_PACK, Pack
 from ..tui.row_renderer import Row, pad
-from .side_panel import PANEL_WIDTH, Lamp, card, figures_text_of, lamp_for
+from .side_panel import (
+    FIGURES_HEADER,
+    PANEL_WIDTH,
+    Lamp,
+    card,
+    figure_parts,
+    figures_text_of,
+    game_label,
+    lamp_for,
+)
 
 PANEL_COLUMNS = PANEL_WIDTH + 1  # the panel's window: rich's 30 columns and a gap
 
@@ -154,8 +163,41 @@ class _Figures(NamedTuple):
 @lru_cache(maxsize=1024)
 def _figures_rows(last: _Figures, game: _Figures, width: int,
                   game_over: bool = False) -> tuple[Row, ...]:
-    """The figures' rows (the same replies give the same figures, terminal after terminal)."""
-    return text_rows(figures_text_of(last, game, width, game_over), width)
+    """The figures' rows (the same replies give the same figures, terminal after terminal),
+    put together from each line's rows: the header's never change and a last move's are
+    every terminal's that got that reply, so a reply builds the rows of the one or two
+    lines it has not shown before, with no rich Text made. Cut as the whole text would be
+    (``fitting_rows`` cuts line by line); a line that does not fit is left to the whole."""
+    rows: list[Row] = []
+    for pieces in (((FIGURES_HEADER, None),), figure_parts("last move", last, width),
+                   figure_parts(game_label(game_over), game, width)):
+        line = _figure_line_rows(pieces, width)
+        if not line:
+            return text_rows(figures_text_of(last, game, width, game_over), width)
+        rows += line
+    return (*rows, *_figure_line_rows((("", None),), width))  # after the last newline
+
+
+@lru_cache(maxsize=2048)
+def _figure_line_rows(pieces: tuple[tuple[str, str | None], ...],
+                      width: int) -> tuple[Row, ...]:
+    """The rows of one line (or two) of the figures: its pieces in the figures' cyan, each
+    piece's own style over it, its last newline the next line's start; () if it does not
+    fit."""
+    plain, spans = "", []
+    for text, style in pieces:
+        if style:
+            spans.append(Span(len(plain), len(plain) + len(text), style))
+        plain += text
+    plain = plain.removesuffix("\n")
+    if not _fits(plain, width):
+        return ()
+    texts = [text for text, _ in pieces[:-1]] + [pieces[-1][0].removesuffix("\n")]
+    if "\n" not in plain and all(texts):  # one line: fitting_rows' runs, a run a piece,
+        return (pad(tuple((_combined(("cyan", style) if style else ("cyan",)), text)  # uncut
+                          for text, (_, style) in zip(texts, pieces, strict=True)),
+                    PANEL_COLUMNS),)
+    return fitting_rows(plain, tuple(spans), "cyan")
 
 
 @lru_cache(maxsize=64)

@@ -66,19 +66,34 @@ def figures_text(session: GameSession, width: int = PANEL_WIDTH) -> Text:
     return figures_text_of(session.last_move, session.game, width, session.game_over)
 
 
+FIGURES_LABEL_WIDTH = 10
+FIGURES_HEADER = f"{'UNIVAC':<{FIGURES_LABEL_WIDTH}}{'instr.':>9} {'time':>9}\n"
+
+
+def figure_parts(label: str, move: Figures, width: int) -> tuple[tuple[str, str | None], ...]:
+    """One move's line of the figures (or two, when a figure is too wide for its column),
+    as the (text, style) pieces ``figures_text_of`` appends."""
+    count, time = f"{move.instructions:,}", format_time(move.time_us)
+    label_width = FIGURES_LABEL_WIDTH
+    if label_width + max(len(count), 9) + 1 + max(len(time), 9) <= width:
+        numbers = f"{count:>9} {time:>9}\n"
+    else:
+        numbers = f"{count:>9}\n{'':<{label_width}}{time:>{width - label_width}}\n"
+    return (f"{label:<{label_width}}", "bold"), (numbers, None)
+
+
+def game_label(game_over: bool) -> str:
+    """The game row's label: the finished game's until the next game's first word."""
+    return "last game" if game_over else "this game"
+
+
 def figures_text_of(last: Figures, game: Figures, width: int = PANEL_WIDTH,
                     game_over: bool = False) -> Text:
     """``figures_text`` for these two sets of figures."""
-    rows = (("last move", last), ("last game" if game_over else "this game", game))
-    label_width = 10
-    figures = Text(f"{'UNIVAC':<{label_width}}{'instr.':>9} {'time':>9}\n", style="cyan")
-    for label, move in rows:
-        count, time = f"{move.instructions:,}", format_time(move.time_us)
-        figures.append(f"{label:<{label_width}}", style="bold")
-        if label_width + max(len(count), 9) + 1 + max(len(time), 9) <= width:
-            figures.append(f"{count:>9} {time:>9}\n")
-        else:
-            figures.append(f"{count:>9}\n{'':<{label_width}}{time:>{width - label_width}}\n")
+    figures = Text(FIGURES_HEADER, style="cyan")
+    for label, move in (("last move", last), (game_label(game_over), game)):
+        for text, style in figure_parts(label, move, width):
+            figures.append(text, style=style)
     return figures
 
 

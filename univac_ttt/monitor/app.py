@@ -26,6 +26,7 @@ from prompt_toolkit.layout import Layout
 from prompt_toolkit.output import Output
 
 from ..tui.guard import run_guarded, run_guarded_async
+from ..tui.shared import built_with_shared_defaults
 from .app_keys import monitor_bindings
 from .app_layout import STYLE, CommandCompleter, MonitorLayout, memory_line
 from .app_state import KEYBOARD_HINT, MonitorState
@@ -45,11 +46,12 @@ class MonitorApp:
         self.state = MonitorState(monitor)
         self.layout = MonitorLayout(self.state, lambda: self.app.output.get_size())
         self._wake = asyncio.Event()
-        self.app: Application[int] = Application(
-            layout=Layout(self.layout.container, focused_element=self.layout.command_buffer),
-            key_bindings=monitor_bindings(self), style=STYLE, full_screen=True,
-            mouse_support=True, before_render=self.layout.before_render,
-            input=input, output=output)
+        with built_with_shared_defaults():  # the process's one copy of the defaults
+            self.app: Application[int] = Application(
+                layout=Layout(self.layout.container, focused_element=self.layout.command_buffer),
+                key_bindings=monitor_bindings(self), style=STYLE, full_screen=True,
+                mouse_support=True, before_render=self.layout.before_render,
+                input=input, output=output)
         self._freeze()
         self._sync_output()
 

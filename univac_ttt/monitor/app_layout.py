@@ -20,7 +20,7 @@ from prompt_toolkit.layout.dimension import Dimension
 
 from ..hostio.terminal_text import visible
 from ..program.disassembler import view
-from ..tui.history import BoundedHistory
+from ..tui.history import BoundedHistory, RecallBuffer
 from ..tui.paper_view import sync_paper
 from ..tui.theme import style
 from .app_state import COMMAND_PREFIX, MEMORY_BEFORE, MonitorState
@@ -100,9 +100,10 @@ class MonitorLayout:
         monitor = state.monitor
         self.output_buffer = Buffer(read_only=True)
         self.paper_buffer = Buffer(read_only=True)
-        self.command_buffer = Buffer(multiline=False, history=BoundedHistory(COMMAND_HISTORY),
-                                     completer=CommandCompleter(monitor),
-                                     complete_while_typing=False)
+        self.command_buffer = RecallBuffer(multiline=False,
+                                           history=BoundedHistory(COMMAND_HISTORY),
+                                           completer=CommandCompleter(monitor),
+                                           complete_while_typing=False)
         self.output_window = Window(BufferControl(self.output_buffer, focusable=False),
                                     wrap_lines=False)
         self._wrapped_width = 0

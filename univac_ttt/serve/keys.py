@@ -32,6 +32,7 @@ from prompt_toolkit.key_binding.key_bindings import (
     GlobalOnlyKeyBindings,
     KeyBindingsBase,
     KeysTuple,
+    _MergedKeyBindings,
 )
 from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
@@ -52,6 +53,20 @@ def _page_navigation() -> KeyBindingsBase:
 
 def _any_count(binding: Binding) -> int:
     return sum(1 for key in binding.keys if key == Keys.Any)
+
+
+def _flat(registry: KeyBindingsBase) -> list[KeyBindingsBase]:
+    """A merged registry's own registries, in its order (recursively), or the registry.
+
+    A merged registry keeps a merged copy with per-key caches of its own, so the front end's
+    merge (prompt_toolkit's basic bindings, the process's one copy, and its own) was asked
+    cold at every terminal's first use of each key: its 155 bindings scanned twice. Asked
+    part by part, the shared part answers from caches warm for the process and only the
+    terminal's own few are scanned; concatenated, the answers are the merged copy's (its
+    bindings are its registries' in order; the sort by ``Keys.Any`` is stable)."""
+    if type(registry) is _MergedKeyBindings:
+        return [part for inner in registry.registries for part in _flat(inner)]
+    return [registry]
 
 
 class ServedKeyBindings(KeyBindingsBase):
@@ -116,7 +131,7 @@ class ServedKeyBindings(KeyBindingsBase):
             own.append(app.key_bindings)
         own.reverse()
         defaults = app._default_bindings  # noqa: SLF001 - the process's one copy, shared
-        self._parts = (defaults, _page_navigation(), *own)
+        self._parts = (defaults, _page_navigation(), *(p for kb in own for p in _flat(kb)))
         self._watched = tuple(own)
         self._versions = ()
 

@@ -7,18 +7,21 @@ no key held (a letter, a digit, Enter: nearly every key a player types) it can o
 nothing to flush, and a player's next key a second later cancels or outlives it. And every
 ``invalidate`` schedules its redraw with ``call_soon_threadsafe`` twice, each a write to the
 loop's self-pipe and one more turn of the loop to read it back, though it is called on the
-loop's own thread. And for every read of input the application starts another task
-(``auto_flush_input``) that sleeps half a second and flushes the VT100 parser, for a lone
-Esc or an unfinished sequence; with an input that can tell the parser holds nothing
+loop's own thread, and its two callbacks (the invalidation's event, then the redraw) are
+two handles where one does. And for every read of input the application starts another
+task (``auto_flush_input``) that sleeps half a second and flushes the VT100 parser, for a
+lone Esc or an unfinished sequence; with an input that can tell the parser holds nothing
 (``may_hold``: no ESC read since the last flush) it would flush nothing.
 
 ``quiet_wakeups`` gives one application the same behaviour without them: the timer is
 started only while a key is held (with none held a running one is cancelled, as the next
 key would have cancelled it), and an invalidation on the application's own loop is
-scheduled with ``call_soon`` (the same callbacks, in the same order, in the same context);
-from any other thread, or with a minimum redraw interval or a render postponement, it is
-prompt_toolkit's own; the flush task is not started while the input says it holds nothing
-(its place taken by a finished future, which prompt_toolkit only ever cancels).
+scheduled with ``call_soon``, the event fired and the screen drawn in one callback (the
+same calls, in the same order, in the same context: nothing queued can come between
+prompt_toolkit's two); from any other thread, or with a minimum redraw interval or a
+render postponement, it is prompt_toolkit's own; the flush task is not started while the
+input says it holds nothing (its place taken by a finished future, which prompt_toolkit
+only ever cancels).
 """
 
 from __future__ import annotations
@@ -59,8 +62,11 @@ def quiet_wakeups(app: Application[Any]) -> None:
     invalidate = app.invalidate
 
     def redraw() -> None:
-        app._invalidated = False  # noqa: SLF001
-        app._redraw()  # noqa: SLF001
+        try:  # prompt_toolkit's two callbacks, one after the other, as one
+            app.on_invalidate.fire()
+        finally:
+            app._invalidated = False  # noqa: SLF001
+            app._redraw()  # noqa: SLF001
 
     def invalidate_on_loop() -> None:
         loop = app.loop
@@ -71,7 +77,6 @@ def quiet_wakeups(app: Application[Any]) -> None:
             invalidate()
             return
         app._invalidated = True  # noqa: SLF001
-        loop.call_soon(app.on_invalidate.fire)
         loop.call_soon(redraw)
 
     app.invalidate = invalidate_on_loop  # type: ignore[method-assign]

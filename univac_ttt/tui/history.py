@@ -1,16 +1,23 @@
-"""A command line's recall (Up and Down) that keeps the newest lines only.
+"""A command line's recall (Up and Down) that keeps the newest lines only, loaded at once.
 
 prompt_toolkit's ``InMemoryHistory`` keeps every line ever entered, and each Enter costs in
 proportion to all of them (the buffer reloads the whole history into its working lines,
 and ``append_to_history`` copies it to compare the last line): a monitor that runs all day
 would grow and slow with every command. This one keeps the newest ``limit`` lines, in
 memory only, so an Enter costs the same at the end of the day as at its start.
+
+And after every Enter (``Buffer.reset``) prompt_toolkit reloads the history into the
+buffer's working lines in a background task: a task, its step on the loop and two done
+callbacks a line entered, for every terminal of a server. A ``RecallBuffer`` over a
+``BoundedHistory`` (in memory, nothing to wait for) loads it where it is asked for, in the
+same order and to the same working lines the task would have: the task's body never waits.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.history import History
 
 
@@ -28,3 +35,34 @@ class BoundedHistory(History):
     def store_string(self, string: str) -> None:
         """``append_string`` has put ``string`` first: the oldest beyond the limit go."""
         del self._loaded_strings[self.limit:]
+
+
+class _Loaded:
+    """Stands where prompt_toolkit keeps its load task: a load that is already done
+    (``Buffer.reset`` only ever cancels it)."""
+
+    def cancel(self) -> bool:
+        return False
+
+    def done(self) -> bool:
+        return True
+
+
+_LOADED = _Loaded()
+
+
+class RecallBuffer(Buffer):
+    """A Buffer that loads a BoundedHistory into its working lines at once (any other
+    history as prompt_toolkit does, in a task)."""
+
+    def load_history_if_not_yet_loaded(self) -> None:
+        if self._load_history_task is not None:
+            return
+        history = self.history
+        if not isinstance(history, BoundedHistory):
+            super().load_history_if_not_yet_loaded()
+            return
+        strings = history._loaded_strings  # noqa: SLF001 - what History.load yields, newest first
+        self._working_lines.extendleft(strings)  # as the task's appendleft of each
+        self._Buffer__working_index += len(strings)  # type: ignore[attr-defined]
+        self._load_history_task = _LOADED  # type: ignore[assignment]

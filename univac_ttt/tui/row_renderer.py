@@ -31,7 +31,8 @@ from prompt_toolkit.mouse_events import MouseEvent
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.renderer import Renderer
-from prompt_toolkit.styles import Attrs, BaseStyle
+from prompt_toolkit.styles import Attrs, BaseStyle, Style
+from prompt_toolkit.styles.style import _MergedStyle
 
 if TYPE_CHECKING:
     from prompt_toolkit.application import Application
@@ -92,18 +93,19 @@ class RowRenderer(Renderer):
         self._compose = compose
         self._rows: list[Row] | None = None  # what the terminal shows now (None: unknown)
         self._shown_cursor: tuple[int, int] | None = None
-        self._encoded: dict[Fragment, str] = {}  # escape codes of fragments shown
+        self._encoded: dict[Fragment, str] = {}  # escape codes of fragments (shared)
         # Rows written lately, whole: when the paper scrolls, each row shows what the row
         # below it showed (about two frames' worth: a terminal's share of memory).
         self._row_codes: dict[Row, str] = {}
         self._attrs: dict[str, Attrs] = {}
         self._attrs_key: tuple[Hashable, Hashable, ColorDepth] | None = None
         self._transform: Callable[[Attrs], Attrs] = lambda attrs: attrs
+        self._fixed_style: BaseStyle | None = None  # the style whose hash never changes ...
+        self._fixed_hash: Hashable = None  # ... and that hash (None: not such a style)
         super().__init__(style, output, full_screen=True, mouse_support=mouse_support)
 
     def reset(self, _scroll: bool = False, leave_alternate_screen: bool = True) -> None:
         self._rows = None  # the next frame is written whole
-        self._encoded = {}
         self._row_codes = {}
         self._shown_cursor = None
         super().reset(_scroll=_scroll, leave_alternate_screen=leave_alternate_screen)
@@ -137,8 +139,9 @@ class RowRenderer(Renderer):
             output.cursor_goto(0, 0)
             output.erase_down()
             previous = []
-        changed = [y for y, row in enumerate(rows)
-                   if y >= len(previous) or row != previous[y]]
+        shown = len(previous)
+        changed = [y for y, row in enumerate(rows)  # a row kept from the last frame is the
+                   if y >= shown or (row is not previous[y] and row != previous[y])]  # same
         gone = range(len(rows), len(previous))  # rows the new frame leaves blank
         cursor = frame.cursor
         if changed or gone or cursor != self._shown_cursor or self._rows is None:
@@ -224,15 +227,24 @@ class RowRenderer(Renderer):
     def _resolve_style(self, app: Application[Any]) -> None:
         """Forget resolved styles (and what the terminal shows) when the style, its
         transformation or the colour depth change, as prompt_toolkit's renderer does."""
-        key = (self.style.invalidation_hash(), app.style_transformation.invalidation_hash(),
+        key = (self._style_hash(), app.style_transformation.invalidation_hash(),
                app.color_depth)
         if key != self._attrs_key:
-            self._attrs.clear()
-            self._encoded.clear()
+            self._attrs, self._encoded = _shared_tables((self.style, *key))
             self._row_codes.clear()
             self._attrs_key = key
             self._rows = None
             self._transform = app.style_transformation.transform_attrs
+
+    def _style_hash(self) -> Hashable:
+        """The style's invalidation hash; for a style made only of fixed styles (the
+        console's: prompt_toolkit's defaults merged with its own) the same for ever, so
+        found once instead of at every redraw through every style merged in it."""
+        style = self.style
+        if self._fixed_style is not style:
+            self._fixed_hash = style.invalidation_hash() if _fixed(style) else None
+            self._fixed_style = style
+        return self._fixed_hash if self._fixed_hash is not None else style.invalidation_hash()
 
     def _enter_modes(self) -> None:
         """The alternate screen, bracketed paste, cursor keys and mouse reporting, once."""
@@ -256,7 +268,25 @@ class RowRenderer(Renderer):
 
 
 _RESET, _ERASE_LINE = "\x1b[0m", "\x1b[K"  # what Vt100_Output writes for these
-_KEPT_FRAGMENTS = 2048
+_KEPT_FRAGMENTS = 8192  # fragments kept encoded, for every terminal of the process
+_KEPT_TABLES = 8  # styles in use at once (a front end's, in one or two colour depths)
+_tables: dict[tuple[Hashable, ...], tuple[dict[str, Attrs], dict[Fragment, str]]] = {}
+
+
+def _shared_tables(key: tuple[Hashable, ...]) -> tuple[dict[str, Attrs], dict[Fragment, str]]:
+    """The resolved styles and fragments' escape codes for one style, transformation and
+    colour depth, one pair of tables for every renderer of the process that draws with
+    them: a served class's terminals show the same program's lines, so a fragment one
+    terminal encoded is not encoded again for the next (each terminal resolved and encoded
+    every fragment afresh; a new terminal's first replies were its dearest). The key holds
+    the style itself (so its id-based hash cannot be reused by another) and the hashes
+    prompt_toolkit's own renderer compares to know a drawing still holds."""
+    tables = _tables.get(key)
+    if tables is None:
+        if len(_tables) >= _KEPT_TABLES:
+            _tables.clear()  # bounded: renderers holding a dropped pair keep using it
+        tables = _tables[key] = ({}, {})
+    return tables
 
 
 @cache
@@ -310,6 +340,14 @@ def chunks(row: Row, width: int) -> list[Row]:
     if current or not rows:
         rows.append(tuple(current))
     return rows
+
+
+def _fixed(style: BaseStyle) -> bool:
+    """Whether the style's rules can never change: a Style (its rules are fixed when it is
+    made) or a merge of such styles, and nothing dynamic in it."""
+    if type(style) is Style:
+        return True
+    return type(style) is _MergedStyle and all(_fixed(each) for each in style.styles)
 
 
 def _shows(attrs: Attrs) -> bool:
