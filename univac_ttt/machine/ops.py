@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from . import arithmetic as ar
 from . import tape
 from .charset import GLYPHS, ZERO_DIGIT
+from .records import Record
 from .stops import BREAKPOINT, HALT, KEYBOARD_WAIT, StopRequest, error
 from .timing import MINOR_CYCLE_PULSES
 from .word import RETURN_LINKS, ZERO
@@ -30,7 +31,7 @@ Outcome = int | StopRequest | None
 Executor = Callable[["Machine", int], Outcome]
 
 
-class Operation(NamedTuple):
+class Operation(Record):
     """One row of the table (a named tuple: immutable, and no dataclasses at start-up)."""
 
     code: str  # as written on a coding sheet: "B", "10", ".n"
@@ -77,7 +78,7 @@ class Operation(NamedTuple):
 # instruction that would stop, for the interpreter to run it.
 
 
-class Hoist(NamedTuple):
+class Hoist(Record):
     """A name's text that needs statements first: ``lines`` go before the line using it."""
 
     lines: tuple[str, ...]
