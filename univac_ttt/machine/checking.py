@@ -11,11 +11,11 @@ is one: a fault-free machine pays nothing.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from . import ops
 from .records import Record
 
+TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
 if TYPE_CHECKING:
     from .cpu import Machine
 

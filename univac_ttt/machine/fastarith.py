@@ -12,12 +12,11 @@ int stands for, ``as_words`` and ``materialise`` turn shadowed cells back into w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import arithmetic as ar
 from .charset import MINUS
 from .word import MODULUS
 
+TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
 if TYPE_CHECKING:
     from .cpu import Machine
 
