@@ -29,12 +29,13 @@ sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 # (a shipped pack comes from its snapshot), dataclasses and what it imports (its records are
 # named tuples and plain classes), the signal module's enums and threading (launch and the
 # plain console take Ctrl-C through _signal; the desk's STOP is a flag), typing (the
-# modules name it for the type checker only), and the other subcommands' modules.
+# modules name it for the type checker only), contextlib (two suppresses were all of it),
+# and the other subcommands' modules.
 NOT_FOR_PLAIN_PLAY = (
     "prompt_toolkit", "rich", "asyncio", "aiohttp", "asyncssh", "zipfile", "lzma", "bz2",
     "importlib.resources", "tomllib", "shutil", "tempfile",
     "dataclasses", "inspect", "ast", "dis", "tokenize", "signal", "threading", "typing",
-    "univac_ttt.program.assembler", "univac_ttt.tui.app", "univac_ttt.console.app",
+    "contextlib", "univac_ttt.program.assembler", "univac_ttt.tui.app", "univac_ttt.console.app",
     *(f"univac_ttt.cli.{name}" for name in COMMANDS if name not in ("play", "programs")),
 )
 

@@ -11,7 +11,6 @@ pace (a teletype, or a screen reader that reads as it prints).
 from __future__ import annotations
 
 import _signal  # signal without its enums: the module's import costs a start 4 M instructions
-import contextlib
 import os
 import time
 from collections.abc import Callable
@@ -108,8 +107,10 @@ class PlainConsole:
         first, so the message never runs into what the UNIVAC typed."""
         if self._line_open and shares_destination(self.stdout, self.stderr):
             self._write("\n")
-        with contextlib.suppress(OSError, ValueError):
+        try:  # noqa: SIM105 - contextlib is not imported at start-up
             self.stdout.flush()
+        except (OSError, ValueError):
+            pass
         self.stderr.write(text if text.endswith("\n") else text + "\n")
         self.stderr.flush()
 
