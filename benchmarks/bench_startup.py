@@ -13,8 +13,9 @@ PATH, which must be this checkout's install):
   warm-up left (hostio/block_cache.py; each command its own, in a temporary folder), and
   again as a first run with an empty one;
 * ``python -c pass`` with the same interpreter and environment: the floor that no change
-  to univac-ttt can go below (the interpreter, site and, for an editable install, its
-  import finder).
+  to univac-ttt can go below (the interpreter and site; an editable install made before
+  pyproject.toml named ``package-dir`` ran setuptools' import finder there too, about 50
+  million instructions: reinstall with ``pip install -e .`` to drop it).
 
 ``--baseline`` names a second install's ``univac-ttt`` (another checkout's venv) whose
 play and verify are timed in the same rounds, for a before/after comparison.

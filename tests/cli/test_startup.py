@@ -28,13 +28,14 @@ sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 # event loop and HTTP, the zip machinery of importlib.resources, TOML and the assembler
 # (a shipped pack comes from its snapshot), dataclasses and what it imports (its records are
 # named tuples and plain classes), the signal module's enums and threading (launch and the
-# plain console take Ctrl-C through _signal; the desk's STOP is a flag), and the other
-# subcommands' modules.
+# plain console take Ctrl-C through _signal; the desk's STOP is a flag), typing (the
+# modules name it for the type checker only), contextlib (two suppresses were all of it),
+# and the other subcommands' modules.
 NOT_FOR_PLAIN_PLAY = (
     "prompt_toolkit", "rich", "asyncio", "aiohttp", "asyncssh", "zipfile", "lzma", "bz2",
     "importlib.resources", "tomllib", "shutil", "tempfile",
-    "dataclasses", "inspect", "ast", "dis", "tokenize", "signal", "threading",
-    "univac_ttt.program.assembler", "univac_ttt.tui.app", "univac_ttt.console.app",
+    "dataclasses", "inspect", "ast", "dis", "tokenize", "signal", "threading", "typing",
+    "contextlib", "univac_ttt.program.assembler", "univac_ttt.tui.app", "univac_ttt.console.app",
     *(f"univac_ttt.cli.{name}" for name in COMMANDS if name not in ("play", "programs")),
 )
 
@@ -70,7 +71,8 @@ def test_verify_imports_no_terminal_toolkit_and_no_other_subcommand():
 def test_verify_of_the_shipped_program_needs_no_assembler_toml_or_dataclasses():
     _, modules = imported_by("verify")
     unwanted = sorted(set(modules) & {"univac_ttt.program.assembler", "tomllib",
-                                       "dataclasses", "inspect", "signal", "threading"})
+                                       "dataclasses", "inspect", "signal", "threading",
+                                       "typing"})
     assert unwanted == []  # BRD and the words come from the pack's snapshot
 
 

@@ -49,3 +49,35 @@ def test_a_changed_body_changes_what_the_interpreter_does():
     box._x = "old"
     other(box, 1)  # type: ignore[arg-type]
     assert (box._a, box._x) == ("w1", "old")
+
+
+def test_the_executors_module_is_the_source_the_table_writes_now():
+    """executors.py (kept compiled by Python's bytecode cache) is what ops.py writes from the
+    table: after a change to a body, write it again with ``ops.write_executors()``."""
+    from pathlib import Path
+
+    from univac_ttt.machine import executors
+
+    assert Path(executors.__file__).read_text(encoding="utf-8") == ops.executors_module(
+        ops._ROWS)
+    assert ops.executors_source(ops._ROWS) == executors.SOURCE
+    assert BY_CODE["B"].execute.__globals__ is vars(executors)
+    assert all(op.execute.__module__ == executors.__name__ for op in OPERATIONS if op.body)
+
+
+def test_rows_whose_bodies_the_module_does_not_hold_are_compiled_from_them():
+    """A row changed since executors.py was written runs its own body, not the module's."""
+
+    class Box:
+        def __init__(self) -> None:
+            self.mem = ["w0", "w1", "w2"]
+            self._a = self._x = "old"
+
+    (changed,) = ops._with_executors((ops._op("B", "bring", "(m) to rA only",
+                                              ("m._a = {M}",), 2),))
+    from univac_ttt.machine import executors
+
+    assert changed.execute.__globals__ is not vars(executors)
+    box = Box()
+    changed.execute(box, 2)  # type: ignore[arg-type]
+    assert (box._a, box._x) == ("w2", "old")

@@ -6,13 +6,13 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..launch import EXIT_INTERRUPTED
 from .commands import SUMMARIES
 from .common import EXIT_ERROR_STOP, EXIT_OUTPUT, EXIT_USAGE, writable
 from .options import add_machine_options, machine_options, path
 
+TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
 if TYPE_CHECKING:
     from ..desk.transcript import Transcript
     from ..machine.tape import Reel

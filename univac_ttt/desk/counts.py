@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, ClassVar
+
+TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
+if TYPE_CHECKING:
+    from typing import Any, ClassVar
 
 
 class Counts(Counter):

@@ -21,7 +21,6 @@ data in the user's own cache folder, trusted as Python trusts its ``__pycache__`
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
 import sys
@@ -105,8 +104,10 @@ def write_codes(path: str, codes: dict[str, CodeType], stamp: bytes = b"") -> bo
                 stream.write(data)
             os.replace(temporary, path)
         except BaseException:
-            with contextlib.suppress(OSError):
+            try:  # noqa: SIM105 - contextlib is not imported at start-up
                 os.unlink(temporary)
+            except OSError:
+                pass
             raise
     except (OSError, ValueError):
         return False

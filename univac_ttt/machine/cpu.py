@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import checking, compiled, timing
-from .devices import Keyboard, Printer
 from .fastarith import as_words, register_word, word_of
 from .ops import decode
 from .options import MachineOptions
@@ -18,6 +17,10 @@ from .records import Record
 from .stops import Stop, StopKind, StopRequest
 from .tape import TapesState, TapeUnits, initial_read
 from .word import LAST_ADDRESS, MEMORY_WORDS, RETURN_LINKS, TAPE_BLOCK_WORDS, ZERO
+
+TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
+if TYPE_CHECKING:
+    from .devices import Keyboard, Printer
 
 __all__ = ["MEMORY_WORDS", "TAPE_BLOCK_WORDS", "Machine", "MachineState"]
 _CACHE_LIMIT = 200_000  # decoded pairs kept before the cache is emptied

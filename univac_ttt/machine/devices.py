@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Literal, Protocol
 
 from .charset import (
     CARRIAGE_RETURN,
@@ -23,27 +22,32 @@ from .charset import (
 )
 from .word import WORD_LENGTH
 
+TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
+if TYPE_CHECKING:
+    from typing import Literal, Protocol
+
+    Justify = Literal["right", "left"]
+
 # The SC typewriter's pace (U12): about ten characters a second; a carriage return takes
 # three character times. Front ends use these for the "authentic" speed.
 TYPEWRITER_CHARACTER_SECONDS = 0.1
 TYPEWRITER_RETURN_SECONDS = 0.3
 
 
-class Keyboard(Protocol):
-    def read_word(self) -> str | None:
-        """The next word released by the operator, or None while none is ready."""
+if TYPE_CHECKING:  # what the CPU asks of its devices, for the type checker
+    class Keyboard(Protocol):
+        def read_word(self) -> str | None:
+            """The next word released by the operator, or None while none is ready."""
 
-
-class Printer(Protocol):
-    def print_word(self, word: str) -> None:
-        """Type one word on the paper."""
+    class Printer(Protocol):
+        def print_word(self, word: str) -> None:
+            """Type one word on the paper."""
 
 
 class KeyboardEntryError(ValueError):
     """A typed line holds a character the UNIVAC keyboard has no key for."""
 
 
-Justify = Literal["right", "left"]
 
 
 def keys_to_word(text: str, justify: Justify = "right") -> str:

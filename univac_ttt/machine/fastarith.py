@@ -12,12 +12,11 @@ int stands for, ``as_words`` and ``materialise`` turn shadowed cells back into w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import arithmetic as ar
 from .charset import MINUS
 from .word import MODULUS
 
+TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
 if TYPE_CHECKING:
     from .cpu import Machine
 
@@ -28,8 +27,8 @@ _TO_EXCESS_THREE = bytes.maketrans(b"0123456789", bytes(range(3, 13)))
 _TO_WORD = bytes.maketrans(b"-0123456789", bytes([ord(MINUS), *range(3, 13)]))
 _HALF_UNIT = ar.HALF_UNIT
 _DIGIT_PASSES = [d // 3 + d % 3 for d in range(10)]  # BN-158: 7 = F, F, L
-_PASSES = [a + b + c + d for a in _DIGIT_PASSES for b in _DIGIT_PASSES  # by 4 digits
-           for c in _DIGIT_PASSES for d in _DIGIT_PASSES]
+_PAIR_PASSES = [a + b for a in _DIGIT_PASSES for b in _DIGIT_PASSES]  # by 2 digits
+_PASSES = [a + b for a in _PAIR_PASSES for b in _PAIR_PASSES]  # by 4 digits
 
 
 def value(word: str) -> int | None:

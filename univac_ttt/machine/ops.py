@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
 
 from . import arithmetic as ar
 from . import tape
 from .charset import GLYPHS, ZERO_DIGIT
+from .records import Record
 from .stops import BREAKPOINT, HALT, KEYBOARD_WAIT, StopRequest, error
 from .timing import MINOR_CYCLE_PULSES
 from .word import RETURN_LINKS, ZERO
 
+TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
 if TYPE_CHECKING:
     from .cpu import Machine
 
@@ -30,7 +31,7 @@ Outcome = int | StopRequest | None
 Executor = Callable[["Machine", int], Outcome]
 
 
-class Operation(NamedTuple):
+class Operation(Record):
     """One row of the table (a named tuple: immutable, and no dataclasses at start-up)."""
 
     code: str  # as written on a coding sheet: "B", "10", ".n"
@@ -77,7 +78,7 @@ class Operation(NamedTuple):
 # instruction that would stop, for the interpreter to run it.
 
 
-class Hoist(NamedTuple):
+class Hoist(Record):
     """A name's text that needs statements first: ``lines`` go before the line using it."""
 
     lines: tuple[str, ...]
@@ -180,16 +181,61 @@ def _op(code: str, name: str, action: str, body: tuple[str, ...], cycles: int,
                      **more)  # type: ignore[arg-type]
 
 
+def _executor_names(rows: tuple[Operation, ...]) -> dict[str, str]:
+    """Each row written as a body, by code: its executor's name."""
+    return {op.code: "_" + re.sub(r"\W+", "_", op.name) for op in rows
+            if op.execute is _unmade}
+
+
+def executors_source(rows: tuple[Operation, ...]) -> str:
+    """The source of every body-written row's executor, one after another."""
+    names = _executor_names(rows)
+    return "\n".join(_source(names[op.code], op.body) for op in rows if op.code in names)
+
+
 def _with_executors(rows: tuple[Operation, ...]) -> tuple[Operation, ...]:
-    """The rows, each written as a body with its executor: one source for them all, compiled
-    in one call at import (a call a row cost a sixth more)."""
-    names = {op.code: "_" + re.sub(r"\W+", "_", op.name) for op in rows
-             if op.execute is _unmade}
-    namespace = dict(BODY_NAMES)
-    exec("\n".join(_source(names[op.code], op.body) for op in rows  # noqa: S102
-                   if op.code in names), namespace)
+    """The rows, each written as a body with its executor: one source for them all. It is
+    the source executors.py holds (Python's bytecode cache keeps that module compiled;
+    compiling this source was the largest part of the machine's import), else it is
+    compiled here, in one call (a call a row cost a sixth more)."""
+    names = _executor_names(rows)
+    source = executors_source(rows)
+    from . import executors
+
+    if source == executors.SOURCE:  # the table's bodies as the module was written from
+        namespace = vars(executors)
+        namespace.update(BODY_NAMES)  # the names the bodies read, as exec gets them below
+    else:  # a body changed since executors.py was written (a test says to write it again)
+        namespace = dict(BODY_NAMES)
+        exec(source, namespace)  # noqa: S102 - the table's own bodies
     return tuple(op._replace(execute=namespace[names[op.code]]) if op.code in names else op
                  for op in rows)
+
+
+def executors_module(rows: tuple[Operation, ...]) -> str:
+    """The text of executors.py for ``rows``: their source, as a string and as code."""
+    source = executors_source(rows)
+    return (f'{_EXECUTORS_DOC}\n# ruff: noqa\n# fmt: off\n\nSOURCE = {source!r}\n\n\n'
+            f'{source}\n')
+
+
+_EXECUTORS_DOC = '''"""The interpreter's executors of ops.py's rows written as bodies: the
+source ops.py writes from those bodies, here as a module so that Python's bytecode
+cache keeps it compiled (compiling it at every import was the largest part of importing the
+machine). Written by ops.py (``python -c "from univac_ttt.machine import ops;
+ops.write_executors()"``), never by hand: ops.py uses these functions only when SOURCE is
+the source it writes from the table now (else it compiles that, as before), and
+tests/machine/test_one_table.py holds this file to the table. The names the bodies read
+(ops.BODY_NAMES) are put in this module's namespace by ops.py."""'''
+
+
+def write_executors() -> None:
+    """Write executors.py from the table as it is."""
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), "executors.py")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(executors_module(_ROWS))
 
 
 # ---- bodies of several rows, and the executors not written as bodies --------------------
@@ -249,7 +295,8 @@ def _bad_address(m: Machine, a: int) -> Outcome:
 ADD_CYCLES = 5  # compare the magnitudes, then the adder pass (BN-157)
 DIVIDE_CYCLES = 88
 
-OPERATIONS: tuple[Operation, ...] = _with_executors((
+# The rows as written; OPERATIONS below are these with their executors made.
+_ROWS: tuple[Operation, ...] = (
     _op("B", "bring", "(m) to rA and rX", ("m._a = m._x = {M}",), 2),
     _op("L", "load L", "(m) to rL and rX", ("m._l = m._x = {M}",), 2),
     _op("F", "load F", "(m) to rF", ("m._f = {M}",), 2),
@@ -328,7 +375,8 @@ OPERATIONS: tuple[Operation, ...] = _with_executors((
               tape.write_low_density, 61, words=60, device=True),
     Operation("8n", "rewind with interlock", "rewind tape n and lock it until remounted",
               tape.rewind_interlock, 2, words=0, device=True),
-))
+)
+OPERATIONS: tuple[Operation, ...] = _with_executors(_ROWS)
 
 BY_CODE: dict[str, Operation] = {op.code: op for op in OPERATIONS}
 INVALID = Operation("??", "invalid", "no such operation", _invalid, 1, words=0)

@@ -27,11 +27,14 @@ import os
 import sys
 import zlib
 from pathlib import Path
-from typing import Any
 
 from ..hostio.text_files import decode_text
 from ..program.pack import LoadedProgram, Pack
 from ..program.pack_folder import pack_from_data
+
+TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
+if TYPE_CHECKING:
+    from typing import Any
 
 SNAPSHOT_FILE = "snapshot.json"
 FORMAT = 2  # raised whenever what a snapshot holds changes

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from .pack import (
     BOOT_UNIT,
@@ -23,6 +22,10 @@ from .pack import (
     PackError,
     PackTape,
 )
+
+TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
+if TYPE_CHECKING:
+    from typing import Any
 
 TOP_KEYS = ("name", "title", "help", "sheet", "image", "key_hint", "results", "tally",
             "tapes", "typewriter", "banner", "card", "captions")

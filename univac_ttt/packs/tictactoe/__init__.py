@@ -15,13 +15,19 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
 
 from ...machine.records import Record
 from ...machine.word import to_int
 from ...program.pack import Demonstration, Pack, PackError
 from ...program.shipped import ProgramError, read_shipped
 from .board import BLANK, O, X
+
+TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Result = Literal["univac", "draw", "opponent"]
+    DemoResult = Literal["draw", "univac"]
 
 if TYPE_CHECKING:  # the assembler and the parsers are imported when a check needs them
     from ...machine.tape import Reel
@@ -38,8 +44,6 @@ BUILD_COMMAND = "python -m univac_ttt.packs.tictactoe.build"
 BOARD_LABEL = "BRD"  # square k's value is at BRD+k, k = 1..9
 CELL_VALUES: dict[int, int] = {0: BLANK, 1: O, 4: X}  # word value -> board.py's marks
 
-Result = Literal["univac", "draw", "opponent"]
-
 # What the program types (tictactoe.ucs, messages), as the paper shows it. The result
 # phrases are pack.toml's [results]; a test checks the two agree.
 RESULT_PHRASES: dict[Result, str] = {
@@ -50,7 +54,6 @@ NEW_GAME_PHRASE = "NEW GAME"
 CONGRATULATIONS_PHRASE = "CONGRATULATIONS"  # typed after a draw (and a win of X's)
 RESULT_PATTERN = re.compile(r"(THE UNIVAC WINS)|(IS A DRAW)|(YOU WIN\b)")
 
-DemoResult = Literal["draw", "univac"]
 
 # Demonstration games for the kiosk's attract mode: X's moves only, and how each ends.
 # Half are careful games (drawn), half contain a blunder the UNIVAC punishes.
