@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import shutil
 import sys
@@ -115,3 +116,14 @@ def _slowness_rank(item: pytest.Item) -> int:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=_slowness_rank)  # stable: each area keeps its own order
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection made (every test module, the packages they import, the programs
+    they load at import) lives as long as the worker: frozen, so the collector's full
+    rounds stop walking it after every few thousand allocations (a fifth to a half of the
+    time those rounds took). Garbage is collected first, so none is kept. A class server
+    run in the worker unfreezes everything when it stops (serve/heap.py), as it would in a
+    process of its own; from then on that worker's rounds walk it again."""
+    gc.collect()
+    gc.freeze()

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.lazy import LazyModule
 from tests.support.serving import run
 from tests.support.telnet_client import TelnetClient
 from univac_ttt.classroom.options import Endpoint, ServeOptions
 from univac_ttt.cli import served_apps
 from univac_ttt.serve.server import ClassServer
 
-asyncssh = pytest.importorskip("asyncssh")  # the ssh extra; it is in the test extra too
+asyncssh = LazyModule("asyncssh", skip=True)  # the ssh extra (in the test extra too), lazily
 LOCAL = "127.0.0.1"
 PASSWORD = "gildersleeve"
 

@@ -13,10 +13,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import aiohttp
-
+from tests.support.lazy import LazyModule
 from tests.support.serving import run
 from univac_ttt.web.protocol import CLOSE_FULL
+
+aiohttp = LazyModule("aiohttp")  # imported by the worker that runs this test only
 
 
 async def _until(ws: aiohttp.ClientWebSocketResponse, predicate) -> dict:  # type: ignore[no-untyped-def]

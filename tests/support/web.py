@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -22,9 +23,11 @@ from univac_ttt.museum.controller import KioskSettings
 from univac_ttt.packs import shipped_pack
 from univac_ttt.serve.server import ClassServer
 from univac_ttt.web.program import WebProgram
-from univac_ttt.web.server import WebListener, WebSettings
 
 from .fake_clock import FakeClock  # noqa: F401 - the browser tests take it from here
+
+if TYPE_CHECKING:  # imported when a server starts: aiohttp costs every worker ~0.17 s
+    from univac_ttt.web.server import WebListener
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
@@ -53,6 +56,8 @@ class Running:
 def web_server(*, authentic: bool = False, museum: KioskSettings | None = None,
                museum_tick: float = 0.05, **options: object) -> Iterator[Running]:
     """A class server with only the web listener, on a free port, until the block ends."""
+    from univac_ttt.web.server import WebListener, WebSettings
+
     serve_options = ServeOptions(**options)  # type: ignore[arg-type]
     listener = WebListener(WebSettings(Endpoint("127.0.0.1", 0),
                                        WebProgram(shipped_pack("tictactoe")),

@@ -14,12 +14,14 @@ import socket
 import subprocess
 import sys
 
-import aiohttp
 import pytest
 from support.web import web_server
 
 from tests.support.command import univac
+from tests.support.lazy import LazyModule
 from univac_ttt.web.protocol import CLOSE_BAD_MESSAGE, CLOSE_FULL, CLOSE_WRONG_PASSWORD
+
+aiohttp = LazyModule("aiohttp")  # imported by the worker that runs these tests only
 
 
 def run(coroutine):
