@@ -36,6 +36,13 @@ def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, h
     """Put the machine where a block leaves it before an instruction it cannot run: the
     clock, CC, CR (None: as it was, the block's first pair not yet fetched), the half and
     the registers the block holds in locals."""
+    _put_back(m, pulses, cc, cr, cr_address, half, registers)
+    return Bail(done, request)
+
+
+def _put_back(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, half: int,
+              registers: dict[str, str | int]) -> None:
+    """The block's locals written back to the machine (``_settle`` and ``_stall``)."""
     m.pulses = pulses
     m.cc = cc
     if cr is not None:
@@ -43,7 +50,6 @@ def _settle(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, h
     m.half = half
     for name, value in registers.items():
         setattr(m, "_" + name, value)
-    return Bail(done, request)
 
 
 # A block's answer: the next CC plus _DONE times the instructions it ran (blockgen.py adds
@@ -60,13 +66,7 @@ def _stall(m: Machine, pulses: int, cc: int, cr: str | None, cr_address: int, ha
     request that goes on past the instruction leaves through ``Bail`` as before."""
     if request.advance:
         raise _settle(m, pulses, cc, cr, cr_address, half, done, request, **registers)
-    m.pulses = pulses
-    m.cc = cc
-    if cr is not None:
-        m.cr, m.cr_address = cr, cr_address
-    m.half = half
-    for name, value in registers.items():
-        setattr(m, "_" + name, value)
+    _put_back(m, pulses, cc, cr, cr_address, half, registers)
     m._asked = request
     return cc + done * _DONE + _STALLED
 
