@@ -20,6 +20,7 @@ from tests.machine.test_differential import (
     same,
     twin,
 )
+from tests.support.compiled_tables import forget_compiled, read_at_run_time
 from tests.support.reference_cpu import reference_run
 from tests.support.sizes import FOLLOWED_BLOCK_EXAMPLES, size
 from univac_ttt.machine import MachineOptions, blockvary, compiled
@@ -58,22 +59,6 @@ def _scan(code: str, half: int = 1, base: int = 30, fixed: str | None = None,
     return memory
 
 
-def _forget() -> None:
-    for tables in compiled.TABLES.values():
-        tables.forget()
-
-
-def _read_at_run_time(address: int) -> set[int]:
-    """The halves at ``address`` that some compiled block reads at run time."""
-    halves = set()
-    for table in compiled.TABLES[False].by_address:
-        for block in table.values():
-            for at, _, half in getattr(block, "__globals__", {}).get("STEPS", ()):
-                if at == address and half is not None:
-                    halves.add(half)
-    return halves
-
-
 def _blocks_run(monkeypatch) -> list[int]:
     """The start of every block call from now on (the loop's blocks, wrapped)."""
     calls: list[int] = []
@@ -107,7 +92,7 @@ def test_a_loop_stepping_a_later_pair_of_its_own_goes_round_in_one_block(code, m
     where the pair is fetched): the words printed (with the clock and CC at
     each) and the state after runs of odd lengths are the reference's, and once compiled
     the loop's passes run inside a few block calls, not one a pass."""
-    _forget()
+    forget_compiled()
     memory = _scan(code, fixed=instruction("50", 31) + instruction("B", 32))
     fast, ref = twin(MachineOptions(), memory, [])
     for steps in (400, 1, 3, 29, 7):  # seen, compiled, left part-way
@@ -117,7 +102,7 @@ def test_a_loop_stepping_a_later_pair_of_its_own_goes_round_in_one_block(code, m
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
     if code not in ("Q", "T", "M", "D"):  # (a taken test leaves the loop for its operand;
         # M and D meet the limit's text in rL and stop, each pass)
-        assert _read_at_run_time(VARYING_AT) == {1}
+        assert read_at_run_time(VARYING_AT) == {1}
         assert len(calls) < 5000 / 12, len(calls)  # a pass is 12 instructions
 
 
@@ -143,12 +128,12 @@ def _copying_scan(code: str, base: int = 30) -> dict[int, str]:
 def test_a_varying_left_half_matches_the_reference(code, base):
     """The left half's operand changed every pass (the right a skip), by words the loop
     copies in from a table: read at run time there once a block has met it changed."""
-    _forget()
+    forget_compiled()
     memory = _copying_scan(code, base)
     fast, ref = twin(MachineOptions(), memory, [])
     for steps in (400, 2001, 1, 3, 29, 7, 3000):
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
-    assert _read_at_run_time(15) == {0}
+    assert read_at_run_time(15) == {0}
 
 
 def test_a_varying_pair_changed_otherwise_leaves_exactly_and_is_not_read_so_again():
@@ -156,11 +141,11 @@ def test_a_varying_pair_changed_otherwise_leaves_exactly_and_is_not_read_so_agai
     then with a bad address character, a breakpoint on it, a fault in it and in the
     pointer, restores of earlier states; the last sets the address unstable, and a block
     made there then ends before it."""
-    _forget()
+    forget_compiled()
     memory = _scan("B", fixed=instruction("50", 34) + instruction("00", 0))
     fast, ref = twin(MachineOptions(), memory, [])
     same(fast, ref, fast[0].run(3000), reference_run(ref[0], 3000))
-    assert _read_at_run_time(VARYING_AT) == {1}
+    assert read_at_run_time(VARYING_AT) == {1}
     bad = memory[VARYING_AT][:9] + "\x0f\x0f\x0f"  # (low bits 15: no digit)
     saved = [fast[0].snapshot()]
     events = [("run", 5), ("deposit", VARYING_AT, _pair("L", 35, 1)), ("run", 29),
@@ -181,7 +166,7 @@ def test_a_varying_pair_changed_otherwise_leaves_exactly_and_is_not_read_so_agai
 def test_an_overflow_stop_in_a_varying_half_settles_as_the_reference():
     """A stepped A whose sums overflow, with the overflow stop: the bail in the varying
     half leaves rA, rX, CC, CR and the clock where the reference stops."""
-    _forget()
+    forget_compiled()
     memory = _scan("A", fixed=instruction("B", 33) + instruction("A", 33))
     memory.update({30 + i: from_int(10**11 - 1 - i) for i in range(10)})
     fast, ref = twin(MachineOptions(overflow="stop"), memory, [])
@@ -207,7 +192,7 @@ def test_random_stepped_pairs_match_the_reference(code, half, base, fixed, data,
     the loop's own pairs (stores, transfers into it) or next to them, beside a random
     pair (stops, devices, shifts, stores), with deposits, breakpoints, faults and typed
     words between runs of odd lengths."""
-    _forget()
+    forget_compiled()
     memory = {**_scan(code, half, base, fixed), **data}
     fast, ref = twin(opts, memory, [from_int(n) for n in range(20)])
     saved: list[MachineState] = []
