@@ -1,12 +1,14 @@
-"""Compile the package and rewrite the test modules once, in xdist's controller.
+"""What every xdist worker of a clean checkout made for itself, made once by the controller.
 
-A clean checkout has no bytecode: each of the four workers compiled univac_ttt's modules
-and rewrote every test module's asserts (pytest's own pycs) for itself, ~3.7 s of CPU a
-worker, three of them the same work again. The controller does it once before it starts
-the workers, split between two processes; the workers and the commands the tests start then
-read the caches. Where the caches are current (a second run) this is a few stat calls.
-Anything unexpected (pytest's private rewriting API changed, a read-only tree) is left to
-the workers, which rewrite as they always did.
+A clean checkout (as CI's) has no bytecode and no ``.hypothesis`` folder. Each of the four
+workers then rewrote every test module's asserts (pytest's own pycs, ~3 s of CPU), compiled
+univac_ttt (~0.5 s), and, at its first text strategy, had hypothesis work out which of
+1.1 million characters UTF-8 encodes (~2 s) and read every local module's constants
+(~1 s): three times the same work again. For the whole suite (no paths on the command line)
+the controller does it once before it starts the workers, in two processes; the workers
+and the commands the tests start read the caches. Where the caches are current this is a
+few stat calls and reads. Anything unexpected (pytest's or hypothesis's private API changed,
+a read-only tree) is left to the workers, which do it as they always did.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import compileall
 import importlib.util
 import os
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -23,26 +26,20 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def compile_before_workers(config: pytest.Config) -> None:
-    """In the controller of a run with workers (and bytecode allowed), fill the caches."""
-    if hasattr(config, "workerinput") or sys.dont_write_bytecode:
+    """In the controller of a whole-suite run with workers, fill the caches."""
+    if (hasattr(config, "workerinput") or sys.dont_write_bytecode
+            or not config.getoption("numprocesses", None)
+            or config.args_source != pytest.Config.ArgsSource.TESTPATHS):
         return
-    if not config.getoption("numprocesses", None) or config.getoption("assertmode") != "rewrite":
-        return
-    try:
-        from _pytest.assertion import rewrite
-    except ImportError:  # pragma: no cover - pytest moved it: the workers rewrite
-        return
-    tests = ROOT / "tests"
-    sources = [*sorted(tests.rglob("test_*.py")), *sorted(tests.rglob("conftest.py"))]
-    stale = [path for path in sources if not _current(path, rewrite)]
-    child = os.fork() if len(stale) > 8 and (os.cpu_count() or 1) > 1 else None
-    mine = stale if child is None else stale[child == 0::2]  # the fork every second file
-    try:
-        for path in mine:
-            _rewrite(path, config, rewrite)
-        if child in (None, 0):  # and the package (~0.5 s), while this process rewrites
-            for folder in (ROOT / "univac_ttt", tests / "support"):
+    forked = (os.cpu_count() or 1) > 1
+    child = os.fork() if forked else None
+    try:  # this process the asserts, the fork the rest (each ~4 s on a clean checkout)
+        if child != 0:
+            _rewrite_test_modules(config)
+        if child in (None, 0):
+            for folder in (ROOT / "univac_ttt", ROOT / "tests" / "support"):
                 compileall.compile_dir(folder, quiet=2)
+            _warm_hypothesis()
     except Exception:  # noqa: BLE001 - a cache not filled is filled by the workers
         pass
     finally:
@@ -52,9 +49,22 @@ def compile_before_workers(config: pytest.Config) -> None:
         os.waitpid(child, 0)
 
 
-def _current(source: Path, rewrite) -> bool:
-    """True if pytest's rewritten pyc beside ``source`` matches its text (as it checks)."""
-    pyc = rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
+def _rewrite_test_modules(config: pytest.Config) -> None:
+    if config.getoption("assertmode") != "rewrite":
+        return
+    from _pytest.assertion import rewrite
+
+    tests = ROOT / "tests"
+    for source in [*sorted(tests.rglob("test_*.py")), *sorted(tests.rglob("conftest.py"))]:
+        cache = rewrite.get_cache_dir(source)
+        pyc = cache / (source.name[:-3] + rewrite.PYC_TAIL)
+        if not _current(source, pyc) and rewrite.try_makedirs(cache):
+            source_hash, code = rewrite._rewrite_test(source, config)
+            rewrite._write_pyc(config.stash[rewrite.assertstate_key], code, source_hash, pyc)
+
+
+def _current(source: Path, pyc: Path) -> bool:
+    """True if pytest's rewritten pyc matches the source's text (as pytest checks it)."""
     try:
         with open(pyc, "rb") as file:
             head = file.read(16)
@@ -63,9 +73,15 @@ def _current(source: Path, rewrite) -> bool:
         return False
 
 
-def _rewrite(source: Path, config: pytest.Config, rewrite) -> None:
-    cache = rewrite.get_cache_dir(source)
-    if rewrite.try_makedirs(cache):
-        source_hash, code = rewrite._rewrite_test(source, config)
-        state = config.stash[rewrite.assertstate_key]
-        rewrite._write_pyc(state, code, source_hash, cache / (source.name[:-3] + rewrite.PYC_TAIL))
+def _warm_hypothesis() -> None:
+    """hypothesis's on-disk caches (``.hypothesis/unicode_data`` and ``constants``)."""
+    from hypothesis.internal.charmap import charmap, intervals_from_codec
+    from hypothesis.internal.constants_ast import constants_from_module
+
+    charmap()
+    intervals_from_codec("utf-8")  # the codec of st.text() and st.characters()
+    for folder in ("univac_ttt", "tests"):
+        for source in sorted((ROOT / folder).rglob("*.py")):
+            module = types.ModuleType(source.stem)
+            module.__file__ = str(source)
+            constants_from_module(module)
