@@ -14,6 +14,7 @@ a read-only tree) is left to the workers, which do it as they always did.
 from __future__ import annotations
 
 import compileall
+import hashlib
 import importlib.util
 import os
 import sys
@@ -31,15 +32,19 @@ def compile_before_workers(config: pytest.Config) -> None:
             or not config.getoption("numprocesses", None)
             or config.args_source != pytest.Config.ArgsSource.TESTPATHS):
         return
-    forked = (os.cpu_count() or 1) > 1
-    child = os.fork() if forked else None
+    try:
+        stale = _stale_test_modules(config)
+        missing = _hypothesis_missing()
+    except Exception:  # noqa: BLE001 - pytest or hypothesis changed: the workers do it
+        return
+    child = os.fork() if (stale or missing) and (os.cpu_count() or 1) > 1 else None
     try:  # this process the asserts, the fork the rest (each ~4 s on a clean checkout)
         if child != 0:
-            _rewrite_test_modules(config)
+            _rewrite(stale, config)
         if child in (None, 0):
             for folder in (ROOT / "univac_ttt", ROOT / "tests" / "support"):
                 compileall.compile_dir(folder, quiet=2)
-            _warm_hypothesis()
+            _warm_hypothesis(missing)
     except Exception:  # noqa: BLE001 - a cache not filled is filled by the workers
         pass
     finally:
@@ -49,18 +54,17 @@ def compile_before_workers(config: pytest.Config) -> None:
         os.waitpid(child, 0)
 
 
-def _rewrite_test_modules(config: pytest.Config) -> None:
+def _stale_test_modules(config: pytest.Config) -> list[tuple[Path, Path]]:
+    """The test modules (and conftests) without a current rewritten pyc, with its path."""
     if config.getoption("assertmode") != "rewrite":
-        return
-    from _pytest.assertion import rewrite
+        return []
+    from _pytest.assertion.rewrite import PYC_TAIL, get_cache_dir
 
     tests = ROOT / "tests"
-    for source in [*sorted(tests.rglob("test_*.py")), *sorted(tests.rglob("conftest.py"))]:
-        cache = rewrite.get_cache_dir(source)
-        pyc = cache / (source.name[:-3] + rewrite.PYC_TAIL)
-        if not _current(source, pyc) and rewrite.try_makedirs(cache):
-            source_hash, code = rewrite._rewrite_test(source, config)
-            rewrite._write_pyc(config.stash[rewrite.assertstate_key], code, source_hash, pyc)
+    sources = [*sorted(tests.rglob("test_*.py")), *sorted(tests.rglob("conftest.py"))]
+    pycs = [(source, get_cache_dir(source) / (source.name[:-3] + PYC_TAIL))
+            for source in sources]
+    return [(source, pyc) for source, pyc in pycs if not _current(source, pyc)]
 
 
 def _current(source: Path, pyc: Path) -> bool:
@@ -73,15 +77,40 @@ def _current(source: Path, pyc: Path) -> bool:
         return False
 
 
-def _warm_hypothesis() -> None:
+def _rewrite(stale: list[tuple[Path, Path]], config: pytest.Config) -> None:
+    from _pytest.assertion import rewrite
+
+    for source, pyc in stale:
+        if rewrite.try_makedirs(pyc.parent):
+            source_hash, code = rewrite._rewrite_test(source, config)
+            rewrite._write_pyc(config.stash[rewrite.assertstate_key], code, source_hash, pyc)
+
+
+def _hypothesis_missing() -> list[Path]:
+    """The sources whose constants hypothesis has not cached, and the Unicode tables
+    (as the path of the table) if they are not there."""
+    from hypothesis.configuration import storage_directory
+    from hypothesis.internal.charmap import charmap_file
+
+    tables = [path for path in (charmap_file(), charmap_file("codec-v2-utf-8"))
+              if not path.exists()]
+    constants = storage_directory("constants", intent_to_write=False).path
+    sources = [source for folder in ("univac_ttt", "tests")
+               for source in sorted((ROOT / folder).rglob("*.py"))]
+    return tables + [source for source in sources if not (
+        constants / hashlib.sha1(source.read_bytes()).hexdigest()[:16]).exists()]
+
+
+def _warm_hypothesis(missing: list[Path]) -> None:
     """hypothesis's on-disk caches (``.hypothesis/unicode_data`` and ``constants``)."""
     from hypothesis.internal.charmap import charmap, intervals_from_codec
     from hypothesis.internal.constants_ast import constants_from_module
 
-    charmap()
-    intervals_from_codec("utf-8")  # the codec of st.text() and st.characters()
-    for folder in ("univac_ttt", "tests"):
-        for source in sorted((ROOT / folder).rglob("*.py")):
-            module = types.ModuleType(source.stem)
-            module.__file__ = str(source)
-            constants_from_module(module)
+    for path in missing:
+        if path.suffix != ".py":
+            charmap()
+            intervals_from_codec("utf-8")  # the codec of st.text() and st.characters()
+            continue
+        module = types.ModuleType(path.stem)
+        module.__file__ = str(path)
+        constants_from_module(module)
