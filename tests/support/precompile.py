@@ -14,11 +14,14 @@ a read-only tree) is left to the workers, which do it as they always did.
 from __future__ import annotations
 
 import compileall
+import contextlib
 import hashlib
 import importlib.util
 import os
 import sys
 import types
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,7 +37,8 @@ def compile_before_workers(config: pytest.Config) -> None:
         return
     try:
         stale = _stale_test_modules(config)
-        missing = _hypothesis_missing()
+        with _quietly():
+            missing = _hypothesis_missing()
     except Exception:  # noqa: BLE001 - pytest or hypothesis changed: the workers do it
         return
     child = os.fork() if (stale or missing) and (os.cpu_count() or 1) > 1 else None
@@ -44,7 +48,8 @@ def compile_before_workers(config: pytest.Config) -> None:
         if child in (None, 0):
             for folder in (ROOT / "univac_ttt", ROOT / "tests" / "support"):
                 compileall.compile_dir(folder, quiet=2)
-            _warm_hypothesis(missing)
+            with _quietly():
+                _warm_hypothesis(missing)
     except Exception:  # noqa: BLE001 - a cache not filled is filled by the workers
         pass
     finally:
@@ -99,6 +104,17 @@ def _hypothesis_missing() -> list[Path]:
                for source in sorted((ROOT / folder).rglob("*.py"))]
     return tables + [source for source in sources if not (
         constants / hashlib.sha1(source.read_bytes()).hexdigest()[:16]).exists()]
+
+
+@contextlib.contextmanager
+def _quietly() -> Iterator[None]:
+    """hypothesis warns when its storage is touched while plugins start (it is slow): here
+    that is the point, done once instead of in every worker."""
+    from hypothesis.errors import HypothesisSideeffectWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", HypothesisSideeffectWarning)
+        yield
 
 
 def _warm_hypothesis(missing: list[Path]) -> None:
