@@ -159,7 +159,7 @@ class GameSession:
         if not self.waiting_for_keyboard:
             return Submission(False, "the UNIVAC is not waiting for the keyboard")
         try:
-            self.desk.release(text)
+            self.desk.release_line(text)
         except KeyboardEntryError as exc:
             self.refusals += 1
             return Submission(False, f"{exc}; nothing was sent")
