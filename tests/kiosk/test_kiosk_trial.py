@@ -234,3 +234,22 @@ def test_waking_from_a_demonstration_types_one_greeting(kiosk, seconds):
     assert kiosk.game_paper.count("NEW GAME") == 1  # the printout begins with the greeting
     assert kiosk.submit("5") and kiosk.tally.today().demonstrations == ended
     assert kiosk.board[4] == 1  # the visitor's game, on a fresh board
+
+
+def test_a_paper_line_as_wide_as_the_column_has_no_blank_row_after_it(kiosk):
+    """A BufferControl ends every line with a space for the cursor, so a line wrapped to
+    exactly the column's width took a second, blank row: at some widths the greeting read
+    "... THE UNIVAC" / (blank) / "IS O.", and a long entry was double-spaced."""
+    tried = 0
+    for columns in range(60, 120):
+        with create_pipe_input() as pipe:
+            app = KioskApp(kiosk, input=pipe, output=sized(columns, 24))
+            paper = app.paper_width()
+            if paper not in (31, 32):  # "NEW GAME. YOU ARE X, THE UNIVAC" is 31
+                continue
+            app._sync()
+            rows = render(app, columns, 24).splitlines()
+        tried += 1
+        at = next(i for i, row in enumerate(rows) if "NEW GAME." in row)
+        assert rows[at + 1][columns - paper:].strip(), (paper, rows[at:at + 3])
+    assert tried == 2

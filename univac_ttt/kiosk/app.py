@@ -82,11 +82,13 @@ class KioskApp:
     def _sync(self) -> None:
         """Show the typed paper wrapped at words to the paper's column: the typewriter's
         lines are wider than the column beside a large board (prompt_toolkit alone would
-        break "1 T" / "O 9." at the last column)."""
+        break "1 T" / "O 9." at the last column). One column is left for the space a
+        BufferControl puts after every line (the cursor's place): a line filling the
+        column took a second, blank row."""
         text, width = self.kiosk.pacer.text, self.paper_width()
         if self._synced != (text, width):
             self._synced = (text, width)
-            self.paper.sync("\n".join(wrap_words(text, width)))
+            self.paper.sync("\n".join(wrap_words(text, width - 1)))
 
     # ---- drawing ---------------------------------------------------------------------
 
