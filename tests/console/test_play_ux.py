@@ -171,6 +171,22 @@ def test_the_full_screen_console_plays_a_line_with_a_trailing_blank():
     assert "NOT A SQUARE CODE" not in console.paper_buffer.text
 
 
+def test_the_keyboard_line_holds_200_keys_typed_or_pasted():
+    """A 200,000-key paste sent as keys (tmux paste-buffer, a terminal without bracketed
+    paste) grew the line without end: each key redrew it, and the console passed 900 MB."""
+    from univac_ttt.console.app import LINE_FULL
+
+    console, _ = run_console("9" * 260 + "\r" + CTRL_Q + CTRL_Q)
+    keyed = [line for line in console.paper_buffer.text.split("\n")
+             if line.startswith(KEYED_MARK)]
+    assert keyed == [KEYED_MARK + "9" * 200]
+    assert LINE_FULL in console.hint_log and "200 keys" in LINE_FULL
+    console, _ = run_console("1" * 150 + "\x1b[200~" + "9" * 100 + "\x1b[201~"
+                             + CTRL_Q + CTRL_Q)
+    assert console.keyboard_buffer.text == "1" * 150 + "9" * 50
+    assert any("holds 200 keys" in said for said in console.hint_log)
+
+
 def test_the_keyed_entry_shows_on_the_console_paper():
     console, _ = run_console("5\r" + CTRL_Q + CTRL_Q)
     assert "\n> 5\n" in console.paper_buffer.text
