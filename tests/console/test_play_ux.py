@@ -187,6 +187,17 @@ def test_the_keyboard_line_holds_200_keys_typed_or_pasted():
     assert any("holds 200 keys" in said for said in console.hint_log)
 
 
+def test_enter_after_the_merge_has_stopped_says_so_in_a_sentence():
+    """The hint read "the UNIVAC is not waiting for the keyboard" (the session's words,
+    lower case, no stop) after the tape merge's final stop."""
+    console, _ = run_console("5\r" + CTRL_Q + CTRL_Q,
+                             ConsoleSettings(pack=shipped_pack("merge")))
+    assert "The UNIVAC is not waiting for the keyboard; nothing was sent." in console.hint_log
+    session = GameSession(WORDS)
+    assert session.submit("é").message == ("The UNIVAC keyboard has no key for 'é'; nothing "
+                                            "was sent.")
+
+
 def test_the_keyed_entry_shows_on_the_console_paper():
     console, _ = run_console("5\r" + CTRL_Q + CTRL_Q)
     assert "\n> 5\n" in console.paper_buffer.text
