@@ -9,7 +9,7 @@ running ``get_app_or_none`` in that context names the application.
 
 prompt_toolkit was made for one application at a time in a process, and two of its
 process-wide records outlive a served terminal (found by diffing the heap across connect
-and disconnect cycles, docs/performance.md): its typeahead store keeps one entry for every
+and disconnect cycles, docs/performance-log.md): its typeahead store keeps one entry for every
 input ever made (``typeahead._buffer``, keyed by the input's hash, never removed), and each
 application restores, when it ends, the SIGWINCH handler it found when it began, which
 among many terminals ending in any order is often a departed terminal's, keeping that
