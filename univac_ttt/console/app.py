@@ -32,6 +32,7 @@ from ..desk.session import GameSession
 from ..desk.tapelamps import loaded_note, tape_lamp, tape_seconds, unit_lines, work_note
 from ..desk.transcript import Transcript
 from ..hostio.atomic_files import create_new
+from ..hostio.stdin_lines import KEYBOARD_LINE
 from ..machine.charset import KEYBOARD_KEYS
 from ..machine.timing import pulses_to_us, us_to_pulses
 from ..program.pack import NO_PACK, Pack
@@ -55,6 +56,8 @@ STILL_TYPING = "The UNIVAC is still typing; wait for the INPUT READY lamp."
 REPLY_CHUNK = 200_000  # instructions run at once in a key handler (a reply takes ~1,600)
 KEY_LINES = 200  # lines Up and Down recall (a served console or a kiosk types all day)
 TYPEAHEAD_GRACE = 0.5  # seconds after a new game is shown in which older keys are dropped
+LINE_FULL = (f"The keyboard line is full ({KEYBOARD_LINE} keys); a word keeps only the "
+             "last twelve. Press Enter or Backspace.")
 
 
 @dataclass
@@ -224,6 +227,9 @@ class ConsoleApp:
             self._dropped()
             return
         if data in KEYBOARD_KEYS:
+            if len(self.keyboard_buffer.text) >= KEYBOARD_LINE:
+                self.say(LINE_FULL, True)  # a paste sent as keys: each key redrew it all
+                return
             self.keyboard_buffer.insert_text(data.upper())
             if self.hint_is_warning:
                 self.say("")
@@ -244,10 +250,13 @@ class ConsoleApp:
         lines = data.splitlines() or [""]
         first = lines[0]
         typed = [ch for ch in first if ch in KEYBOARD_KEYS]
-        self.keyboard_buffer.insert_text("".join(typed).upper())
+        room = max(0, KEYBOARD_LINE - len(self.keyboard_buffer.text))
+        self.keyboard_buffer.insert_text("".join(typed[:room]).upper())
         notes = []
         if len(typed) < len(first):
             notes.append("keys the UNIVAC lacks were left out")
+        if len(typed) > room:
+            notes.append(f"the keyboard line holds {KEYBOARD_LINE} keys: the rest were left out")
         if len(lines) > 1:
             notes.append(f"only the first of {len(lines)} pasted lines was typed")
         self.say("; ".join(notes).capitalize() + "." if notes else "", bool(notes))
