@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from prompt_toolkit.application.current import create_app_session
 from prompt_toolkit.data_structures import Size
 from prompt_toolkit.output.vt100 import Vt100_Output
 
@@ -85,3 +86,42 @@ def test_plain_keys_end_where_the_state_machine_ends() -> None:
     assert len(machine_called) >= len(KEYS)  # every key through _call_handler ...
     assert "5" not in short_called and "7" not in short_called  # ... digits not here
     assert len(short_called) < len(machine_called) // 2
+
+
+def test_terminals_share_the_consoles_bindings_and_each_key_acts_on_its_own() -> None:
+    """The console's 37 bindings are one table for the process (console/app_keys.py),
+    not built again at every connection; a key acts on the console it came to."""
+    async def terminal(keys: MemoryPipeInput, served: list[Any], drawn: list[int]) -> None:
+        with create_app_session(input=keys):  # each its own session, as served
+            console = _console(keys, True)
+            app = console.application
+            app.timeoutlen = app.ttimeoutlen = 0.05
+            app.after_render += lambda _app: drawn.append(1)
+            served.append(console)
+            await console.run()
+
+    async def scenario() -> tuple[str, str, bool]:
+        loop = asyncio.get_running_loop()
+        with create_memory_pipe_input() as one_keys, create_memory_pipe_input() as two_keys:
+            served: list[Any] = []
+            drawn: list[int] = []
+            tasks = [loop.create_task(terminal(keys, served, drawn))
+                     for keys in (one_keys, two_keys)]
+            await until(lambda: len(served) == 2 and len(drawn) >= 2
+                        and not any(s.console.typing for s in served), 20)
+            one, two = served
+            ones = one.application.key_bindings.registries  # [basic, the console's]
+            twos = two.application.key_bindings.registries
+            shared = ones[1] is twos[1] and len(ones[1].bindings) > 30
+            one_keys.send_text("3")
+            two_keys.send_text("\x1bOP")  # F1: help on the second terminal only
+            await until(lambda: one.console.keyboard_buffer.text == "3"
+                        and two.console.show_help, 20)
+            texts = (one.console.keyboard_buffer.text, two.console.keyboard_buffer.text)
+            helps = one.console.show_help
+            for console in served:
+                console.application.exit(result=0)
+            await asyncio.wait_for(asyncio.gather(*tasks), 5)
+        return (*texts, shared and not helps)
+
+    assert run(scenario(), 30) == ("3", "", True)
