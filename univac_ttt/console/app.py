@@ -102,13 +102,14 @@ class ConsoleApp:
         with built_with_shared_defaults():  # one table for a server's hundreds of terminals
             self.app: Application[int] = StaticLayoutApplication(
                 layout=StaticLayout(self.layout.container, focused_element=self.keyboard_buffer),
-                key_bindings=merge_key_bindings([basic_bindings(), console_bindings(self)]),
+                key_bindings=merge_key_bindings([basic_bindings(), console_bindings()]),
                 style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls paper
                 input=input, output=output, after_render=lambda _app: None,
                 # A size change comes by SIGWINCH (play) or by the telnet or ssh session's
                 # own notice (serve): no poll twice a second for every seated terminal.
                 terminal_size_polling_interval=None,
             )
+        self.app.console = self  # type: ignore[attr-defined]  # the bindings' (app_keys.py)
         share_default_bindings(self.app)
         # Drawn by rows that changed, not by prompt_toolkit's whole-screen pass (app_rows.py).
         self.rows = ConsoleRows(self)
