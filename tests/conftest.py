@@ -63,7 +63,9 @@ def pytest_configure(config):
     from hypothesis import HealthCheck, settings
 
     from tests.support import sizes
+    from tests.support.precompile import compile_before_workers
 
+    compile_before_workers(config)  # a clean checkout's bytecode made once, not per worker
     if config.getoption("--long"):  # full sizes here, in the workers and in the commands
         os.environ[sizes.LONG_VARIABLE] = "1"
         os.environ["UNIVAC_TTT_TEST_FRESH"] = "1"  # every command a fresh interpreter

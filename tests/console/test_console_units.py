@@ -1,6 +1,8 @@
 """The console without a terminal: session, pacing, and the app through a pipe input."""
 
+import contextlib
 import re
+from collections.abc import Iterator
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
@@ -425,12 +427,9 @@ def test_the_still_typing_hint_goes_once_input_ready_lights():
     assert during == STILL_TYPING and after == ""
 
 
-def test_a_warning_about_a_key_is_not_covered_by_the_tape_lamps():
-    """Enter while the program tape is read (authentic speed) says the UNIVAC is still
-    typing; the Uniservo's next block no longer writes over it at once (the player saw no
-    answer to the Enter), and the next key clears it, the lamp showing again."""
-    from univac_ttt.console.app import STILL_TYPING
-
+@contextlib.contextmanager
+def reading_the_program_tape() -> Iterator[tuple[ConsoleApp, FakeClock]]:
+    """A console at authentic speed on a fake clock, its Uniservo's lamp lit by the tape."""
     clock = FakeClock()
     with create_pipe_input() as pipe:
         console = ConsoleApp(lambda on_print: GameSession.from_pack(TTT, on_print=on_print),
@@ -438,6 +437,16 @@ def test_a_warning_about_a_key_is_not_covered_by_the_tape_lamps():
                              input=pipe, output=DummyOutput())
         clock.now += 0.3
         assert console.show_tape_lamp() and console.hint.startswith("UNISERVO 1 READING")
+        yield console, clock
+
+
+def test_a_warning_about_a_key_is_not_covered_by_the_tape_lamps():
+    """Enter while the program tape is read (authentic speed) says the UNIVAC is still
+    typing; the Uniservo's next block no longer writes over it at once (the player saw no
+    answer to the Enter), and the next key clears it, the lamp showing again."""
+    from univac_ttt.console.app import STILL_TYPING
+
+    with reading_the_program_tape() as (console, clock):
         console.keyboard_buffer.text = "5"
         console.submit()
         for _ in range(3):  # the next blocks go by
@@ -453,13 +462,7 @@ def test_a_warning_about_a_key_is_not_covered_by_the_tape_lamps():
 def test_the_quit_question_is_not_covered_by_the_tape_lamps():
     """Ctrl-Q while the program tape is read (authentic speed): the hint asks to press it
     again, and the Uniservo's lamp, block by block, does not write over the question."""
-    clock = FakeClock()
-    with create_pipe_input() as pipe:
-        console = ConsoleApp(lambda on_print: GameSession.from_pack(TTT, on_print=on_print),
-                             ConsoleSettings(authentic=True, clock=clock, pack=TTT),
-                             input=pipe, output=DummyOutput())
-        clock.now += 0.3
-        assert console.show_tape_lamp() and console.hint.startswith("UNISERVO 1 READING")
+    with reading_the_program_tape() as (console, clock):
         console.request_quit("Ctrl-Q")
         question = console.hint
         for _ in range(5):  # the next blocks go by

@@ -165,8 +165,9 @@ def test_mouse_support_on_still_survives_malformed_reports():
         app: Application[str] = Application(layout=Layout(Window()), key_bindings=kb,
                                             mouse_support=True, full_screen=True,
                                             input=pipe, output=DummyOutput())
-        pipe.send_text("".join(MALFORMED) + "\x1b[<64;1;1M" + "q")
-        assert run_guarded(app) == "quit"
+        with too_long_for_int() as report:
+            pipe.send_text("".join(MALFORMED[:-1]) + report + "\x1b[<64;1;1M" + "q")
+            assert run_guarded(app) == "quit"
 
 
 def test_an_app_on_a_server_loop_is_guarded_too():
@@ -175,9 +176,10 @@ def test_an_app_on_a_server_loop_is_guarded_too():
     with create_pipe_input() as pipe:
         app: Application[str] = Application(layout=Layout(Window()), key_bindings=kb,
                                             input=pipe, output=DummyOutput())
-        pipe.send_text("".join(MALFORMED) + "q")
-        # unguarded, the bad report raises inside the key processor and "q" is never seen
-        assert asyncio.run(asyncio.wait_for(run_guarded_async(app), 10)) == "quit"
+        with too_long_for_int() as report:
+            pipe.send_text("".join(MALFORMED[:-1]) + report + "q")
+            # unguarded, a bad report raises inside the key processor and "q" is never seen
+            assert asyncio.run(asyncio.wait_for(run_guarded_async(app), 10)) == "quit"
 
 
 # ---- the three apps through a pipe -------------------------------------------------------
