@@ -79,3 +79,24 @@ def test_a_folder_without_a_snapshot_has_none(package_copy):
     folder = package_copy / "packs" / "tictactoe"
     (folder / SNAPSHOT_FILE).unlink()
     assert load_snapshot(folder) is None
+
+
+@pytest.mark.parametrize("text", [
+    (Path(HERE) / "tictactoe" / SNAPSHOT_FILE).read_text(encoding="utf-8"),
+    ' \n{"a": [1, -2.5e3, "x\\u00e9\\n", null, true, false, {}], "b": {"c": []}}\t\r\n', "[]",
+    '"only a string"', "12"])
+def test_a_snapshot_is_read_as_json_reads_it(text):
+    import json
+
+    assert snapshot._parsed(text.encode("utf-8")) == json.loads(text)
+
+
+@pytest.mark.parametrize("text", ["", "  ", "{not json", "[] []", '{"a": 1} x', "[1,]",
+                                  '{"a": 1', "nul"])
+def test_what_json_refuses_the_snapshot_reader_refuses(text):
+    import json
+
+    with pytest.raises(ValueError):
+        json.loads(text)
+    with pytest.raises(ValueError):
+        snapshot._parsed(text.encode("utf-8"))

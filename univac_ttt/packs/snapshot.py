@@ -22,7 +22,6 @@ and zlib costs nothing at start-up where hashlib would cost a millisecond.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import zlib
@@ -62,6 +61,41 @@ def _from_root(folder: str | Path) -> str:
     return inside.replace(os.sep, "/")
 
 
+_CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}
+
+
+class _Scanning:
+    """What json's C scanner reads from its decoder: json.JSONDecoder()'s settings."""
+
+    strict = True
+    object_hook = object_pairs_hook = None
+    parse_float, parse_int, parse_constant = float, int, _CONSTANTS.__getitem__
+
+
+def _parsed(raw: bytes) -> object:
+    """The value of a UTF-8 JSON text, as ``json.loads`` gives it, read by json's own C
+    scanner without importing json (the import compiles json's patterns, about 5 M
+    instructions of play's start). ValueError if it is not one JSON value. A text json
+    would read that this does not (another encoding, a byte order mark) is only read the
+    long way: the folder, not the snapshot."""
+    text = raw.decode("utf-8")
+    try:
+        from _json import make_scanner
+    except ImportError:  # an interpreter without json's C part
+        import json
+
+        return json.loads(text)
+    blank = " \t\n\r"  # json's whitespace
+    start = len(text) - len(text.lstrip(blank))
+    try:
+        value, end = make_scanner(_Scanning)(text, start)
+    except StopIteration:
+        raise ValueError("not a JSON value") from None
+    if text[end:].strip(blank):
+        raise ValueError("more than one JSON value")
+    return value
+
+
 def _stamp(data: bytes) -> list[int]:
     return [len(data), zlib.crc32(data)]
 
@@ -72,7 +106,7 @@ def load_snapshot(folder: str | Path) -> Pack | None:
     try:
         with open(os.path.join(folder, SNAPSHOT_FILE), "rb") as handle:
             raw = handle.read(SNAPSHOT_BYTES + 1)
-        snapshot = json.loads(raw) if len(raw) <= SNAPSHOT_BYTES else None
+        snapshot = _parsed(raw) if len(raw) <= SNAPSHOT_BYTES else None
     except (OSError, ValueError):
         return None
     if not isinstance(snapshot, dict) or snapshot.get("format") != FORMAT:
@@ -149,6 +183,8 @@ def _read_text(path: str) -> str:
 def _dumps(snapshot: dict[str, Any]) -> str:
     """JSON with a line for each key, each file, word, block and reel: small, and a diff
     shows what changed."""
+    import json
+
     def one(value: object) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
