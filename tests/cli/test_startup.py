@@ -120,3 +120,55 @@ def test_argparse_messages_read_as_gettext_gives_them():
     assert [argparse.ngettext("expected %s argument", "expected %s arguments", n)
             for n in (1, 2)] == [gettext.ngettext("expected %s argument",
                                                   "expected %s arguments", n) for n in (1, 2)]
+
+
+def _catalogue(path, translations):
+    """A GNU .mo catalogue holding ``translations`` (the format gettext reads)."""
+    import struct
+
+    keys = sorted(translations)
+    ids = b"".join(k.encode() + b"\0" for k in keys)
+    strs = b"".join(translations[k].encode() + b"\0" for k in keys)
+    start = 7 * 4 + 16 * len(keys)
+    table, offset = [], start
+    for key in keys:
+        table += [len(key.encode()), offset]
+        offset += len(key.encode()) + 1
+    values, offset = [], start + len(ids)
+    for key in keys:
+        values += [len(translations[key].encode()), offset]
+        offset += len(translations[key].encode()) + 1
+    header = struct.pack("Iiiiiii", 0x950412DE, 0, len(keys), 28, 28 + 8 * len(keys), 0, 0)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(header + struct.pack(f"{len(table)}i", *table)
+                     + struct.pack(f"{len(values)}i", *values) + ids + strs)
+
+
+def test_argparse_is_translated_where_a_catalogue_is_found(tmp_path, monkeypatch):
+    import argparse
+    import gettext
+
+    from univac_ttt.cli import common
+
+    monkeypatch.setattr(argparse, "_", argparse._)
+    monkeypatch.setattr(argparse, "ngettext", argparse.ngettext)
+    monkeypatch.setenv("LANGUAGE", "xx")
+    domain = gettext.textdomain()
+    _catalogue(tmp_path / "xx" / "LC_MESSAGES" / f"{domain}.mo", {"usage: ": "utilisation : "})
+    monkeypatch.setattr(gettext, "bindtextdomain", lambda _domain: str(tmp_path))
+    common._translate_with_one_search()
+    assert argparse._("usage: ") == "utilisation : "
+    monkeypatch.setattr(gettext, "bindtextdomain", lambda _domain: str(tmp_path / "none"))
+    common._translate_with_one_search()  # no folder of catalogues: no search, no locale
+    assert argparse._("usage: ") == "usage: "
+
+
+def test_no_locale_at_start_up_where_no_catalogue_can_be_found():
+    import gettext
+    import os
+
+    if os.path.isdir(gettext.bindtextdomain(gettext.textdomain())):
+        pytest.skip("this interpreter has a folder of catalogues: the search is made")
+    for command in (("play", "--plain"), ("verify",)):
+        _, modules = imported_by(*command)
+        assert "locale" not in modules and "univac_ttt.cli.main" in modules
