@@ -94,6 +94,26 @@ def test_a_subcommand_built_alone_is_the_same_parser():
         assert _sub(alone, name).format_help() == _sub(every, name).format_help()
 
 
+def test_a_command_only_listed_gets_the_bare_parser_argparse_made():
+    """build_parser makes the parser of a command it only lists when it is looked up: the
+    one ``sub.add_parser(name, help=...)`` made, with its usage, help and refusals."""
+    import argparse
+
+    from univac_ttt.cli.common import Parser
+
+    listed = build_parser(complete=())
+    action = next(a for a in listed._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(action.choices) == list(COMMANDS)
+    for name in COMMANDS:
+        made = action.choices.get(name)
+        assert made is action.choices[name] is dict(action.choices.items())[name]
+        assert isinstance(made, Parser) and made.prog == f"univac-ttt {name}"
+        assert made.format_help() == Parser(prog=f"univac-ttt {name}").format_help()
+    assert action.choices.get("nothing") is None
+    args, extra = build_parser(complete=()).parse_known_args(["run", "--speed", "x"])
+    assert args.command == "run" and extra == ["--speed", "x"]
+
+
 def _sub(parser, name):
     import argparse
 
