@@ -30,13 +30,14 @@ sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
 # plain console take Ctrl-C through _signal; the desk's STOP is a flag), typing (the
 # modules name it for the type checker only), contextlib (two suppresses were all of it),
 # pathlib with urllib.parse, ipaddress and fnmatch (a shipped pack's paths are text; a Pack
-# makes its folder a Path when asked), json (the snapshot is read by json's C scanner), and
-# the other subcommands' modules.
+# makes its folder a Path when asked), json (the snapshot is read by json's C scanner),
+# termios (only a paced session on a terminal sets its echo), and the other subcommands'
+# modules.
 NOT_FOR_PLAIN_PLAY = (
     "prompt_toolkit", "rich", "asyncio", "aiohttp", "asyncssh", "zipfile", "lzma", "bz2",
     "importlib.resources", "tomllib", "shutil", "tempfile",
     "dataclasses", "inspect", "ast", "dis", "tokenize", "signal", "threading", "typing",
-    "contextlib", "pathlib", "urllib", "ipaddress", "fnmatch", "json",
+    "contextlib", "pathlib", "urllib", "ipaddress", "fnmatch", "json", "termios",
     "univac_ttt.program.assembler", "univac_ttt.tui.app", "univac_ttt.console.app",
     *(f"univac_ttt.cli.{name}" for name in COMMANDS if name not in ("play", "programs")),
 )
@@ -75,7 +76,7 @@ def test_verify_of_the_shipped_program_needs_no_assembler_toml_or_dataclasses():
     unwanted = sorted(set(modules) & {"univac_ttt.program.assembler", "tomllib",
                                        "dataclasses", "inspect", "signal", "threading",
                                        "typing", "pathlib", "urllib.parse", "ipaddress",
-                                       "json"})
+                                       "json", "termios"})
     assert unwanted == []  # BRD and the words come from the pack's snapshot
 
 
