@@ -193,3 +193,36 @@ def test_no_locale_at_start_up_where_no_catalogue_can_be_found():
     for command in (("play", "--plain"), ("verify",)):
         _, modules = imported_by(*command)
         assert "locale" not in modules and "univac_ttt.cli.main" in modules
+
+
+def test_the_start_holds_the_collector_and_the_command_runs_with_it():
+    """launch turns the collector off while the command starts and cli.main turns it on,
+    with the start's objects frozen, before the command runs; a collector switched off by
+    the caller stays off."""
+    import gc
+
+    from univac_ttt import launch
+
+    assert gc.isenabled()
+    try:
+        launch._hold_the_collector()
+        assert not gc.isenabled()
+        launch.start_done()
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+        gc.disable()
+        launch._hold_the_collector()
+        launch.start_done()
+        assert not gc.isenabled()  # not launch's to turn on
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    probe = ("import gc, sys\n"
+             "import univac_ttt.cli.programs as programs\n"
+             "programs.command = lambda args: print(gc.isenabled(), gc.get_freeze_count() > 0)"
+             " or 0\n"
+             "sys.argv = ['univac-ttt', 'programs']\n"
+             "from univac_ttt.launch import main\n"
+             "sys.exit(main())\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            timeout=60)
+    assert (result.returncode, result.stdout) == (0, "True True\n"), result.stderr

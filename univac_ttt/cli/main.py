@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from types import ModuleType
 
 from .. import __version__
-from ..launch import EXIT_INTERRUPTED, INTERRUPTED, interrupted_within
+from ..launch import EXIT_INTERRUPTED, INTERRUPTED, interrupted_within, start_done
 from ..tui.ending import SessionEnded
 from .commands import COMMANDS, SUMMARIES
 from .common import EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Parser
@@ -141,6 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"univac-ttt: {closed} is closed; {command} needs it\n")
         return EXIT_USAGE
     cache = _block_cache(command)
+    start_done()  # the collector on again (launch held it for the start)
     try:
         code = args.func(args)
         sys.stdout.flush()
