@@ -124,6 +124,19 @@ def test_mistakes_exit_2_with_a_clear_message(tmp_path, args, message):
     assert "Traceback" not in result.stderr
 
 
+def test_tape_make_refuses_a_fifo_or_device_as_its_output(tmp_path):
+    """It renamed its file over ``-o /dev/full`` (which, run as root, took the device's
+    place until someone made it again); assemble -o already refused a device."""
+    fifo = tmp_path / "fifo"
+    __import__("os").mkfifo(fifo)
+    result = univac("tape", "make", "tictactoe.img", "-o", str(fifo), cwd=str(
+        __import__("pathlib").Path(__file__).resolve().parents[2] / "univac_ttt" / "packs"
+        / "tictactoe"))
+    assert result.returncode == 2 and "univac-ttt: the tape" in result.stderr
+    assert "is a pipe (FIFO), not a file" in result.stderr
+    assert __import__("stat").S_ISFIFO(fifo.stat().st_mode)
+
+
 def test_a_bad_word_in_a_reel_names_its_line(tmp_path):
     reel = write(tmp_path, "bad.tape", "000000000000\n\nB0001050001!\n")
     result = univac("run", "--tape", f"1={reel}")

@@ -114,22 +114,42 @@ def test_the_rows_draw_what_prompt_toolkit_draws(columns: int, rows: int) -> Non
     _same(console, columns, rows)
 
 
-@pytest.mark.parametrize(("columns", "paper"), [(200, 80), (120, 80), (111, 80), (100, 69)])
-def test_on_a_wide_screen_the_panel_stays_beside_the_paper(columns: int, paper: int) -> None:
+@pytest.mark.parametrize(("columns", "box"), [(200, 81), (120, 81), (112, 81), (100, 69)])
+def test_on_a_wide_screen_the_panel_stays_beside_the_paper(columns: int, box: int) -> None:
     """The paper is at most a typewriter's 80 columns: the square codes' box starts right
-    after it, not at the screen's right edge (at 200 columns it sat 170 columns away)."""
+    after it and a blank column, not at the screen's right edge (at 200 columns it sat 170
+    columns away)."""
     console, _ = _console(columns, 40)
     _same(console, columns, 40)
     _, drawn = _both(console, columns, 40)
-    box = "".join(str(cell[0]) for cell in drawn[1])  # under the title
-    assert box.index("╭") == paper and box[paper + 31:].strip() == ""
+    row = "".join(str(cell[0]) for cell in drawn[1])  # under the title
+    assert row.index("╭") == box and row[box + 31:].strip() == ""
+
+
+@pytest.mark.parametrize("columns", [80, 100, 200])
+def test_a_paper_line_as_wide_as_the_paper_never_touches_the_panel(columns: int) -> None:
+    """A keyed line as wide as the paper ran into the panel's words: "9999type a square
+    code, then Enter"."""
+    console, _ = _console(columns, 24)
+    console.keyboard_buffer.insert_text("9" * 150)
+    console.submit()
+    console.pacer.finish()
+    console._sync_paper()
+    _same(console, columns, 24)
+    _, drawn = _both(console, columns, 24)
+    rows = ["".join(str(cell[0]) for cell in row) for row in drawn]
+    full = [row for row in rows if "99999999" in row]
+    assert full and "square codes" in "".join(rows)
+    for row in full:
+        end = row.rindex("9")
+        assert row[end + 1] == " ", row  # a blank column before the panel's text
 
 
 @pytest.mark.parametrize(("columns", "panel"), [(64, False), (70, False), (75, False),
                                                (76, True), (90, True)])
 def test_the_paper_s_lines_are_whole_beside_the_panel_or_without_it(columns: int,
                                                                      panel: bool) -> None:
-    """The panel shows only where the paper keeps 45 columns: at 64 columns the paper had
+    """The panel shows only where the paper keeps 44 columns: at 64 columns the paper had
     33, and the greeting read "SQUARE COD" / "E, 1 TO 9." against the panel's box."""
     console, _ = _console(columns, 24)
     _same(console, columns, 24)

@@ -61,6 +61,20 @@ def test_an_entry_that_spells_a_result_never_counts_as_one():
     assert session.score.games == 0
 
 
+def test_blanks_at_the_ends_of_a_line_are_not_keyed_and_blanks_inside_are():
+    """"5 " got the program's NOT A SQUARE CODE though the paper showed "> 5" (the seventh
+    round's trial); the monitor's type had always dropped them. The program still judges
+    what is keyed: a blank between two keys reaches it."""
+    session = GameSession(WORDS)
+    session.submit("5 ")
+    assert "NOT A SQUARE CODE" not in session.paper and "   O   2   3" in session.paper
+    assert session.paper.splitlines().count("> 5") == 1
+    session.submit(" \t9")  # a tab at an end is a blank too, not a refused key
+    assert "NOT A SQUARE CODE" not in session.paper
+    session.submit("3 7")
+    assert "> 3 7" in session.paper and "NOT A SQUARE CODE" in session.paper
+
+
 def test_a_refused_entry_leaves_the_paper_as_it_was():
     session = GameSession(WORDS)
     before = session.paper
@@ -92,6 +106,11 @@ def test_piped_entries_are_echoed_after_the_prompt_and_the_end_has_its_own_line(
     out, _, result = plain(Pipe("5\n"))
     assert "> 5\n\n   O   2   3" in out
     assert out.endswith("> \n") and result.stop is None
+
+
+def test_a_piped_line_with_a_trailing_blank_is_played():
+    out, err, _ = plain(Pipe("5 \n"))
+    assert "   O   2   3" in out and "NOT A SQUARE CODE" not in out and err == ""
 
 
 def test_a_terminal_has_echoed_the_entry_itself():
@@ -143,6 +162,40 @@ def test_ctrl_z_is_refused_as_it_is_typed_and_cancels_a_quit():
     # Ctrl-C armed the quit, Ctrl-Z disarmed it: only the two Ctrl-Q quit
     assert console.hint_log.count("Press Ctrl-Q again to quit; any other key goes on "
                                   "playing.") == 1
+
+
+def test_the_full_screen_console_plays_a_line_with_a_trailing_blank():
+    console, _ = run_console("5 \r" + CTRL_Q + CTRL_Q)
+    assert "\n> 5\n" in console.paper_buffer.text
+    assert "   O   2   3" in console.paper_buffer.text
+    assert "NOT A SQUARE CODE" not in console.paper_buffer.text
+
+
+def test_the_keyboard_line_holds_200_keys_typed_or_pasted():
+    """A 200,000-key paste sent as keys (tmux paste-buffer, a terminal without bracketed
+    paste) grew the line without end: each key redrew it, and the console passed 900 MB."""
+    from univac_ttt.console.app import LINE_FULL
+
+    console, _ = run_console("9" * 260 + "\r" + CTRL_Q + CTRL_Q)
+    keyed = [line for line in console.paper_buffer.text.split("\n")
+             if line.startswith(KEYED_MARK)]
+    assert keyed == [KEYED_MARK + "9" * 200]
+    assert LINE_FULL in console.hint_log and "200 keys" in LINE_FULL
+    console, _ = run_console("1" * 150 + "\x1b[200~" + "9" * 100 + "\x1b[201~"
+                             + CTRL_Q + CTRL_Q)
+    assert console.keyboard_buffer.text == "1" * 150 + "9" * 50
+    assert any("holds 200 keys" in said for said in console.hint_log)
+
+
+def test_enter_after_the_merge_has_stopped_says_so_in_a_sentence():
+    """The hint read "the UNIVAC is not waiting for the keyboard" (the session's words,
+    lower case, no stop) after the tape merge's final stop."""
+    console, _ = run_console("5\r" + CTRL_Q + CTRL_Q,
+                             ConsoleSettings(pack=shipped_pack("merge")))
+    assert "The UNIVAC is not waiting for the keyboard; nothing was sent." in console.hint_log
+    session = GameSession(WORDS)
+    assert session.submit("é").message == ("The UNIVAC keyboard has no key for 'é'; nothing "
+                                            "was sent.")
 
 
 def test_the_keyed_entry_shows_on_the_console_paper():

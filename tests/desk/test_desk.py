@@ -119,6 +119,30 @@ def test_paper_positions_survive_trimming():
     assert paper.text == "ijkl" and paper.end == 3
 
 
+def test_kept_paper_leaves_the_collectors_rounds():
+    """A paper's kept pieces are plain tuples of text and numbers, which CPython stops
+    tracking once they have survived a collection: thousands of them a paper are not walked
+    by every full collection of a served class. Listeners and readers still get
+    PrintedChunks, with the same fields."""
+    import gc
+
+    from univac_ttt.desk.paper import PrintedChunk
+
+    paper = Paper(limit=1_000)
+    heard: list[PrintedChunk] = []
+    paper.listeners.append(heard.append)
+    for n in range(300):
+        paper.add(f"W{n} ", 10 * n)
+    paper.add_keyed("5", 3_000)
+    gc.collect()
+    assert not any(gc.is_tracked(piece) for piece in paper.chunks)
+    pieces = paper.pieces_since(paper.end - 2)
+    assert all(type(p) is PrintedChunk for p in (*pieces, *heard))
+    assert pieces[0] == heard[-2] and pieces[0].text == "W299 " and pieces[0].pulses == 2_990
+    assert pieces[1].keyed and pieces[1].text == "\n> 5\n" and heard[-1] == pieces[1]
+    assert paper.typed_since(paper.end - 2) == "W299 "
+
+
 def test_initial_read_without_a_reel_is_a_stop_that_changes_nothing():
     desk = Desk(LOOP)
     before = desk.snapshot()

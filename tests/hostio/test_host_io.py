@@ -25,6 +25,19 @@ def test_atomic_write_replaces_whole_or_not_at_all(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "p.txt"]
 
 
+def test_atomic_write_never_puts_a_file_in_place_of_a_fifo_or_device(tmp_path):
+    """A rename over /dev/null (as root) made it a regular file for every process."""
+    import os
+    import stat
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="Not a regular file"):
+        atomic_write(fifo, "x")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]  # no temporary left
+
+
 def test_parse_number_bounds_length_value_and_alphabet():
     assert parse_number(" 42 ", "n", 1, 100) == 42
     for text in (HUGE, "2²", "٣", "", "1e3", "--1"):

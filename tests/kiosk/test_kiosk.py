@@ -240,6 +240,21 @@ def test_damaged_tally_is_kept_aside_and_counting_starts_afresh(tmp_path):
     assert (tmp_path / "tally.json.damaged").exists()
 
 
+def test_the_big_board_keeps_the_moves_through_many_bad_codes(make_kiosk):
+    """Some thirty bad codes in a row pushed the last board out of the paper's tail that
+    the kiosk reads, and the big board showed nine empty squares mid-game."""
+    kiosk = make_kiosk()
+    kiosk.submit("5")
+    played = kiosk.board
+    assert played is not None and played[4] == 1 and played.count(-1) == 1
+    for _ in range(60):
+        kiosk.submit("0")
+    assert "NOT A SQUARE CODE" in kiosk.pacer.text[-200:]
+    assert kiosk.board == played
+    kiosk.submit("9" if played[8] == 0 else "7")
+    assert kiosk.board is not None and kiosk.board.count(1) == 2
+
+
 def test_big_board_shows_x_o_and_codes():
     lines = big_board((1, -1, 0, 0, 0, 0, 0, 0, 0))
     assert len(lines) == 17

@@ -234,3 +234,42 @@ def test_waking_from_a_demonstration_types_one_greeting(kiosk, seconds):
     assert kiosk.game_paper.count("NEW GAME") == 1  # the printout begins with the greeting
     assert kiosk.submit("5") and kiosk.tally.today().demonstrations == ended
     assert kiosk.board[4] == 1  # the visitor's game, on a fresh board
+
+
+def test_a_paper_line_as_wide_as_the_column_has_no_blank_row_after_it(kiosk):
+    """A BufferControl ends every line with a space for the cursor, so a line wrapped to
+    exactly the column's width took a second, blank row: at some widths the greeting read
+    "... THE UNIVAC" / (blank) / "IS O.", and a long entry was double-spaced."""
+    tried = 0
+    for columns in range(60, 120):
+        with create_pipe_input() as pipe:
+            app = KioskApp(kiosk, input=pipe, output=sized(columns, 24))
+            paper = app.paper_width()
+            if paper not in (31, 32):  # "NEW GAME. YOU ARE X, THE UNIVAC" is 31
+                continue
+            app._sync()
+            rows = render(app, columns, 24).splitlines()
+        tried += 1
+        at = next(i for i, row in enumerate(rows) if "NEW GAME." in row)
+        assert rows[at + 1][columns - paper:].strip(), (paper, rows[at:at + 3])
+    assert tried == 2
+
+
+def test_the_keyboard_line_and_the_pin_hold_200_keys(kiosk):
+    """A long paste sent as keys grew the kiosk's line (and the PIN's) without end."""
+    app = run_keys(kiosk, [("9" * 260, lambda: "full" in kiosk.hint)])
+    assert app.keyboard_buffer.text == "9" * 200
+    kiosk.settings.clock.now += 10_000
+    with create_pipe_input() as pipe:
+        app = KioskApp(kiosk, input=pipe, output=DummyOutput())
+
+        async def main():
+            task = asyncio.ensure_future(app.app.run_async())
+            await typed(app, pipe, F12 + "7" * 300, lambda: len(app.pin_buffer.text) >= 200)
+            for _ in range(2_000):  # the keys after the 200th, handled
+                await asyncio.sleep(0)
+            assert app.pin_buffer.text == "7" * 200
+            pipe.send_text(ESC + F12 + "2468\r")
+            return await task
+
+        assert asyncio.run(main()) == 0

@@ -298,6 +298,33 @@ def test_monitor_ui_through_a_pipe():
     assert "monitor> where" in text
 
 
+def test_ctrl_z_types_nothing_into_the_command_line():
+    """prompt_toolkit's Emacs keys typed a literal ^Z: "go" after it was "no command
+    '\\x1ago'" though the line looked like go."""
+    from univac_ttt.monitor.app_keys import NO_CTRL_Z
+
+    with create_pipe_input() as pipe:
+        app = MonitorApp(game_monitor(), input=pipe, output=DummyOutput())
+        pipe.send_text("\x1ago\r\x11\x11")
+        assert app.run() == 0
+    text = "\n".join(app.lines)
+    assert NO_CTRL_Z in text and "monitor> go" in text and "no command" not in text
+
+
+def test_the_command_line_holds_a_do_file_line_and_says_so_once():
+    """A 30,000-key paste sent as keys took the monitor to 480 MB (each key copied and
+    indexed the whole line)."""
+    from univac_ttt.monitor.app_layout import LINE_FULL
+
+    with create_pipe_input() as pipe:
+        app = MonitorApp(game_monitor(), input=pipe, output=DummyOutput())
+        pipe.send_text("9" * 1_500 + "\r\x11\x11")
+        assert app.run() == 0
+    lines = list(app.lines)
+    assert lines.count(LINE_FULL) == 1 and "1,000 characters" in LINE_FULL
+    assert "monitor> " + "9" * 1_000 in lines
+
+
 def test_keyboard_mode_takes_only_colon_lines_as_commands():
     """Issue 13: `e NX` typed while the UNIVAC waits is a keyboard word, never half a
     command; ':' (no key of the UNIVAC keyboard) marks a command in keyboard mode."""

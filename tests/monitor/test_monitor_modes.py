@@ -10,7 +10,14 @@ from prompt_toolkit.output import DummyOutput
 from univac_ttt.machine.word import from_text
 from univac_ttt.monitor.app import KEYBOARD_HINT, MonitorApp, memory_line
 from univac_ttt.monitor.core import Monitor
-from univac_ttt.monitor.panes import MEMORY_NARROW, PAPER_WIDTH, SIDE_WIDTH, Panes, plan
+from univac_ttt.monitor.panes import (
+    MEMORY_NARROW,
+    MEMORY_WIDE,
+    PAPER_WIDTH,
+    SIDE_WIDTH,
+    Panes,
+    plan,
+)
 from univac_ttt.packs import shipped_pack
 from univac_ttt.packs.tictactoe import load_tictactoe
 
@@ -187,3 +194,17 @@ def test_a_small_screen_shows_the_panes_that_fit_never_window_too_small(columns,
         assert "REGISTERS" in screen
     if memory == "off" and columns >= 40:
         assert shown.registers  # the registers take the room the memory view left
+
+
+@pytest.mark.parametrize("columns, rows", [(200, 60), (160, 48), (120, 40)])
+def test_the_registers_stand_beside_the_memory_lines_on_a_wide_screen(columns, rows):
+    """At 200x60 the memory view took every column the panes left, so the registers stood
+    at column 155, some 90 columns right of the longest remark."""
+    with create_pipe_input() as keys:
+        app = MonitorApp(Monitor.for_pack(TTT), input=keys, output=DummyOutput())
+        lines = _screen(app, columns, rows).splitlines()
+    heading = next(line for line in lines if "REGISTERS" in line)
+    memory_end = max(len(line.split("│")[0].rstrip()) for line in lines[2:20])
+    assert heading.index("REGISTERS") <= MEMORY_WIDE + 3
+    assert heading.index("REGISTERS") - memory_end <= 40  # beside the remarks, not far off
+    assert plan(Panes(), columns, rows).memory_width <= MEMORY_WIDE

@@ -22,3 +22,12 @@ def test_every_data_file_of_the_package_is_installed():
     left_behind = [str(path.relative_to(ROOT)) for path in data
                    if not any(fnmatch(path.name, pattern) for pattern in patterns)]
     assert left_behind == []
+
+
+def test_the_licence_is_an_spdx_string_that_setuptools_takes_without_a_warning():
+    """``license = {text = "MIT"}`` made every ``pip install .`` print setuptools' boxed
+    deprecation warning, the first thing a newcomer read; the string form needs 77."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert config["project"]["license"] == "MIT"
+    assert "setuptools>=77" in config["build-system"]["requires"]
+    assert (ROOT / "LICENSE").is_file()  # found by setuptools' default license-files

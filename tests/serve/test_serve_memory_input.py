@@ -129,3 +129,54 @@ def test_a_failing_key_is_reported_with_its_application() -> None:
             await asyncio.wait_for(task, 5)
         return found
     assert run(scenario(), 10)
+
+
+def test_held_reads_are_read_at_once_and_a_failure_still_names_its_application() -> None:
+    """Bytes sent between ``hold_reads`` and ``read_held`` (the telnet connection's feed)
+    are read by the application inside ``read_held``, with no turn of the loop between; a
+    key that fails there is reported to the loop's exception handler with its
+    application's context, as a key read on the loop's turn is."""
+    from univac_ttt.serve.private import app_of_failed_callback
+
+    async def scenario() -> tuple[list[str], bool]:
+        bindings = KeyBindings()
+        typed: list[str] = []
+
+        @bindings.add("a")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            typed.append("a")
+
+        @bindings.add("x")
+        def _(event) -> None:  # type: ignore[no-untyped-def]
+            raise RuntimeError("a front end's own binding failed")
+
+        loop = asyncio.get_running_loop()
+        failed: list[dict[str, object]] = []
+        loop.set_exception_handler(lambda _loop, context: failed.append(context))
+        apps: list[Application[None]] = []
+
+        async def terminal(keys: MemoryPipeInput) -> None:
+            output = Vt100_Output(io.StringIO(), lambda: Size(24, 80), term="xterm",
+                                  enable_cpr=False)
+            with create_app_session(input=keys, output=output):
+                app: Application[None] = Application(layout=Layout(Window()),
+                                                     key_bindings=bindings)
+                apps.append(app)
+                await app.run_async(set_exception_handler=False)
+
+        with create_memory_pipe_input() as keys:
+            task = loop.create_task(terminal(keys))
+            await asyncio.sleep(0.01)
+            keys.hold_reads()
+            keys.send_text("a")
+            assert typed == []  # held: not read while the sender is still sending
+            keys.read_held()
+            seen = list(typed)  # read inside read_held, no turn of the loop between
+            keys.hold_reads()
+            keys.send_text("x")
+            keys.read_held()
+            found = bool(failed) and app_of_failed_callback(failed[0]) is apps[0]
+            apps[0].exit()
+            await asyncio.wait_for(task, 5)
+        return seen, found
+    assert run(scenario(), 10) == (["a"], True)

@@ -171,3 +171,18 @@ def test_ssh_connections_that_end_early_or_abruptly_free_their_seats(tmp_path: P
             await first.close()
             await second.close()
     run(scenario())
+
+
+def test_importing_the_ssh_server_prints_no_warning():
+    """asyncssh's import made cryptography print ten lines of CryptographyDeprecationWarning
+    (about DSA keys, which this server never uses) at every `serve --ssh`."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    if importlib.util.find_spec("asyncssh") is None:
+        pytest.skip("the ssh extra is not installed")  # as the other tests here
+    result = subprocess.run([sys.executable, "-W", "default", "-c",
+                             "import univac_ttt.serve.ssh"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stderr == ""

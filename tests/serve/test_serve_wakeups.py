@@ -138,3 +138,28 @@ def test_an_invalidation_fires_its_event_then_redraws_in_one_handle(monkeypatch)
             app.exit(result=0)
             await asyncio.wait_for(task, 5)
     run(scenario(), 30)
+
+
+def test_a_key_is_drawn_in_the_turn_that_processed_it() -> None:
+    """The keys' redraw is drawn as ``process_keys`` returns, not queued for the loop's
+    next turn: one turn after the key is sent (its read), the echo is on the screen; and a
+    reply's several invalidations while the keys are processed draw once."""
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        with create_memory_pipe_input() as keys:
+            served = _served_console(keys)
+            app, console = served.application, served.console
+            drawn: list[str] = []
+            app.after_render += lambda _app: drawn.append(console.keyboard_buffer.text)
+            task = loop.create_task(served.run())
+            await until(lambda: drawn and not console.typing)
+            before = len(drawn)
+            keys.send_text("5")
+            await asyncio.sleep(0)  # the loop's next turn runs the read, then this task
+            assert drawn[before:] == ["5"]
+            keys.send_text("\r")  # a reply: the keyboard line, the paper, the panel change
+            await asyncio.sleep(0)
+            assert drawn[before + 1:] == [""]
+            app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+    run(scenario(), 30)

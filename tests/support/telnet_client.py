@@ -163,7 +163,7 @@ class TelnetClient:
         """The last board typed on the paper: nine cells, 'X', 'O' or the square's digit."""
         lines = self.lines()
         if self.columns >= WIDE:  # the side panel stands to the paper's right
-            paper = min(self.columns - PANEL_COLUMNS, PAPER_MAX)
+            paper = min(self.columns - 1 - PANEL_COLUMNS, PAPER_MAX)  # 1: the gutter
             lines = [line[:paper].rstrip() for line in lines]
         for end in range(len(lines) - 1, 1, -1):
             rows = [BOARD_ROW.match(lines[end - k]) for k in (2, 1, 0)]

@@ -156,8 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return EXIT_OK
     except OSError as exc:  # stdout on a full disk or /dev/full, a broken terminal
+        failed = _failed_stream(exc)
         _silence_stdout()
-        _say_quietly(f"univac-ttt: input/output failed ({exc.strerror or exc})\n")
+        _say_quietly(f"univac-ttt: {failed} ({exc.strerror or exc})\n")
         return EXIT_OUTPUT
     except Exception as exc:  # noqa: BLE001 - the last guard: no traceback reaches a user
         if interrupted_within(exc):  # a Ctrl-C wrapped by CPython (in a class's making)
@@ -212,6 +213,20 @@ def _closed_stream(args: argparse.Namespace) -> str:
     if reads_stdin and sys.stdin is None:
         return "standard input"
     return ""
+
+
+def _failed_stream(exc: OSError) -> str:
+    """What failed, named as the user would look for it: a file the error names, else the
+    standard output for a full disk (every other file a command writes is named: the
+    transcript and log say so themselves, a saved file's error is caught where it is
+    saved), else the terminal's input or output."""
+    import errno  # only when something failed
+
+    if exc.filename is not None:
+        return f"input/output failed on {exc.filename}"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return "cannot write the standard output"
+    return "input/output failed"
 
 
 def _say_quietly(text: str) -> None:

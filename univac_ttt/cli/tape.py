@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable
 
 from .commands import SUMMARIES
-from .common import EXIT_ERROR_STOP, EXIT_OK, EXIT_USAGE, Parser
+from .common import EXIT_ERROR_STOP, EXIT_OK, EXIT_USAGE, Parser, writable
 from .options import path
 
 NAME = "tape"
@@ -41,6 +41,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def _make(args: argparse.Namespace) -> int:
     from ..program.tapetool import make_tape
 
+    if not writable("the tape", args.output):
+        return EXIT_USAGE
     try:
         print(make_tape(args.source, args.output))
     except OSError as exc:

@@ -32,6 +32,7 @@ from ..desk.session import GameSession
 from ..desk.tapelamps import loaded_note, tape_lamp, tape_seconds, unit_lines, work_note
 from ..desk.transcript import Transcript
 from ..hostio.atomic_files import create_new
+from ..hostio.stdin_lines import KEYBOARD_LINE
 from ..machine.charset import KEYBOARD_KEYS
 from ..machine.timing import pulses_to_us, us_to_pulses
 from ..program.pack import NO_PACK, Pack
@@ -55,6 +56,8 @@ STILL_TYPING = "The UNIVAC is still typing; wait for the INPUT READY lamp."
 REPLY_CHUNK = 200_000  # instructions run at once in a key handler (a reply takes ~1,600)
 KEY_LINES = 200  # lines Up and Down recall (a served console or a kiosk types all day)
 TYPEAHEAD_GRACE = 0.5  # seconds after a new game is shown in which older keys are dropped
+LINE_FULL = (f"The keyboard line is full ({KEYBOARD_LINE} keys); a word keeps only the "
+             "last twelve. Press Enter or Backspace.")
 
 
 @dataclass
@@ -99,13 +102,14 @@ class ConsoleApp:
         with built_with_shared_defaults():  # one table for a server's hundreds of terminals
             self.app: Application[int] = StaticLayoutApplication(
                 layout=StaticLayout(self.layout.container, focused_element=self.keyboard_buffer),
-                key_bindings=merge_key_bindings([basic_bindings(), console_bindings(self)]),
+                key_bindings=merge_key_bindings([basic_bindings(), console_bindings()]),
                 style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls paper
                 input=input, output=output, after_render=lambda _app: None,
                 # A size change comes by SIGWINCH (play) or by the telnet or ssh session's
                 # own notice (serve): no poll twice a second for every seated terminal.
                 terminal_size_polling_interval=None,
             )
+        self.app.console = self  # type: ignore[attr-defined]  # the bindings' (app_keys.py)
         share_default_bindings(self.app)
         # Drawn by rows that changed, not by prompt_toolkit's whole-screen pass (app_rows.py).
         self.rows = ConsoleRows(self)
@@ -224,6 +228,9 @@ class ConsoleApp:
             self._dropped()
             return
         if data in KEYBOARD_KEYS:
+            if len(self.keyboard_buffer.text) >= KEYBOARD_LINE:
+                self.say(LINE_FULL, True)  # a paste sent as keys: each key redrew it all
+                return
             self.keyboard_buffer.insert_text(data.upper())
             if self.hint_is_warning:
                 self.say("")
@@ -244,10 +251,13 @@ class ConsoleApp:
         lines = data.splitlines() or [""]
         first = lines[0]
         typed = [ch for ch in first if ch in KEYBOARD_KEYS]
-        self.keyboard_buffer.insert_text("".join(typed).upper())
+        room = max(0, KEYBOARD_LINE - len(self.keyboard_buffer.text))
+        self.keyboard_buffer.insert_text("".join(typed[:room]).upper())
         notes = []
         if len(typed) < len(first):
             notes.append("keys the UNIVAC lacks were left out")
+        if len(typed) > room:
+            notes.append(f"the keyboard line holds {KEYBOARD_LINE} keys: the rest were left out")
         if len(lines) > 1:
             notes.append(f"only the first of {len(lines)} pasted lines was typed")
         self.say("; ".join(notes).capitalize() + "." if notes else "", bool(notes))

@@ -54,10 +54,11 @@ STYLE = style({
     "bar.key": "bg:#303030 #f0b040 bold",
 })
 HELP_WIDTH = 84  # the help box's widest; narrower screens wrap it at words
-PANEL_FROM = 76  # the side panel shows from this width on: the paper keeps 45 columns, so
+PANEL_FROM = 76  # the side panel shows from this width on: the paper keeps 44 columns, so
 # the program's lines (43 characters) are whole (at 64 columns "CODE" broke as "COD" / "E")
 PAPER_MAX = 80  # the paper's widest (a typewriter's line): the panel stays beside it on a
 # wide screen (at 200 columns it sat 170 columns from the board), the rest is left blank
+GUTTER_COLUMNS = 1  # blank between the paper and the panel: a full paper line never touches it
 HINT_LINES = 3  # a long hint (a saved file's path) wraps onto at most this many lines
 
 
@@ -85,7 +86,8 @@ class ConsoleLayout:
         """The blank columns right of the panel: what a wide screen has past the paper's
         widest and the panel (0 when the panel is not shown)."""
         columns = self.columns()
-        return max(0, columns - PAPER_MAX - PANEL_WIDTH - 1) if columns >= PANEL_FROM else 0
+        return (max(0, columns - PAPER_MAX - GUTTER_COLUMNS - PANEL_WIDTH - 1)
+                if columns >= PANEL_FROM else 0)
 
     def hint_lines(self) -> list[str]:
         """The hint wrapped at words to the screen's width (nothing cut at 80 columns)."""
@@ -174,7 +176,8 @@ class ConsoleLayout:
         body = HSplit([
             ConditionalContainer(Window(FormattedTextControl(self.title_text), height=1,
                                         style="class:title"), filter=tall),
-            VSplit([console.paper.window, panel,
+            VSplit([console.paper.window,
+                    ConditionalContainer(Window(width=GUTTER_COLUMNS), filter=wide), panel,
                     Window(width=lambda: Dimension.exact(self.spare_columns()))]),
             Window(FormattedTextControl(self.hint_text),
                    height=lambda: Dimension.exact(len(self.hint_lines()))),

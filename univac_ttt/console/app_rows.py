@@ -18,7 +18,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from ..tui.row_renderer import Frame, MouseRegions, Row, cut, overlay, pad, visible
 from . import panel_rows
-from .app_layout import PANEL_FROM
+from .app_layout import GUTTER_COLUMNS, PANEL_FROM
 from .panel_rows import PANEL_COLUMNS
 from .side_panel import lamp_for
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .app import ConsoleApp
 
 WIDE, TALL = PANEL_FROM, 10  # from these sizes on, the panel, the title and the key bar show
+GUTTER: Row = (("", " " * GUTTER_COLUMNS),)
 
 
 class ConsoleRows:
@@ -56,13 +57,15 @@ class ConsoleRows:
         hint = self._hint(columns, drawn)
         body = max(0, height - len(hint) - 1 - (2 if tall else 0))
         spare = layout.spare_columns()  # blank right of the panel on a wide screen
-        paper_width = columns - PANEL_COLUMNS - spare if wide else columns
+        # a blank column between paper and panel (GUTTER_COLUMNS): a keyed line as wide as
+        # the paper ran into the panel's words ("9999type a square code")
+        paper_width = columns - GUTTER_COLUMNS - PANEL_COLUMNS - spare if wide else columns
         paper = console.paper.rows(paper_width, body)  # rows exactly paper_width wide
         panel = self._panel(body) if wide else None  # rows exactly PANEL_COLUMNS wide
         if paper is not self._middle_from[0] or panel is not self._middle_from[1]:
             blank: Row = (("", " " * spare),) if spare else ()
             self._middle = paper if panel is None else [
-                paper[y] + panel[y] + blank for y in range(body)]
+                paper[y] + GUTTER + panel[y] + blank for y in range(body)]
             self._middle_from = (paper, panel)
         middle = self._middle
         prompt = tuple(layout.prompt_text())

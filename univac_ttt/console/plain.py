@@ -234,7 +234,7 @@ class PlainConsole:
                 self.message(f"refused: {text}; nothing was sent to the UNIVAC")
                 continue
             try:
-                self.desk.release(text)
+                self.desk.release_line(text)
                 return True
             except KeyboardEntryError as exc:
                 reason = str(exc)

@@ -125,6 +125,13 @@ class Desk:
             self.paper.add_keyed(text.upper(), self.machine.pulses)
         return word
 
+    def release_line(self, text: str) -> str:
+        """A front end's typed line released. Blanks at either end are not keyed: a space
+        after the last key cannot be seen on the paper and a phone's keyboard adds one, so
+        "5 " got NOT A SQUARE CODE for a line that showed as "5"; the monitor's ``type``
+        has always taken its text so. A blank between keys is keyed (docs/fidelity.md)."""
+        return self.release(text.strip())
+
     def clear_c(self) -> None:
         """CLEAR C: the control register (and the pair in it) to zero; go on from CC.
         The error neons go out (the stop's record stays, for the monitor to show)."""

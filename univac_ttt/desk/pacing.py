@@ -44,7 +44,14 @@ class TypewriterPacer:
     def add_printed(self, chunk: PrintedChunk) -> None:
         """A piece of paper: in authentic mode it is typed once the UNIVAC time the program
         spent since the word release (stamped on the paper) has passed. The operator's
-        keyed entry is not the typewriter's: it shows at once."""
+        keyed entry is not the typewriter's: it shows at once. In fast mode (nothing ever
+        queued) every piece shows at once: as ``add`` shows it, without the delay's sum
+        (every word the UNIVAC types, in every served terminal)."""
+        if not self.authentic and not self._queue:
+            self._show(chunk.text)
+            if not chunk.keyed:
+                self.finished_at = self.clock()
+            return
         if chunk.keyed and not self._queue:
             self._show(chunk.text)
             return

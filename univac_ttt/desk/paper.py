@@ -4,6 +4,12 @@ Front ends get the time of a printed piece from here, never from the machine. Th
 keeps at most ``limit`` characters (the oldest pieces go first), so a kiosk left on for
 months holds the same amount of paper as one switched on this morning. Positions are
 absolute piece counts since the paper was loaded, so they stay valid after trimming.
+
+The pieces are kept as plain tuples, handed out as ``PrintedChunk``s: a tuple of strings
+and numbers is left out of the garbage collector's rounds once it has survived one
+(CPython untracks such tuples, but only of the exact type), and a paper holds up to some
+3,000 pieces. A served class's every full collection walked each seated terminal's
+(``PrintedChunk``s were the most numerous of a terminal's tracked objects).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ PAPER_LIMIT = 16_000  # characters kept: the current game and some forty before 
 # typewriter has no ">" (docs/fidelity.md), so a keyed line can never be taken for its output.
 KEYED_MARK = "> "
 _new_chunk = tuple.__new__  # a PrintedChunk from its four fields, without its __new__
+_Piece = tuple[str, int, int, bool]  # a kept PrintedChunk's fields, as a plain tuple
 
 
 class PrintedChunk(Record):
@@ -36,7 +43,7 @@ class PrintedChunk(Record):
 class Paper:
     def __init__(self, limit: int = PAPER_LIMIT) -> None:
         self.limit = limit
-        self.chunks: deque[PrintedChunk] = deque()
+        self.chunks: deque[_Piece] = deque()  # PrintedChunks' fields (see the docstring)
         self.first = 0  # the position of chunks[0]
         self.characters = 0  # characters in chunks
         self.released = 0  # the machine's clock at the last keyboard release (or clear)
@@ -50,24 +57,26 @@ class Paper:
     def add(self, text: str, pulses: int) -> None:
         """Typed by the UNIVAC (the hot path: every print of the proof's 20,000 comes here,
         so the piece is made and kept without another call unless the paper is full)."""
-        chunk = _new_chunk(PrintedChunk, (text, pulses, pulses - self.released, False))
-        self.chunks.append(chunk)
+        piece = (text, pulses, pulses - self.released, False)
+        self.chunks.append(piece)
         self.characters += len(text)
         while self.characters > self.limit and len(self.chunks) > 1:  # _trim, written out
-            self.characters -= len(self.chunks.popleft().text)
+            self.characters -= len(self.chunks.popleft()[0])
             self.first += 1
-        for listener in self.listeners:
-            listener(chunk)
+        if self.listeners:
+            chunk = _new_chunk(PrintedChunk, piece)
+            for listener in self.listeners:
+                listener(chunk)
 
     def add_keyed(self, entry: str, pulses: int) -> None:
         """The operator's released entry, on a line of its own after ``KEYED_MARK``."""
-        last = self.chunks[-1].text if self.chunks else "\n"
+        last = self.chunks[-1][0] if self.chunks else "\n"
         newline = "" if last.endswith("\n") else "\n"
         self._append(PrintedChunk(f"{newline}{KEYED_MARK}{entry}\n", pulses, 0, keyed=True))
 
     def _append(self, chunk: PrintedChunk) -> None:
         text = chunk.text
-        self.chunks.append(chunk)
+        self.chunks.append((text, chunk.pulses, chunk.since_release, chunk.keyed))
         self.characters += len(text)
         self._trim()
         for listener in self.listeners:
@@ -77,11 +86,14 @@ class Paper:
         """The oldest pieces go while the paper holds more than its limit (never the last)."""
         chunks = self.chunks
         while self.characters > self.limit and len(chunks) > 1:
-            self.characters -= len(chunks.popleft().text)
+            self.characters -= len(chunks.popleft()[0])
             self.first += 1
 
     def pieces_since(self, mark: int) -> list[PrintedChunk]:
         """The pieces typed from position ``mark`` on (those still kept)."""
+        return [_new_chunk(PrintedChunk, piece) for piece in self._since(mark)]
+
+    def _since(self, mark: int) -> list[_Piece]:
         chunks = self.chunks
         wanted = len(chunks) - max(0, mark - self.first)
         if wanted <= 0:
@@ -91,22 +103,22 @@ class Paper:
         return pieces
 
     def since(self, mark: int) -> str:
-        return "".join(chunk.text for chunk in self.pieces_since(mark))
+        return "".join(piece[0] for piece in self._since(mark))
 
     def typed_since(self, mark: int) -> str:
         """Only what the UNIVAC typed from ``mark`` on (results are read from this, so an
         entry such as ``YOU WIN`` keyed by the operator never counts)."""
-        return "".join(chunk.text for chunk in self.pieces_since(mark) if not chunk.keyed)
+        return "".join(piece[0] for piece in self._since(mark) if not piece[3])
 
     @property
     def text(self) -> str:
         """All the paper still kept."""
-        return "".join(chunk.text for chunk in self.chunks)
+        return "".join(piece[0] for piece in self.chunks)
 
     def truncate(self, mark: int) -> None:
         """Tear off everything typed from position ``mark`` on (for going back in time)."""
         while self.chunks and self.end > mark:
-            self.characters -= len(self.chunks.pop().text)
+            self.characters -= len(self.chunks.pop()[0])
         self.first = min(self.first, mark) if not self.chunks else self.first
 
     def replace(self, text: str) -> None:
@@ -115,7 +127,7 @@ class Paper:
         self.characters = 0
         self.first = 0
         if text:
-            self.chunks.append(PrintedChunk(text, 0))
+            self.chunks.append((text, 0, 0, False))
             self.characters = len(text)
 
 

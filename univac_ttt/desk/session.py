@@ -21,6 +21,10 @@ from .paper import PrintedChunk
 from .run_limits import Limits
 from .score import ResultReader, Score, no_results
 
+# Said on the hint line as it is (the console, the page): a sentence. "the UNIVAC is not
+# waiting for the keyboard" was the hint after the tape merge's final stop.
+NOT_WAITING = "The UNIVAC is not waiting for the keyboard; nothing was sent."
+
 
 @dataclass
 class MoveFigures:
@@ -157,12 +161,12 @@ class GameSession:
     def release(self, text: str) -> Submission:
         """Type a line and press word release; ``run_reply`` then runs the reply."""
         if not self.waiting_for_keyboard:
-            return Submission(False, "the UNIVAC is not waiting for the keyboard")
+            return Submission(False, NOT_WAITING)
         try:
-            self.desk.release(text)
+            self.desk.release_line(text)
         except KeyboardEntryError as exc:
             self.refusals += 1
-            return Submission(False, f"{exc}; nothing was sent")
+            return Submission(False, f"{str(exc)[:1].upper()}{str(exc)[1:]}; nothing was sent.")
         self.words_typed += 1
         if self.game_over:  # the next game's first word: its figures start from here
             self.game, self.game_over = MoveFigures(), False

@@ -10,7 +10,9 @@ leaves the old file whole and no empty temporary behind.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 from pathlib import Path
 
 
@@ -55,14 +57,17 @@ def _write_temporary(folder: Path, name: str, data: bytes, mode: int = 0o644) ->
 def atomic_write(path: str | Path, data: str | bytes) -> None:
     """Replace ``path`` with ``data`` whole, or leave it as it was (OSError says why)."""
     target = Path(path)
-    if target.is_dir():
-        raise IsADirectoryError(21, "Is a directory", str(target))
+    try:
+        kind = os.stat(target).st_mode
+    except OSError:
+        kind = stat.S_IFREG | 0o644
+    if stat.S_ISDIR(kind):
+        raise IsADirectoryError(errno.EISDIR, "Is a directory", str(target))
+    if not stat.S_ISREG(kind):  # a rename would put a file in place of /dev/null or a FIFO
+        raise OSError(errno.EINVAL, "Not a regular file", str(target))
     raw = data.encode("utf-8") if isinstance(data, str) else data
     folder = target.parent
-    try:
-        mode = os.stat(target).st_mode & 0o777
-    except OSError:
-        mode = 0o644
+    mode = kind & 0o777
     temporary = _write_temporary(folder, target.name, raw, mode)
     try:
         os.replace(temporary, target)

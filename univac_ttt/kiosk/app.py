@@ -30,6 +30,7 @@ from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.processors import PasswordProcessor
 from prompt_toolkit.output import Output
 
+from ..hostio.stdin_lines import KEYBOARD_LINE
 from ..machine.charset import KEYBOARD_KEYS
 from ..museum.controller import STILL_TYPING, Kiosk, Mode
 from ..packs.tictactoe import tictactoe_pack
@@ -82,11 +83,13 @@ class KioskApp:
     def _sync(self) -> None:
         """Show the typed paper wrapped at words to the paper's column: the typewriter's
         lines are wider than the column beside a large board (prompt_toolkit alone would
-        break "1 T" / "O 9." at the last column)."""
+        break "1 T" / "O 9." at the last column). One column is left for the space a
+        BufferControl puts after every line (the cursor's place): a line filling the
+        column took a second, blank row."""
         text, width = self.kiosk.pacer.text, self.paper_width()
         if self._synced != (text, width):
             self._synced = (text, width)
-            self.paper.sync("\n".join(wrap_words(text, width)))
+            self.paper.sync("\n".join(wrap_words(text, width - 1)))
 
     # ---- drawing ---------------------------------------------------------------------
 
@@ -230,7 +233,8 @@ class KioskApp:
         @kb.add(Keys.Any)
         def _(event: KeyPressEvent) -> None:
             if kiosk.mode is Mode.STAFF:
-                if event.data.isprintable() and not kiosk.staff_locked:
+                if (event.data.isprintable() and not kiosk.staff_locked
+                        and len(self.pin_buffer.text) < KEYBOARD_LINE):
                     self.pin_buffer.insert_text(event.data)
                 return
             if kiosk.activity() or self.show_help:
@@ -238,6 +242,8 @@ class KioskApp:
                 return
             if kiosk.pacer.busy:  # keys typed ahead would land in the next game
                 kiosk.hint = STILL_TYPING
+            elif len(self.keyboard_buffer.text) >= KEYBOARD_LINE:
+                kiosk.hint = "The keyboard line is full. Press Enter or Backspace."
             elif event.data in KEYBOARD_KEYS:
                 self.keyboard_buffer.insert_text(event.data.upper())
                 kiosk.hint = ""

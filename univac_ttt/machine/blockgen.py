@@ -51,7 +51,7 @@ HOT_RUNS = 2000
 # On since 2026-12-02 evening: shared, the tic-tac-toe minimum after the 3 M warm-up rose
 # from 2.7 to over 3 of py65. (Its loss on "a new word every pass" was the one-pair blocks
 # run at a budget's end counting too: once hot, each run of one asked for its address's
-# long block to be followed again; they no longer count. docs/performance.md, fourth round.)
+# long block to be followed again; they no longer count. docs/performance-log.md, fourth round.)
 SHARE_BY_ADDRESS = True
 OWN_SHARE = 10  # a block's own runs before it is followed: HOT_RUNS // OWN_SHARE
 _TRANSFERS = ("Q", "T", "U", "A", "S", "X")  # codes that may change CC (A, S, X: overflow)

@@ -8,7 +8,7 @@ A block passing such a pair compiles it with that half's operand read at run tim
 template (every character but the operand's the same as the word it was compiled from)
 and runs on with the operand it finds, or leaves, as at any changed word, when the word
 does not fit. So a loop that rewrites a later pair of its own goes round inside one block
-call instead of one call a pass (docs/performance.md, seventh round).
+call instead of one call a pass (docs/performance-log.md, seventh round).
 
 Which half varies: the one whose operand alone changed, when a block left at a changed
 word (compiled.py's ``_changed``), or, for a pair the block itself stores into before it

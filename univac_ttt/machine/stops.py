@@ -1,7 +1,7 @@
 """Stops are values: why the machine stopped, where, and in plain English (SIMH style).
 
 Named tuples rather than frozen dataclasses: importing dataclasses (with inspect, ast,
-dis and tokenize) was a fifth of a start-up (docs/performance.md, "Start-up")."""
+dis and tokenize) was a fifth of a start-up (docs/performance-log.md, "Start-up")."""
 
 from __future__ import annotations
 

@@ -142,6 +142,15 @@ class MonitorApp:
         except Exception as exc:  # noqa: BLE001 - end the app cleanly, never a traceback
             self.app.exit(exception=exc)
 
+    def note(self, line: str) -> None:
+        """A line in the output from a key (not a command); none while a command runs,
+        whose worker is writing the output then."""
+        if self.state.busy:
+            return
+        self.state.lines.append(line)
+        self._sync_output()
+        self.app.invalidate()
+
     def _quit_key(self) -> None:
         if self.state.quit_armed:
             self.app.exit(result=0)

@@ -10,6 +10,8 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 if TYPE_CHECKING:
     from .app import MonitorApp
 
+NO_CTRL_Z = "(Ctrl-Z does not suspend the monitor and types nothing; Ctrl-Q quits.)"
+
 
 def monitor_bindings(app: MonitorApp) -> KeyBindings:
     kb = KeyBindings()
@@ -60,6 +62,12 @@ def monitor_bindings(app: MonitorApp) -> KeyBindings:
     def _(event: KeyPressEvent) -> None:
         if not app.state.interrupt():
             app.enter(None)
+
+    @kb.add("c-z")
+    def _(event: KeyPressEvent) -> None:
+        """prompt_toolkit's Emacs keys type a literal ^Z, so "go" ran as "\\x1ago" (no
+        command): Ctrl-Z is no key here, and the output says so."""
+        app.note(NO_CTRL_Z)
 
     for key in ("c-q", "c-d"):
         @kb.add(key)

@@ -24,6 +24,7 @@ from ..tui.history import BoundedHistory, RecallBuffer
 from ..tui.paper_view import sync_paper
 from ..tui.theme import style
 from .app_state import COMMAND_PREFIX, MEMORY_BEFORE, MonitorState
+from .commands.registry import COMMAND_LINE_LIMIT
 from .core import COMMANDS, Monitor
 from .panes import REGISTERS_WIDTH, Plan, fit, plan
 
@@ -36,6 +37,8 @@ STYLE = style({
     "state": "bg:#202830 #e0e0e0",
 })
 REMARK_MIN = 8  # fewer columns than this for a remark: none is shown
+LINE_FULL = (f"(the command line holds {COMMAND_LINE_LIMIT:,} characters, as a do file's "
+             "line does: the rest were not typed)")
 COMMAND_HISTORY = 1_000  # command lines Up and Down recall (an Enter's cost grows with it)
 
 
@@ -103,13 +106,23 @@ class MonitorLayout:
         self.command_buffer = RecallBuffer(multiline=False,
                                            history=BoundedHistory(COMMAND_HISTORY),
                                            completer=CommandCompleter(monitor),
-                                           complete_while_typing=False)
+                                           complete_while_typing=False,
+                                           max_length=COMMAND_LINE_LIMIT,
+                                           on_full=self._line_full)
         self.output_window = Window(BufferControl(self.output_buffer, focusable=False),
                                     wrap_lines=False)
         self._wrapped_width = 0
         self._paper_width = 0
         self._memory_shown: FormattedText | None = None
         self.container = self._build()
+
+    def _line_full(self) -> None:
+        """Said once in the output (not once a key) while keys are dropped; none while a
+        command runs, whose worker writes the output then."""
+        if self.state.busy or (self.state.lines and self.state.lines[-1] == LINE_FULL):
+            return
+        self.state.lines.append(LINE_FULL)
+        self.sync_output()
 
     def plan(self) -> Plan:
         size = self.size()

@@ -17,6 +17,9 @@ SIDE_WIDTH = 41  # board and paper at least (80x24 with the registers); wider pa
 PAPER_WIDTH = 45  # board and paper when there is room: the paper's 43-character lines whole
 MEMORY_MIN = 30  # narrower than this, a memory line shows too little to read
 MEMORY_NARROW = 57  # a memory line without its remark: address, word, instructions, label
+# A wide memory line at most: the narrow line and a 64-character remark (the longest in the
+# shipped sheets). Wider, the registers stood 150 columns from the addresses at 200x60.
+MEMORY_WIDE = MEMORY_NARROW + 64
 STACK_ROWS = 36  # from this height board and paper go under the registers
 FIXED_ROWS = 5  # title, state line, rule, command line, key bar
 OUTPUT_MIN = 5  # the command output keeps at least this many rows
@@ -83,7 +86,7 @@ def plan(panes: Panes, columns: int, rows: int) -> Plan:
     spare = left - (memory_width if panes.memory != "wide" else min(left, MEMORY_NARROW))
     widen = max(0, min(PAPER_WIDTH - SIDE_WIDTH, spare)) if (board or paper) else 0
     if panes.memory == "wide":
-        memory_width -= widen
+        memory_width = min(memory_width - widen, MEMORY_WIDE)
     free = rows - FIXED_ROWS
     output_rows = max(OUTPUT_MIN, free // 3)  # the command output keeps a third
     top_rows = max(4, min(26 if stacked else 22, free - output_rows))

@@ -126,6 +126,7 @@ class Kiosk:
         self._fresh = True  # the UNIVAC sits at a new game's greeting: no move made in it
         self.waking = False  # a key woke the kiosk; an empty Enter after it is no entry
         self.staff_locked = False  # F12 was pressed while the PIN is locked: no PIN is typed
+        self._board_read: tuple[int, ...] | None = None  # the last board the paper showed
 
     # ---- paper and board -------------------------------------------------------------
 
@@ -135,11 +136,16 @@ class Kiosk:
     @property
     def board(self) -> tuple[int, ...] | None:
         """The last board typed so far on the visible paper (only its tail is read, so a
-        redraw costs the same after a month as after a minute; keyed lines are skipped)."""
+        redraw costs the same after a month as after a minute; keyed lines are skipped).
+        A tail with no board (some thirty bad codes in a row push it out) keeps the last
+        board read: the big board went blank while the game still held its moves."""
         tail = self.pacer.text[-BOARD_TAIL:]
         tail = tail[tail.find("\n") + 1:] if len(tail) == BOARD_TAIL else tail
-        return last_printed_board("\n".join(line for line in tail.split("\n")
-                                            if not line.startswith(KEYED_MARK)))
+        found = last_printed_board("\n".join(line for line in tail.split("\n")
+                                             if not line.startswith(KEYED_MARK)))
+        if found is not None:
+            self._board_read = found
+        return self._board_read
 
     @property
     def shown_keyed(self) -> int | None:

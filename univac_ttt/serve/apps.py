@@ -15,6 +15,7 @@ from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
+from .key_path import plain_keys
 from .keys import serve_keys
 from .wakeups import quiet_wakeups
 
@@ -48,6 +49,8 @@ def make_app(factory: AppFactory, input: Input, output: Output, *, authentic: bo
     # prompt_toolkit's default key bindings, one table for every terminal (the monitor's too),
     # and key lookups from it, warm for the process (keys.py).
     serve_keys(app)
+    # A digit or Enter straight to its handler, not through the key state machine.
+    plain_keys(app)
     # No timer task for a key that holds nothing, no self-pipe for a redraw (wakeups.py).
     quiet_wakeups(app)
     return served

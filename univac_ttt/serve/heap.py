@@ -19,13 +19,13 @@ was measured and dropped, as each then paused everyone for 50-100 ms.
 
 Until 2026-12-04 every terminal was frozen too and every reclaim unfroze and walked
 everything, start-up's objects included: 25-35 ms of each reclaim in a class, whatever
-was seated (docs/performance.md, "Sixth round").
+was seated (docs/performance-log.md, "Sixth round").
 
 A process-wide side effect, so bounded: only ``serve`` starts it, the server's ``finally``
 always calls ``release`` (everything unfrozen and collected, the threshold given back), and
 what it holds back is at most the cycles of ``reclaim_due_after`` departed terminals or
 RECLAIM_SECONDS of play, and what start-up's objects leave as cycles until the room next
-empties. docs/performance.md has the A/B measurements that keep it.
+empties. docs/performance-log.md has the A/B measurements that keep it.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ running ``get_app_or_none`` in that context names the application.
 
 prompt_toolkit was made for one application at a time in a process, and two of its
 process-wide records outlive a served terminal (found by diffing the heap across connect
-and disconnect cycles, docs/performance.md): its typeahead store keeps one entry for every
+and disconnect cycles, docs/performance-log.md): its typeahead store keeps one entry for every
 input ever made (``typeahead._buffer``, keyed by the input's hash, never removed), and each
 application restores, when it ends, the SIGWINCH handler it found when it began, which
 among many terminals ending in any order is often a departed terminal's, keeping that
@@ -19,7 +19,8 @@ terminal's whole application (and, through the handler's context, another's) ali
 keys.py replaces the key processor's registry (``KeyProcessor._bindings``) with one that
 answers as ``_CombinedRegistry`` does, and tui/static_layout.py overrides the application's
 ``_update_invalidate_events``; wakeups.py replaces the key processor's ``_start_timeout``
-and the application's ``invalidate`` (reading ``_invalidated``, ``_is_running``). Besides
+and the application's ``invalidate`` (reading ``_invalidated``, ``_is_running``), and
+memory_input.py runs a terminal's reader as the loop runs a callback (``Handle._run``). Besides
 these, telnet.py and ssh.py subclass prompt_toolkit's servers and override or use their
 underscored members (listed in ``PROMPT_TOOLKIT_INTERNALS``): that is the point of those
 subclasses (non-blocking writes, paced reading, a handshake timeout).
@@ -56,7 +57,7 @@ PROMPT_TOOLKIT_INTERNALS = (
     ("prompt_toolkit.key_binding.key_processor", "KeyProcessor",
      ("_bindings", "_start_timeout", "_flush_wait_task")),
     ("asyncio.unix_events", "_UnixSelectorEventLoop", ("_signal_handlers",)),
-    ("asyncio.events", "Handle", ("_callback",)),
+    ("asyncio.events", "Handle", ("_callback", "_run")),
 )
 
 _SIGWINCH = getattr(signal, "SIGWINCH", None)

@@ -198,12 +198,20 @@ class ServedTelnetConnection(TelnetConnection):
         if self._subnegotiation_too_long(data):
             self.close()  # an option that never ends: only a hostile client sends one
             return
-        self.feed(data)
-        pause = self.bucket.take(len(data))
-        if pause and not self._closed:
-            loop = asyncio.get_running_loop()
-            loop.remove_reader(self.conn)
-            self._resume = loop.call_later(pause, self._resume_reading)
+        keys = self.vt100_input
+        hold = getattr(keys, "hold_reads", None)  # a memory input: its keys read in this turn
+        if hold is not None:
+            hold()
+        try:
+            self.feed(data)
+            pause = self.bucket.take(len(data))
+            if pause and not self._closed:
+                loop = asyncio.get_running_loop()
+                loop.remove_reader(self.conn)
+                self._resume = loop.call_later(pause, self._resume_reading)
+        finally:
+            if hold is not None:
+                keys.read_held()  # type: ignore[attr-defined]
 
     def _subnegotiation_too_long(self, data: bytes) -> bool:
         """Follow IAC SB ... IAC SE across reads (prompt_toolkit's parser would keep every

@@ -15,7 +15,8 @@ same order and to the same working lines the task would have: the task's body ne
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.history import History
@@ -53,7 +54,28 @@ _LOADED = _Loaded()
 
 class RecallBuffer(Buffer):
     """A Buffer that loads a BoundedHistory into its working lines at once (any other
-    history as prompt_toolkit does, in a task)."""
+    history as prompt_toolkit does, in a task), and holds at most ``max_length``
+    characters: a paste sent as keys (tmux paste-buffer, a terminal without bracketed
+    paste) made each key copy and index the whole line, and 30,000 keys took the monitor
+    to 480 MB. What does not fit is dropped, and ``on_full`` is told."""
+
+    def __init__(self, *args: Any, max_length: int | None = None,
+                 on_full: Callable[[], None] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_length = max_length
+        self.on_full = on_full
+
+    def insert_text(self, data: str, overwrite: bool = False, move_cursor: bool = True,
+                    fire_event: bool = True) -> None:
+        if self.max_length is not None:
+            room = max(0, self.max_length - len(self.text))
+            if len(data) > room:
+                data = data[:room]
+                if self.on_full is not None:
+                    self.on_full()
+                if not data:
+                    return
+        super().insert_text(data, overwrite, move_cursor, fire_event)
 
     def load_history_if_not_yet_loaded(self) -> None:
         if self._load_history_task is not None:
