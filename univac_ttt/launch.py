@@ -164,6 +164,7 @@ def main() -> int:
     try:
         if _signal.getsignal(_signal.SIGINT) is _interrupted_before_main:
             _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # cli.main's from here
+        _hold_the_collector()
         from .cli.main import main as run_command
 
         code = run_command()
@@ -179,6 +180,28 @@ def main() -> int:
         _flow_control_back()
     _skip_the_final_collection()
     return code
+
+
+_HELD: list[bool] = []  # the collector is off for the start (see _hold_the_collector)
+
+
+def _hold_the_collector() -> None:
+    """The collector off while the command starts: the start's imports, parser and pack
+    make many objects and almost no garbage, and its rounds walked them again and again
+    (7 M instructions of play's start). ``start_done`` turns it on again."""
+    if gc.isenabled():
+        gc.disable()
+        _HELD.append(True)
+
+
+def start_done() -> None:
+    """The command is about to run: what the start made is kept out of the collector's
+    rounds from now on (``gc.freeze``: it lives as long as the command anyway, and the
+    proof's rounds need not walk it), and the collector is on again if the start held it."""
+    if _HELD:
+        _HELD.clear()
+        gc.freeze()
+        gc.enable()
 
 
 def _skip_the_final_collection() -> None:

@@ -174,3 +174,23 @@ def test_the_machine_compiles_a_block_source_once_and_notes_it_used():
     first, again = compiled._code_of(source), compiled._code_of(source)
     assert first is again and compiled.CODE[source] is first
     assert compiled.compiled_now == before + 1 and source in compiled.USED
+
+
+def test_the_machines_stamp_follows_its_sources_as_their_bytecode_does(tmp_path):
+    """The stamp changes when a source of the machine is edited (a new modification time,
+    even at the same size), added or renamed, as Python's check of a module's .pyc does."""
+    generator_stamp = block_cache.generator_stamp
+    (tmp_path / "compiled.py").write_text("x = 1\n")
+    (tmp_path / "notes.txt").write_text("not a source\n")
+    first = generator_stamp(str(tmp_path))
+    assert first is not None and generator_stamp(str(tmp_path)) == first
+    (tmp_path / "notes.txt").write_text("still not a source\n")
+    assert generator_stamp(str(tmp_path)) == first
+    status = os.stat(tmp_path / "compiled.py")
+    (tmp_path / "compiled.py").write_text("x = 2\n")  # the same size
+    os.utime(tmp_path / "compiled.py", ns=(status.st_atime_ns, status.st_mtime_ns + 1))
+    edited = generator_stamp(str(tmp_path))
+    assert edited not in (None, first)
+    (tmp_path / "compiled.py").rename(tmp_path / "blocks.py")
+    assert generator_stamp(str(tmp_path)) not in (None, first, edited)
+    assert generator_stamp(str(tmp_path / "gone")) is None

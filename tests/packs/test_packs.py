@@ -103,6 +103,40 @@ def test_a_hand_made_pack_reads_without_python(greet):
     assert pack.boot_tape().name == "greet.tape" and set(pack.mounts()) == {1}
 
 
+def test_a_pack_names_its_files_as_paths_do(greet, tmp_path):
+    """The files a pack.toml names are found and written as ``Path(folder) / name`` would
+    (pack_folder joins them without pathlib); a folder given as text is a Path when asked."""
+    (greet / "pack.toml").write_text(
+        GREETING_TOML.replace('"greet.ucs"', '".//greet.ucs"')
+        + '[[tapes]]\nunit = 2\nreel = "./reels//in.tape"\n', encoding="utf-8")
+    (greet / "reels").mkdir()
+    (greet / "reels" / "in.tape").write_text("000000000001\n", encoding="utf-8")
+    pack = read_pack(str(greet))
+    assert pack.folder == greet and isinstance(pack.folder, Path)
+    assert pack.tapes[0].reel == greet / "reels" / "in.tape"
+    assert isinstance(pack.tapes[0].reel, Path)
+    assert str(pack.tapes[0].reel) == str(greet / "reels" / "in.tape")
+    assert pack.program is not None and "KEY" in pack.program.symbols
+    for outside in (str(tmp_path / "greet.ucs"), "reels/../greet.ucs"):
+        (greet / "pack.toml").write_text(GREETING_TOML.replace('"greet.ucs"', f'"{outside}"'),
+                                         encoding="utf-8")
+        with pytest.raises(PackError, match="must be a file in the pack's folder"):
+            read_pack(greet)
+
+
+def test_a_packs_folder_given_as_text_is_the_same_pack(greet):
+    from univac_ttt.program.pack import Pack
+
+    by_path = read_pack(greet)
+    fields = {name: getattr(by_path, name) for name in
+              ("name", "title", "help", "source", "key_hint", "results", "tally")}
+    as_text, as_path = Pack(folder=str(greet), **fields), Pack(folder=greet, **fields)
+    assert as_text == as_path
+    assert repr(as_text) == repr(as_path) and f"folder={greet!r}" in repr(as_text)
+    assert as_text.folder == greet and isinstance(as_text.folder, Path)
+    assert as_text.extended(board=None) == as_path
+
+
 def test_run_program_dir_types_the_greeting_echoes_and_counts(greet):
     result = univac("run", "--program", str(greet), "--plain", stdin="HI\nTHERE\n")
     assert result.returncode == 0, result.stderr

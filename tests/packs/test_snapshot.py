@@ -4,6 +4,7 @@ files it records are unchanged (packs/snapshot.py)."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +14,7 @@ from univac_ttt.packs.snapshot import SNAPSHOT_FILE, load_snapshot, snapshot_tex
 
 @pytest.mark.parametrize("name", shipped_names())
 def test_the_committed_snapshot_is_what_a_full_read_gives_now(name):
-    folder = HERE / name
+    folder = Path(HERE) / name
     assert (folder / SNAPSHOT_FILE).is_file(), "write it: python -m univac_ttt.packs.snapshot"
     fresh = snapshot_text(folder, read_shipped_folder(name))
     committed = (folder / SNAPSHOT_FILE).read_text(encoding="utf-8")
@@ -22,7 +23,7 @@ def test_the_committed_snapshot_is_what_a_full_read_gives_now(name):
 
 @pytest.mark.parametrize("name", shipped_names())
 def test_a_pack_from_its_snapshot_is_the_pack_read_in_full(name):
-    full, quick = read_shipped_folder(name), load_snapshot(HERE / name)
+    full, quick = read_shipped_folder(name), load_snapshot(Path(HERE) / name)
     assert quick is not None
     assert quick == full  # every field pack.toml gives
     assert quick.words == full.words
@@ -44,10 +45,10 @@ def test_a_pack_from_its_snapshot_is_the_pack_read_in_full(name):
 def package_copy(tmp_path, monkeypatch):
     """univac_ttt's tic-tac-toe folder and loader copied, the snapshot reading from there."""
     root = tmp_path / "univac_ttt"
-    shutil.copytree(HERE / "tictactoe", root / "packs" / "tictactoe",
+    shutil.copytree(Path(HERE) / "tictactoe", root / "packs" / "tictactoe",
                     ignore=shutil.ignore_patterns("__pycache__"))
     (root / "program").mkdir()
-    shutil.copy(snapshot.PACKAGE_ROOT / snapshot.LOADER, root / snapshot.LOADER)
+    shutil.copy(Path(snapshot.PACKAGE_ROOT) / snapshot.LOADER, root / snapshot.LOADER)
     monkeypatch.setattr(snapshot, "PACKAGE_ROOT", root)
     return root
 
@@ -78,3 +79,24 @@ def test_a_folder_without_a_snapshot_has_none(package_copy):
     folder = package_copy / "packs" / "tictactoe"
     (folder / SNAPSHOT_FILE).unlink()
     assert load_snapshot(folder) is None
+
+
+@pytest.mark.parametrize("text", [
+    (Path(HERE) / "tictactoe" / SNAPSHOT_FILE).read_text(encoding="utf-8"),
+    ' \n{"a": [1, -2.5e3, "x\\u00e9\\n", null, true, false, {}], "b": {"c": []}}\t\r\n', "[]",
+    '"only a string"', "12"])
+def test_a_snapshot_is_read_as_json_reads_it(text):
+    import json
+
+    assert snapshot._parsed(text.encode("utf-8")) == json.loads(text)
+
+
+@pytest.mark.parametrize("text", ["", "  ", "{not json", "[] []", '{"a": 1} x', "[1,]",
+                                  '{"a": 1', "nul"])
+def test_what_json_refuses_the_snapshot_reader_refuses(text):
+    import json
+
+    with pytest.raises(ValueError):
+        json.loads(text)
+    with pytest.raises(ValueError):
+        snapshot._parsed(text.encode("utf-8"))

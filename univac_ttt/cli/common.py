@@ -38,11 +38,18 @@ def _translate_with_one_search() -> None:
     stat calls, 8 million instructions) at every start. Give argparse the same catalogue,
     found once: ``gettext`` would find this one for each message (the domain, its folder
     and the language variables do not change while the command runs), so every message
-    reads as before, translated or not."""
+    reads as before, translated or not. Where the catalogues' folder does not exist (as
+    for an interpreter built under pyenv) no catalogue can be found whatever the language:
+    then the search, whose first step imports locale to normalise the language's name
+    (5 M instructions), is not made."""
     import gettext
 
     domain = gettext.textdomain()
-    catalogue = gettext.translation(domain, gettext.bindtextdomain(domain), fallback=True)
+    folder = gettext.bindtextdomain(domain)
+    if folder is not None and not os.path.isdir(folder):
+        catalogue: gettext.NullTranslations = gettext.NullTranslations()
+    else:
+        catalogue = gettext.translation(domain, folder, fallback=True)
     argparse._ = catalogue.gettext  # type: ignore[attr-defined]
     argparse.ngettext = catalogue.ngettext  # type: ignore[attr-defined]
 

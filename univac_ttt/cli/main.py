@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from types import ModuleType
 
 from .. import __version__
-from ..launch import EXIT_INTERRUPTED, INTERRUPTED, interrupted_within
+from ..launch import EXIT_INTERRUPTED, INTERRUPTED, interrupted_within, start_done
 from ..tui.ending import SessionEnded
 from .commands import COMMANDS, SUMMARIES
 from .common import EXIT_INTERNAL, EXIT_OK, EXIT_OUTPUT, EXIT_USAGE, Parser
@@ -48,13 +48,47 @@ def build_parser(complete: Iterable[str] = COMMANDS) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"univac-ttt {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub._name_parser_map = sub.choices = _Parsers(sub)  # type: ignore[assignment]
     complete = set(complete)
     for name in COMMANDS:
         if name in complete:
             command_module(name).add_parser(sub)
-        else:
-            sub.add_parser(name, help=SUMMARIES[name])
+        else:  # listed in --help as sub.add_parser(name, help=...) lists it
+            sub._choices_actions.append(sub._ChoicesPseudoAction(name, (), SUMMARIES[name]))
+            dict.__setitem__(sub.choices, name, _NOT_MADE)
     return parser
+
+
+_NOT_MADE = object()  # a subcommand's parser not made yet (see _Parsers)
+
+
+class _Parsers(dict):  # type: ignore[type-arg]
+    """The subcommands' parsers by name (argparse's ``choices``). A command only listed
+    (not in build_parser's ``complete``) gets the bare parser ``sub.add_parser(name,
+    help=...)`` would have made, when it is first looked up: eight such parsers were a
+    quarter of a million instructions each at every start, and none is ever used but by
+    a test or --help's listing (which reads only the names and their lines of help)."""
+
+    def __init__(self, sub: argparse._SubParsersAction) -> None:
+        super().__init__()
+        self._sub = sub
+
+    def __getitem__(self, name: str) -> argparse.ArgumentParser:
+        parser = super().__getitem__(name)
+        if parser is _NOT_MADE:
+            sub = self._sub
+            parser = sub._parser_class(prog=f"{sub._prog_prefix} {name}")
+            super().__setitem__(name, parser)
+        return parser  # type: ignore[no-any-return]
+
+    def get(self, name: str, default: object = None) -> object:  # type: ignore[override]
+        return self[name] if name in self else default  # noqa: SIM401 - self.get is this
+
+    def values(self) -> list[argparse.ArgumentParser]:  # type: ignore[override]
+        return [self[name] for name in self]
+
+    def items(self) -> list[tuple[str, argparse.ArgumentParser]]:  # type: ignore[override]
+        return [(name, self[name]) for name in self]
 
 
 def _no_such_command(word: str) -> int:
@@ -107,6 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"univac-ttt: {closed} is closed; {command} needs it\n")
         return EXIT_USAGE
     cache = _block_cache(command)
+    start_done()  # the collector on again (launch held it for the start)
     try:
         code = args.func(args)
         sys.stdout.flush()

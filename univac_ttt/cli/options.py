@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
 
 from ..hostio.text_files import TextFileError, check_path
 
 TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ..machine import MachineOptions
 
 
@@ -74,6 +75,8 @@ def machine_options(args: argparse.Namespace) -> MachineOptions:
 
 def data_folder(args: argparse.Namespace) -> Path:
     """--data, else $UNIVAC_TTT_DATA, else the XDG data folder (kiosk and serve)."""
+    from pathlib import Path  # here: play and verify never ask (pathlib is 17 M instructions)
+
     if args.data is not None:
         return Path(args.data)
     if os.environ.get("UNIVAC_TTT_DATA"):

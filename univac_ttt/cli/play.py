@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 from ..launch import EXIT_INTERRUPTED
 from .commands import SUMMARIES
@@ -73,12 +72,14 @@ def _program_words(args: argparse.Namespace) -> tuple[dict[int, str], Reel, Pack
         return None
     if args.image is None:
         return pack.words, pack.boot_tape(), pack
+    import os
+
     from ..program.boottape import boot_reel
     from ..program.image import ImageError, read_image
 
     try:
         words = read_image(args.image).words
-        return words, boot_reel(words, Path(args.image).name), pack
+        return words, boot_reel(words, os.path.basename(args.image)), pack
     except ImageError as exc:
         sys.stderr.write(f"univac-ttt: {exc}\n")
         return None
@@ -101,6 +102,8 @@ def _play_plain(args: argparse.Namespace, tape: Reel, pack: Pack) -> int:
         return EXIT_USAGE
     transcript = None
     if args.transcript is not None:
+        from pathlib import Path
+
         from ..desk.transcript import Transcript, TranscriptError
 
         try:
@@ -154,6 +157,8 @@ def _reporting(transcript: Transcript) -> Callable[[str], None]:
 
 def _play_console(args: argparse.Namespace, words: dict[int, str], tape: Reel,
                   pack: Pack) -> int:
+    from pathlib import Path
+
     from ..console.app import ConsoleApp, ConsoleSettings
     from ..desk.paper import PrintedChunk
     from ..desk.session import GameSession

@@ -29,10 +29,6 @@ TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructio
 if TYPE_CHECKING:
     from typing import TextIO
 
-try:
-    import termios
-except ImportError:  # not on every platform: the ^C echo is then left as it is
-    termios = None  # type: ignore[assignment]
 
 PROMPT = "> "
 
@@ -159,8 +155,13 @@ class PlainConsole:
     def _echo_control(self, on: bool) -> None:
         """While the typewriter types at its pace on a terminal, the terminal must not echo
         Ctrl-C as ``^C`` in the middle of the paper's line (Ctrl-C is STOP then, and says
-        so on a line of its own); at the prompt the terminal echoes as usual."""
-        if termios is None or not self.authentic:
+        so on a line of its own); at the prompt the terminal echoes as usual. termios (a
+        module of its own to load) is imported only then: not every start needs it."""
+        if not self.authentic:
+            return
+        try:
+            import termios
+        except ImportError:  # not on every platform: the ^C echo is then left as it is
             return
         try:
             fd = self.stdin.fileno()

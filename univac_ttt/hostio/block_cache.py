@@ -8,9 +8,10 @@ for ``univac-ttt verify`` that was about a third of its CPU time. Here the comma
 ``CODE`` from a file written by an earlier run of the same command and Python, and writes
 the file again when it compiled anything new. A code object's meaning is not only its
 source text: how the machine calls it (a block, a shape to be given its constants) is the
-machine's own code, so a file is stamped with a checksum of the machine package's sources
-and a file written by any other build (another checkout, an older or newer release) is
-ignored; the machine's behaviour never depends on this file.
+machine's own code, so a file is stamped with a checksum of the machine package's sources'
+names, sizes and modification times (what Python's own bytecode cache trusts for those
+same modules) and a file written by any other build (another checkout, an older or newer
+release, an edited source) is ignored; the machine's behaviour never depends on this file.
 
 A cache must never cost a user anything: a missing, unreadable, truncated, foreign or
 corrupt file is ignored; a read-only or full disk leaves no file (and no message); the file
@@ -58,16 +59,19 @@ def _magic() -> bytes:
 
 def generator_stamp(folder: str) -> bytes | None:
     """A checksum of the ``.py`` sources in ``folder`` (the machine package, whose code
-    makes and calls the blocks): a cache written by a different machine is not read. None
-    if they cannot be read (then no cache is read or written)."""
+    makes and calls the blocks): each one's name, size and modification time, as Python
+    checks a module's bytecode against its source (reading and summing the sources cost
+    each start 1.8 M instructions), so a cache written by a different machine is not read.
+    None if they cannot be listed (then no cache is read or written)."""
     total = 0
     try:
-        names = sorted(name for name in os.listdir(folder) if name.endswith(".py"))
-        for name in names:
-            with open(os.path.join(folder, name), "rb") as handle:
-                total = zlib.crc32(handle.read(), zlib.crc32(name.encode(), total))
+        entries = sorted((entry.name, entry.stat()) for entry in os.scandir(folder)
+                         if entry.name.endswith(".py"))
     except OSError:
         return None
+    for name, status in entries:
+        total = zlib.crc32(b"%s %d %d\n" % (name.encode(), status.st_size,
+                                            status.st_mtime_ns), total)
     return b"%08x\n" % total
 
 

@@ -22,11 +22,9 @@ and zlib costs nothing at start-up where hashlib would cost a millisecond.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import zlib
-from pathlib import Path
 
 from ..hostio.text_files import decode_text
 from ..program.pack import LoadedProgram, Pack
@@ -34,36 +32,81 @@ from ..program.pack_folder import pack_from_data
 
 TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 SNAPSHOT_FILE = "snapshot.json"
 FORMAT = 2  # raised whenever what a snapshot holds changes
-PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # univac_ttt/: files are named from it
+# univac_ttt/, which the files are named from (a path's text: no pathlib at start-up)
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 LOADER = "program/loader.ucs"
 SNAPSHOT_BYTES = 4_000_000  # a snapshot file larger than this is not read
 
 
-def recorded_files(folder: Path) -> list[str]:
+def recorded_files(folder: str | Path) -> list[str]:
     """The files a snapshot of ``folder`` vouches for: its data files and the loader, named
     from univac_ttt/ (the folder's Python is not data: it is imported, not read)."""
     names = sorted(entry.name for entry in os.scandir(folder)
                    if entry.is_file() and not entry.name.endswith((".py", ".pyc"))
                    and entry.name != SNAPSHOT_FILE)
-    base = folder.resolve().relative_to(PACKAGE_ROOT).as_posix()
+    base = _from_root(folder)
     return [f"{base}/{name}" for name in names] + [LOADER]
+
+
+def _from_root(folder: str | Path) -> str:
+    """``folder``'s path from PACKAGE_ROOT, with '/' (ValueError if it is not inside)."""
+    inside = os.path.relpath(os.path.realpath(folder), PACKAGE_ROOT)
+    if inside == os.pardir or inside.startswith(os.pardir + os.sep) or os.path.isabs(inside):
+        raise ValueError(f"{folder} is not in {PACKAGE_ROOT}")
+    return inside.replace(os.sep, "/")
+
+
+_CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}
+
+
+class _Scanning:
+    """What json's C scanner reads from its decoder: json.JSONDecoder()'s settings."""
+
+    strict = True
+    object_hook = object_pairs_hook = None
+    parse_float, parse_int, parse_constant = float, int, _CONSTANTS.__getitem__
+
+
+def _parsed(raw: bytes) -> object:
+    """The value of a UTF-8 JSON text, as ``json.loads`` gives it, read by json's own C
+    scanner without importing json (the import compiles json's patterns, about 5 M
+    instructions of play's start). ValueError if it is not one JSON value. A text json
+    would read that this does not (another encoding, a byte order mark) is only read the
+    long way: the folder, not the snapshot."""
+    text = raw.decode("utf-8")
+    try:
+        from _json import make_scanner
+    except ImportError:  # an interpreter without json's C part
+        import json
+
+        return json.loads(text)
+    blank = " \t\n\r"  # json's whitespace
+    start = len(text) - len(text.lstrip(blank))
+    try:
+        value, end = make_scanner(_Scanning)(text, start)
+    except StopIteration:
+        raise ValueError("not a JSON value") from None
+    if text[end:].strip(blank):
+        raise ValueError("more than one JSON value")
+    return value
 
 
 def _stamp(data: bytes) -> list[int]:
     return [len(data), zlib.crc32(data)]
 
 
-def load_snapshot(folder: Path) -> Pack | None:
+def load_snapshot(folder: str | Path) -> Pack | None:
     """The pack of a shipped folder from its snapshot, or None if it has none, it is of
     another format, or any file it vouches for has changed (then read the folder)."""
     try:
-        with open(folder / SNAPSHOT_FILE, "rb") as handle:
+        with open(os.path.join(folder, SNAPSHOT_FILE), "rb") as handle:
             raw = handle.read(SNAPSHOT_BYTES + 1)
-        snapshot = json.loads(raw) if len(raw) <= SNAPSHOT_BYTES else None
+        snapshot = _parsed(raw) if len(raw) <= SNAPSHOT_BYTES else None
     except (OSError, ValueError):
         return None
     if not isinstance(snapshot, dict) or snapshot.get("format") != FORMAT:
@@ -71,7 +114,7 @@ def load_snapshot(folder: Path) -> Pack | None:
     seen: dict[str, bytes] = {}
     try:
         for name, stamp in snapshot["files"].items():
-            with open(PACKAGE_ROOT / name, "rb") as handle:
+            with open(os.path.join(PACKAGE_ROOT, name), "rb") as handle:
                 seen[name] = handle.read()
             if _stamp(seen[name]) != stamp:
                 return None
@@ -80,33 +123,33 @@ def load_snapshot(folder: Path) -> Pack | None:
         return None
 
 
-def _pack(folder: Path, snapshot: dict[str, Any], seen: dict[str, bytes]) -> Pack:
+def _pack(folder: str | Path, snapshot: dict[str, Any], seen: dict[str, bytes]) -> Pack:
     words = {int(address): word for address, word in snapshot["words"].items()}
     symbols = {label: int(address) for label, address in snapshot["symbols"].items()}
     boot = [tuple(block) for block in snapshot["boot"]]
     reels = {name: tuple(tuple(block) for block in blocks)
              for name, blocks in snapshot["reels"].items()}
-    base = folder.resolve().relative_to(PACKAGE_ROOT).as_posix()
+    base = _from_root(folder)
 
-    def read_program(path: Path, sheet: bool) -> LoadedProgram:
+    def read_program(path: str, sheet: bool) -> LoadedProgram:
         if not sheet:
             return LoadedProgram(words, boot_blocks=boot)
-        text = decode_text(seen[f"{base}/{path.name}"])
+        text = decode_text(seen[f"{base}/{os.path.basename(path)}"])
 
         def assemble() -> Any:
             from ..program.assembler import assemble as assemble_sheet
 
-            return assemble_sheet(text, str(path))
+            return assemble_sheet(text, path)
         return LoadedProgram(words, assemble=assemble, symbols=symbols,
                              boot_blocks=boot)
 
-    def read_blocks(path: Path) -> tuple[tuple[str, ...], ...]:
-        return reels[path.name]
+    def read_blocks(path: str) -> tuple[tuple[str, ...], ...]:
+        return reels[os.path.basename(path)]
 
     return pack_from_data(folder, snapshot["data"], read_program, read_blocks)
 
 
-def snapshot_text(folder: Path, pack: Pack) -> str:
+def snapshot_text(folder: str | Path, pack: Pack) -> str:
     """The snapshot of a pack read in full from ``folder`` (and checked by its Python)."""
     import tomllib
 
@@ -115,9 +158,9 @@ def snapshot_text(folder: Path, pack: Pack) -> str:
         "format": FORMAT,
         "note": "generated by `python -m univac_ttt.packs.snapshot` from the files below; "
                 "do not edit",
-        "files": {name: _stamp((PACKAGE_ROOT / name).read_bytes())
+        "files": {name: _stamp(_read(os.path.join(PACKAGE_ROOT, name)))
                   for name in recorded_files(folder)},
-        "data": tomllib.loads((folder / "pack.toml").read_text(encoding="utf-8")),
+        "data": tomllib.loads(_read_text(os.path.join(folder, "pack.toml"))),
         "words": {str(address): word for address, word in sorted(pack.words.items())},
         "symbols": dict(sorted(program.symbols.items())) if program is not None else {},
         "boot": [list(block) for block in pack.boot_tape().blocks],
@@ -127,9 +170,21 @@ def snapshot_text(folder: Path, pack: Pack) -> str:
     return _dumps(snapshot)
 
 
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _read_text(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
 def _dumps(snapshot: dict[str, Any]) -> str:
     """JSON with a line for each key, each file, word, block and reel: small, and a diff
     shows what changed."""
+    import json
+
     def one(value: object) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
@@ -154,10 +209,10 @@ def main() -> int:
     from . import HERE, read_shipped_folder, shipped_names
 
     for name in shipped_names():
-        folder = HERE / name
+        folder = os.path.join(HERE, name)
         text = snapshot_text(folder, read_shipped_folder(name))
-        atomic_write(folder / SNAPSHOT_FILE, text.encode("utf-8"))
-        sys.stdout.write(f"wrote {folder / SNAPSHOT_FILE}\n")
+        atomic_write(os.path.join(folder, SNAPSHOT_FILE), text.encode("utf-8"))
+        sys.stdout.write(f"wrote {os.path.join(folder, SNAPSHOT_FILE)}\n")
     return 0
 
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import cached_property
-from pathlib import Path
 
 from ..machine.records import Record
 from ..machine.tape import Reel
 
 TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
 if TYPE_CHECKING:
+    from pathlib import Path  # a Pack's folder is made a Path when asked for (see Pack)
     from typing import Any
 
     from .assembler import Program
@@ -128,12 +128,16 @@ PACK_FIELDS = ("name", "title", "help", "folder", "source", "key_hint", "results
 
 class Pack:
     """A pack, immutable once made and compared by its fields, as the frozen dataclass it
-    was (a plain class: importing dataclasses cost a fifth of a start-up)."""
+    was (a plain class: importing dataclasses cost a fifth of a start-up).
+
+    ``folder`` may be given as a path's text (a shipped pack's snapshot gives one): it is
+    made a Path when first asked for, so a start that never asks (plain play, verify)
+    never imports pathlib, and with it urllib.parse and ipaddress (17 M instructions)."""
 
     name: str
     title: str
     help: str
-    folder: Path | None  # None: no folder (NO_PACK)
+    # folder: Path | None, None for no folder (NO_PACK): the property below
     source: str  # the sheet's or image's file name, relative to the folder
     key_hint: str
     results: dict[str, str]  # phrase typed -> result name
@@ -150,7 +154,7 @@ class Pack:
     _loaded: LoadedProgram | None
 
     def __init__(self, name: str, title: str, help: str,  # noqa: A002 - pack.toml's key
-                 folder: Path | None, source: str = "", key_hint: str = "",
+                 folder: Path | str | None, source: str = "", key_hint: str = "",
                  results: dict[str, str] | None = None, tally: dict[str, str] | None = None,
                  tapes: tuple[PackTape, ...] = (), speed: str | None = None,
                  banner: str = "", card_title: str = "", card: str = "",
@@ -171,9 +175,19 @@ class Pack:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"cannot delete field {name!r} of a Pack (it is frozen)")
 
+    @property
+    def folder(self) -> Path | None:
+        """The pack's folder (None: NO_PACK), a Path from its text when first asked for."""
+        folder = self.__dict__["folder"]
+        if isinstance(folder, str):
+            from pathlib import Path
+
+            folder = self.__dict__["folder"] = Path(folder)
+        return folder  # type: ignore[no-any-return]
+
     def _values(self) -> tuple[object, ...]:
         values = self.__dict__
-        return tuple(values[name] for name in PACK_FIELDS)
+        return tuple(values[name] if name != "folder" else self.folder for name in PACK_FIELDS)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
@@ -184,8 +198,8 @@ class Pack:
         return hash(self._values())
 
     def __repr__(self) -> str:
-        values = self.__dict__
-        shown = ", ".join(f"{name}={values[name]!r}" for name in PACK_FIELDS)
+        shown = ", ".join(f"{name}={value!r}"
+                          for name, value in zip(PACK_FIELDS, self._values(), strict=True))
         return f"Pack({shown})"
 
     # ---- the program -------------------------------------------------------------------

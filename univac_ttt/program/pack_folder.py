@@ -7,8 +7,8 @@ them instead of the files). Every failure is a PackError naming the file and the
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from .pack import (
     BOOT_UNIT,
@@ -25,6 +25,7 @@ from .pack import (
 
 TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
 if TYPE_CHECKING:
+    from pathlib import Path  # imported for a pack's reels only (a snapshot names none)
     from typing import Any
 
 TOP_KEYS = ("name", "title", "help", "sheet", "image", "key_hint", "results", "tally",
@@ -37,7 +38,7 @@ CARD_KEYS = ("title", "text")
 class _Fields:
     """The checks of one pack.toml, each failure naming the file and the field."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: str) -> None:
         self.path = path
 
     def fail(self, where: str, reason: str) -> PackError:
@@ -74,12 +75,15 @@ class _Fields:
             raise self.fail(key, f"must be a table ([{key}]), not {_kind(value)}")
         return value
 
-    def file(self, folder: Path, value: str, where: str) -> Path:
-        relative = Path(value)
-        if relative.is_absolute() or ".." in relative.parts:
+    def file(self, folder: str | Path, value: str, where: str) -> str:
+        """The path of a file the pack names, written as ``Path(folder) / value`` writes it
+        (without pathlib: a shipped pack's start never needs it)."""
+        parts = value.replace(os.sep, "/").split("/")
+        if os.path.isabs(value) or os.path.splitdrive(value)[0] or ".." in parts:
             raise self.fail(where, f"{value!r} must be a file in the pack's folder")
-        target = folder / relative
-        if not target.is_file():
+        inside = "/".join(part for part in parts if part not in ("", "."))
+        target = os.path.join(folder, inside) if inside else os.fspath(folder)
+        if not os.path.isfile(target):
             raise self.fail(where, f"no file {value!r} in {folder}")
         return target
 
@@ -91,15 +95,15 @@ def _kind(value: object) -> str:
 
 # What a pack's files give its checks: the program of its sheet or image, and a reel's
 # blocks; either raises LoadError, which the check names the field of.
-ProgramReader = Callable[[Path, bool], LoadedProgram]  # (file, is a sheet)
-BlocksReader = Callable[[Path], tuple[tuple[str, ...], ...]]
+ProgramReader = Callable[[str, bool], LoadedProgram]  # (file, is a sheet)
+BlocksReader = Callable[[str], tuple[tuple[str, ...], ...]]
 
 
 class LoadError(ValueError):
     """A pack's sheet, image or reel that does not load (the reader's reason)."""
 
 
-def _read_program(path: Path, sheet: bool) -> LoadedProgram:
+def _read_program(path: str, sheet: bool) -> LoadedProgram:
     """The program of a sheet (assembled) or an image, read from its file now."""
     from .image import ImageError, read_image
     from .sources import ProgramFileError, read_sheet
@@ -113,7 +117,7 @@ def _read_program(path: Path, sheet: bool) -> LoadedProgram:
         raise LoadError(str(exc)) from None
 
 
-def _read_blocks(path: Path) -> tuple[tuple[str, ...], ...]:
+def _read_blocks(path: str) -> tuple[tuple[str, ...], ...]:
     from .reel import ReelError, read_reel
 
     try:
@@ -125,6 +129,7 @@ def _read_blocks(path: Path) -> tuple[tuple[str, ...], ...]:
 def read_pack(folder: str | Path) -> Pack:
     """The pack in a folder, its program assembled or read; PackError names what is wrong."""
     import tomllib
+    from pathlib import Path
 
     from ..hostio.text_files import TextFileError, read_text_file
 
@@ -143,12 +148,12 @@ def read_pack(folder: str | Path) -> Pack:
     return pack_from_data(folder, data, _read_program, _read_blocks)
 
 
-def pack_from_data(folder: Path, data: dict[str, Any], read_program: ProgramReader,
+def pack_from_data(folder: str | Path, data: dict[str, Any], read_program: ProgramReader,
                    read_blocks: BlocksReader) -> Pack:
     """The pack a folder's parsed pack.toml describes, every field checked; its program
-    and reels come from ``read_program`` and ``read_blocks`` (the files, or a snapshot)."""
-    path = folder / PACK_FILE
-    check = _Fields(path)
+    and reels come from ``read_program`` and ``read_blocks`` (the files, or a snapshot).
+    ``folder`` may be a path's text (the snapshot's): the Pack makes it a Path when asked."""
+    check = _Fields(os.path.join(folder, PACK_FILE))
     check.known(data, TOP_KEYS)
     name = check.text(data, "name", required=True, one_line=True)
     if not NAME_PATTERN.match(name):
@@ -207,7 +212,7 @@ def pack_from_data(folder: Path, data: dict[str, Any], read_program: ProgramRead
         _loaded=loaded)
 
 
-def _tapes(check: _Fields, folder: Path, data: dict[str, Any],
+def _tapes(check: _Fields, folder: str | Path, data: dict[str, Any],
            read_blocks: BlocksReader) -> tuple[PackTape, ...]:
     tapes = data.get("tapes", [])
     if not isinstance(tapes, list) or not all(isinstance(t, dict) for t in tapes):
@@ -242,5 +247,15 @@ def _tapes(check: _Fields, folder: Path, data: dict[str, Any],
                 blocks = read_blocks(path)
             except LoadError as exc:
                 raise check.fail(f"{where}.reel", str(exc)) from None
-        found.append(PackTape(unit, path, write, blocks))
+        found.append(PackTape(unit, _as_path(path), write, blocks))
     return tuple(found)
+
+
+def _as_path(path: str | None) -> Path | None:
+    """A reel's file as the Path a PackTape holds (pathlib imported only for a pack with
+    reels)."""
+    if path is None:
+        return None
+    from pathlib import Path
+
+    return Path(path)

@@ -11,10 +11,10 @@ A test checks that each phrase here occurs in the coding sheet's messages.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
 
 from ...machine.records import Record
 from ...machine.word import to_int
@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # the assembler and the parsers are imported when a check nee
     from ...program.image import MemoryImage
 
 NAME = "tictactoe"
-FOLDER = Path(__file__).parent
+FOLDER = os.path.dirname(__file__)  # a path's text: no pathlib at start-up
 SHEET_NAME = "tictactoe.ucs"
 IMAGE_NAME = "tictactoe.img"
 TAPE_NAME = "tictactoe.tape"
