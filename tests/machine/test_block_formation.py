@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tests.machine.test_differential import block_events, block_words, replay, same, twin
 from tests.support.reference_cpu import reference_run
 from tests.support.sizes import FOLLOWED_BLOCK_EXAMPLES, size
-from univac_ttt.machine import MachineOptions, StopKind, blockgen, compiled
+from univac_ttt.machine import MachineOptions, StopKind, blockgen, blockplan, compiled
 from univac_ttt.machine.cpu import MachineState
 from univac_ttt.machine.tape import Reel
 from univac_ttt.machine.word import from_int, from_text, instruction
@@ -81,7 +81,7 @@ def test_a_block_ends_before_a_pair_it_stores_into_itself(monkeypatch):
     for steps in (400, 1, 3, 37, 2000, 7):
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
     assert long_made.count(0) == 1, long_made
-    plan = blockgen.block_plan(compiled.TABLES[False], 0, fast[0].mem)
+    plan = blockplan.block_plan(compiled.TABLES[False], 0, fast[0].mem)
     assert plan is not None and [at for at, *_ in plan.steps] == [0, 1, 2]
 
 

@@ -38,7 +38,8 @@ from collections.abc import Callable
 from types import CodeType, FunctionType
 
 from . import blockgen, blockvary, shapes
-from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Plan, block_plan, block_source
+from .blockgen import _BRANCH, _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS
+from .blockplan import Plan, block_plan, block_source
 from .blockrt import _STALLED, Bail
 from .fastarith import materialise, word_of
 from .firstsight import _first_sight
@@ -114,6 +115,11 @@ class Tables:
         # Addresses whose word changed in one half's operand alone: the half blocks read
         # at run time there (blockvary.py), or UNSTABLE where it changed otherwise.
         self.varying: dict[int, int | None] = {}
+        # Conditional tests' taken exits left before blocks through them branch there
+        # (blockplan.py), by site (the test's address and operand), and ``ran`` when
+        # each count began.
+        self._taken: dict[tuple[int, int], list[int]] = {}
+        self._taken_since: dict[tuple[int, int], int] = {}
 
     def runs_left(self, address: int) -> list[int]:
         """The count the blocks at ``address`` ending at a U they may follow share."""
@@ -138,6 +144,38 @@ class Tables:
         self._counted_since[address] = self.ran
         return False
 
+    def taken_count(self, site: tuple[int, int]) -> list[int]:
+        """The count of taken exits the blocks through the test at ``site`` share."""
+        count = self._taken.get(site)
+        if count is None:
+            if len(self._taken) >= _SEEN_LIMIT:
+                self._taken.clear()
+                self._taken_since.clear()
+            count = self._taken[site] = [blockgen.TAKEN_RUNS]
+            self._taken_since[site] = self.ran
+        return count
+
+    def taken_hot(self, site: tuple[int, int]) -> bool:
+        """Whether blocks through the test at ``site`` go on at its taken side."""
+        count = self._taken.get(site)
+        return count is not None and count[0] <= 0
+
+    def worth_branching(self, sites: list[tuple[int, int]]) -> bool:
+        """Whether one of ``sites`` whose count is used up came within its span (as
+        ``worth_following``); the others' counts start again."""
+        worth = False
+        for site in sites:
+            count = self._taken.get(site)
+            if count is None or count[0] > 0:
+                continue
+            if self.ran - self._taken_since.get(site, self.ran) <= (
+                    blockgen.TAKEN_RUNS * FOLLOW_SPAN):
+                worth = True
+                continue
+            count[0] = blockgen.TAKEN_RUNS
+            self._taken_since[site] = self.ran
+        return worth
+
     def hot(self, address: int) -> bool:
         """Whether a block at ``address`` has used up the runs: the next ones follow."""
         count = self._runs_left.get(address)
@@ -150,6 +188,8 @@ class Tables:
         self._runs_left.clear()
         self._counted_since.clear()
         self.varying.clear()
+        self._taken.clear()
+        self._taken_since.clear()
         for blocks in (*self.by_address, *self.singles):
             blocks.clear()
 
@@ -387,7 +427,10 @@ def _rare(m: Machine, tables: Tables, cc: int, word: str, r: int, room: int,
         if m._shadowed:  # the executors read memory as words
             materialise(m)
         return first_sight(m, cc) + 2 * _DONE
-    if r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
+    if r >= _BRANCH:  # a test's taken side is hot: the block goes on there
+        r -= _BRANCH
+        _branch(tables, cc, mem, word)
+    elif r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
         r -= _FOLLOW
         _follow(tables, cc, mem, word)
     elif r >= _CHANGED:  # a word of the block had changed
@@ -396,24 +439,47 @@ def _rare(m: Machine, tables: Tables, cc: int, word: str, r: int, room: int,
     return r
 
 
-def _changed(tables: Tables, cc: int, mem: list[str], pairs: int, word: str) -> None:
-    """The block for ``word`` at ``cc`` left at its ``pairs``-th pair, whose word had
-    changed: if only one half's operand did, that address is read at run time from now on
-    (blockvary.py) and the whole block is made again; otherwise (or if the pair was read
-    so already and the word did not fit) it is shortened to the pairs before it (filed
-    under the word it was found by)."""
+def _changed(tables: Tables, cc: int, mem: list[str], step: int, word: str) -> None:
+    """The block for ``word`` at ``cc`` left at its pair ``step`` (blockplan's index),
+    whose word had changed: if only one half's operand did, that address is read at run
+    time from now on (blockvary.py) and the whole block is made again; otherwise (or if
+    the pair was read so already and the word did not fit) it is shortened to the pairs
+    before it on its main path (filed under the word it was found by), or, for a pair on a
+    branch, made again with its branches ending before that address (UNSTABLE)."""
     block = tables.by_address[cc].get(word)
-    steps = getattr(block, "__globals__", {}).get("STEPS")
-    if steps is not None and pairs < len(steps):
-        at, old, varying = steps[pairs]
+    names = getattr(block, "__globals__", {})
+    steps = names.get("STEPS")
+    pairs = step
+    if steps is not None and step < len(steps):
+        at, old, varying = steps[step]
         half = None if varying is not None else blockvary.changed_half(old, mem[at])
         if len(tables.varying) >= _SEEN_LIMIT:
             tables.varying.clear()
         tables.varying[at] = half
-        if half is not None:
+        main = names.get("MAIN")
+        pairs = step if main is None else main[step]
+        if half is not None or pairs is None:
             compile_block(tables, cc, mem, word=word)
             return
     compile_block(tables, cc, mem, pairs, word=word)
+
+
+def _main_pairs(names: dict[str, object]) -> int:
+    """The pairs on the main path of the block whose globals are ``names``."""
+    main = names.get("MAIN")
+    if main is None:
+        return _MAX_PAIRS
+    return sum(place is not None for place in main)  # type: ignore[attr-defined]
+
+
+def _branch(tables: Tables, cc: int, mem: list[str], word: str) -> None:
+    """The block for ``word`` at ``cc`` left at a test whose taken exits used up their
+    count: made again (its main path as long) going on at the taken sides now hot, if
+    they came often enough (``Tables.worth_branching``)."""
+    block = tables.by_address[cc].get(word)
+    names = getattr(block, "__globals__", {})
+    if tables.worth_branching(list(names.get("SITES", ()))):  # type: ignore[call-overload]
+        compile_block(tables, cc, mem, _main_pairs(names), word=word)
 
 
 def run(m: Machine, max_steps: int) -> Stop:
