@@ -54,7 +54,7 @@ OWN_SHARE = 10  # a block's own runs before it is followed: HOT_RUNS // OWN_SHAR
 # Taken exits of a conditional test (counted by site: the test's address and operand, for
 # every block through it) before the blocks through it go on at its taken side
 # (blockplan.py: a branch). Like HOT_RUNS, they must come within TAKEN_RUNS *
-# compiled.FOLLOW_SPAN instructions, else the count starts again.
+# blocktables.FOLLOW_SPAN instructions, else the count starts again.
 TAKEN_RUNS = 1000
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
 # A register as an assignment's target: ``m._a = ``, or in a list of targets

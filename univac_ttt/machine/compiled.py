@@ -37,10 +37,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import CodeType, FunctionType
 
-from . import blockgen, blockvary, shapes
+from . import blockvary, shapes
 from .blockgen import _BRANCH, _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS
 from .blockplan import Plan, block_plan, block_source
 from .blockrt import _STALLED, Bail
+from .blocktables import _SEEN_LIMIT, TABLES, Block, Tables
 from .fastarith import materialise, word_of
 from .firstsight import _first_sight
 from .ops import BY_CODE
@@ -52,16 +53,10 @@ if TYPE_CHECKING:
 
 # A block runs with room for so many instructions (at most _ROOM); what it returns is
 # blockgen's: the next CC plus _DONE times the instructions it ran (plus _CHANGED ...).
-Block = Callable[["Machine", int], int]
 _ROOM = 1 << 24
 _DONE_SHIFT = _DONE.bit_length() - 1  # r >> _DONE_SHIFT: instructions; r & _CC_MASK: CC
 _CC_MASK = _DONE - 1
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
-_OBSERVING_LIMIT = 16  # sets of observed addresses whose tables are kept
-_SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
-# A place is followed only if its HOT_RUNS runs came within HOT_RUNS * FOLLOW_SPAN
-# instructions of the block loop (once every 1,000 instructions on average, or oftener).
-FOLLOW_SPAN = 1_000
 _CODE_LIMIT = 2_048  # code objects kept (verify makes 66 shapes; self-writing code makes more)
 
 # Generated source -> its code object (a shape's, shapes.py, or a source's own);
@@ -88,123 +83,6 @@ def eligible(m: Machine) -> bool:
             and not m.tapes.faulty)  # a tape fault stops after its read has moved the tape
 
 
-class Tables:
-    """Compiled blocks for one overflow rule, shared by every machine: ``by_address[cc]``
-    maps the word at cc to the block that starts there. A block is compiled the second time
-    its first word is fetched at its address: words made afresh on every pass run in the
-    interpreter."""
-
-    def __init__(self, overflow_stop: bool, observed: frozenset[int] = frozenset()) -> None:
-        self.overflow_stop = overflow_stop
-        self.by_address: list[dict[str, Block]] = [{} for _ in range(1000)]
-        self.singles: list[dict[str, Block]] = [{} for _ in range(1000)]  # one pair each
-        self.seen: set[tuple[int, str]] = set()
-        # Blocks that have run often enough to be compiled on across their last U.
-        self.followed: set[tuple[int, str]] = set()
-        # Addresses the machine's observer is told of (Machine.arrivals): a block starts at
-        # each and tells it, and none runs through one.
-        self.observed = observed
-        self._observing: dict[frozenset[int], Tables] = {}
-        # The runs left before the blocks at an address are followed (one count for every
-        # word there, shared by their blocks: blockgen.HOT_RUNS).
-        self._runs_left: dict[int, list[int]] = {}
-        # Instructions the block loop has run with these tables (counted as each call of
-        # it ends), and that count when each address's runs began to be counted.
-        self.ran = 0
-        self._counted_since: dict[int, int] = {}
-        # Addresses whose word changed in one half's operand alone: the half blocks read
-        # at run time there (blockvary.py), or UNSTABLE where it changed otherwise.
-        self.varying: dict[int, int | None] = {}
-        # Conditional tests' taken exits left before blocks through them branch there
-        # (blockplan.py), by site (the test's address and operand), and ``ran`` when
-        # each count began.
-        self._taken: dict[tuple[int, int], list[int]] = {}
-        self._taken_since: dict[tuple[int, int], int] = {}
-
-    def runs_left(self, address: int) -> list[int]:
-        """The count the blocks at ``address`` ending at a U they may follow share."""
-        count = self._runs_left.get(address)
-        if count is None:
-            count = self._runs_left[address] = [blockgen.HOT_RUNS]
-            self._counted_since[address] = self.ran
-        return count
-
-    def worth_following(self, address: int) -> bool:
-        """Whether the runs at ``address`` came often enough for a followed block to pay
-        for its compile (a few ms: about 10,000 runs saving a few hundred ns each) soon;
-        if not, its count starts again (a place run once a game is hot only after
-        millions of instructions: following it then was a compile in the middle of a
-        long run, for nothing). Counts kept by block alone always follow."""
-        since = self._counted_since.get(address)
-        if since is None or self.ran - since <= blockgen.HOT_RUNS * FOLLOW_SPAN:
-            return True
-        count = self._runs_left.get(address)
-        if count is not None:  # (machines in other threads share these tables)
-            count[0] = blockgen.HOT_RUNS
-        self._counted_since[address] = self.ran
-        return False
-
-    def taken_count(self, site: tuple[int, int]) -> list[int]:
-        """The count of taken exits the blocks through the test at ``site`` share."""
-        count = self._taken.get(site)
-        if count is None:
-            if len(self._taken) >= _SEEN_LIMIT:
-                self._taken.clear()
-                self._taken_since.clear()
-            count = self._taken[site] = [blockgen.TAKEN_RUNS]
-            self._taken_since[site] = self.ran
-        return count
-
-    def taken_hot(self, site: tuple[int, int]) -> bool:
-        """Whether blocks through the test at ``site`` go on at its taken side."""
-        count = self._taken.get(site)
-        return count is not None and count[0] <= 0
-
-    def worth_branching(self, sites: list[tuple[int, int]]) -> bool:
-        """Whether one of ``sites`` whose count is used up came within its span (as
-        ``worth_following``); the others' counts start again."""
-        worth = False
-        for site in sites:
-            count = self._taken.get(site)
-            if count is None or count[0] > 0:
-                continue
-            if self.ran - self._taken_since.get(site, self.ran) <= (
-                    blockgen.TAKEN_RUNS * FOLLOW_SPAN):
-                worth = True
-                continue
-            count[0] = blockgen.TAKEN_RUNS
-            self._taken_since[site] = self.ran
-        return worth
-
-    def hot(self, address: int) -> bool:
-        """Whether a block at ``address`` has used up the runs: the next ones follow."""
-        count = self._runs_left.get(address)
-        return count is not None and count[0] <= 0
-
-    def forget(self) -> None:
-        """Drop every block, sight and count (tests start from a known state)."""
-        self.seen.clear()
-        self.followed.clear()
-        self._runs_left.clear()
-        self._counted_since.clear()
-        self.varying.clear()
-        self._taken.clear()
-        self._taken_since.clear()
-        for blocks in (*self.by_address, *self.singles):
-            blocks.clear()
-
-    def observing(self, addresses: frozenset[int]) -> Tables:
-        """Tables for the same rule whose blocks tell ``Machine.on_arrival`` when they
-        start at one of ``addresses``: an observed run stays compiled."""
-        tables = self._observing.get(addresses)
-        if tables is None:
-            if len(self._observing) >= _OBSERVING_LIMIT:
-                self._observing.clear()
-            tables = self._observing[addresses] = Tables(self.overflow_stop, addresses)
-        return tables
-
-
-TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the machine"
 
 
 # What the loop's look-up meets besides a block's answer (each at least _CHANGED, so one
@@ -512,5 +390,5 @@ def run(m: Machine, max_steps: int) -> Stop:
     return stop
 
 
-__all__ = ["BY_CODE", "TABLES", "Bail", "Tables", "block_source", "compile_block", "eligible",
-           "run"]
+__all__ = ["BY_CODE", "TABLES", "Bail", "Tables", "block_source", "compile_block",
+           "eligible", "run"]
