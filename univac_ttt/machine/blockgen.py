@@ -120,13 +120,13 @@ class _Writer(ArithmeticWriter):
         result = str(int(cc) + code) if cc.isdigit() else f"{cc} + {code}"
         if changed and cr is not None:
             return f"return LEAVE(m, {self.now()}, {cr[0]}, {cr[1]}, {result}@D@@REGS@)"
-        parts = [*([f"{taken}[0] -= 1"] if taken else []), "@FLUSH@", f"m.pulses = {self.now()}"]
+        parts = ["@FLUSH@", f"m.pulses = {self.now()}"]
         if cr is not None:
             parts.append(f"m.cr = {cr[0]}; m.cr_address = {cr[1]}")
         # (HOT: this block's runs left to count; HOT_AT: those of every block at its
         # address, one list shared by them)
         ask = f" + (0 if HOT > 0 or HOT_AT[0] > 0 else {_FOLLOW})" if follow else (
-            f" + (0 if {taken}[0] > 0 else {_BRANCH})" if taken else "")
+            f" + next({taken}, {_BRANCH})" if taken else "")
         parts.append(f"return {result}@D@{ask}")
         return "; ".join(parts)
 

@@ -58,10 +58,10 @@ def _test_target(at: int, halves: list[tuple[ops.Operation, int]], codes: list[s
                  varying: int | None) -> int | None:
     """The operand of a pair's one conditional test (Q or T, its operand compiled, no U
     beside it) when its taken side goes elsewhere than the next pair; else None."""
-    tests = [half for half in (0, 1) if codes[half] in ("Q", "T")]
-    if len(tests) != 1 or "U" in codes or tests[0] == varying:
+    half = 0 if codes[0] in ("Q", "T") else 1
+    if codes[half] not in ("Q", "T") or codes[1 - half] in ("Q", "T", "U") or half == varying:
         return None
-    target = halves[tests[0]][1]
+    target = halves[half][1]
     return None if target == (at + 1) % 1000 else target
 
 
@@ -199,7 +199,8 @@ class _Planner:
         tables = self.tables
         on_main = depth == 0
         path: _Path = []
-        sets: list[tuple[set[int], set[int]]] = []  # (visited, stored) after each pair
+        tests: list[tuple[int, int, set[int], set[int]]] = []  # (place, operand, visited,
+        # stored) after each pair whose test may branch
         for _ in range(pairs):
             if self.steps and at in tables.observed:
                 break  # an observed address starts a block of its own
@@ -227,7 +228,9 @@ class _Planner:
                 if half != varying:  # (a varying half's stores are met by the pairs' checks)
                     stored.update(_stored_cells(code, operand))
             if self.branches:
-                sets.append((set(visited), set(stored)))
+                target = _test_target(at, halves, codes, varying)
+                if target is not None:
+                    tests.append((len(path) - 1, target, set(visited), set(stored)))
             if "U" in codes:  # a straight line ends at an unconditional transfer, unless
                 target = _followable(halves, codes, varying)  # followed
                 if not self.follow or target is None or target in visited:
@@ -238,22 +241,20 @@ class _Planner:
             if at in visited:
                 break
         self.longest = max(self.longest, depth + len(path))
-        if self.branches:
-            for place in range(len(path) - 1):  # (a path's last pair ends it anyway)
-                self._branch(path, place, depth, *sets[place])
+        for place, target, seen, stores in tests:
+            if place < len(path) - 1:  # (a path's last pair ends it anyway)
+                self._branch(path, place, target, depth, seen, stores)
         return path
 
-    def _branch(self, path: _Path, place: int, depth: int, visited: set[int],
+    def _branch(self, path: _Path, place: int, target: int, depth: int, visited: set[int],
                 stored: set[int]) -> None:
-        """The taken side of the test at ``path[place]``, if it has one worth a path:
-        planned when hot, else counted."""
+        """The taken side of the test at ``path[place]`` (to ``target``), if it is worth
+        a path: planned when hot, else counted."""
         index = path[place][0]
-        at, _, halves, codes, varying = self.steps[index]
-        target = _test_target(at, halves, codes, varying)
         room = _MAX_PAIRS - (depth + place + 1)
-        if target is None or room < 1 or target in visited or not self._startable(target):
+        if room < 1 or target in visited or not self._startable(target):
             return
-        site = (at, target)
+        site = (self.steps[index][0], target)
         if not self.tables.taken_hot(site):
             self.counted[index] = site
             return

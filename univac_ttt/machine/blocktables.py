@@ -5,7 +5,9 @@ One ``Tables`` for each overflow rule, shared by every machine of the process.""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import repeat
+from operator import length_hint
 
 from . import blockgen
 
@@ -51,9 +53,10 @@ class Tables:
         # at run time there (blockvary.py), or UNSTABLE where it changed otherwise.
         self.varying: dict[int, int | None] = {}
         # Conditional tests' taken exits left before blocks through them branch there
-        # (blockplan.py), by site (the test's address and operand), and ``ran`` when
-        # each count began.
-        self._taken: dict[tuple[int, int], list[int]] = {}
+        # (blockplan.py), by site (the test's address and operand): an iterator each
+        # exit takes one 0 from (``next(TK3, _BRANCH)``: no flag until it runs dry, one
+        # C call), and ``ran`` when each count began.
+        self._taken: dict[tuple[int, int], Iterator[int]] = {}
         self._taken_since: dict[tuple[int, int], int] = {}
 
     def runs_left(self, address: int) -> list[int]:
@@ -79,37 +82,34 @@ class Tables:
         self._counted_since[address] = self.ran
         return False
 
-    def taken_count(self, site: tuple[int, int]) -> list[int]:
+    def taken_count(self, site: tuple[int, int]) -> Iterator[int]:
         """The count of taken exits the blocks through the test at ``site`` share."""
         count = self._taken.get(site)
         if count is None:
             if len(self._taken) >= _SEEN_LIMIT:
                 self._taken.clear()
                 self._taken_since.clear()
-            count = self._taken[site] = [blockgen.TAKEN_RUNS]
+            count = self._taken[site] = repeat(0, blockgen.TAKEN_RUNS)
             self._taken_since[site] = self.ran
         return count
 
     def taken_hot(self, site: tuple[int, int]) -> bool:
         """Whether blocks through the test at ``site`` go on at its taken side."""
         count = self._taken.get(site)
-        return count is not None and count[0] <= 0
+        return count is not None and not length_hint(count)
 
-    def worth_branching(self, sites: list[tuple[int, int]]) -> bool:
-        """Whether one of ``sites`` whose count is used up came within its span (as
-        ``worth_following``); the others' counts start again."""
-        worth = False
+    def taken_sooner(self, sites: tuple[tuple[int, int], ...]) -> None:
+        """Of ``sites``, those whose count ran dry slower than TAKEN_RUNS * FOLLOW_SPAN
+        instructions (as ``worth_following``) count again: a new count, which the block
+        asking (compiled._branch makes it again) and the others through them take up."""
         for site in sites:
             count = self._taken.get(site)
-            if count is None or count[0] > 0:
+            if count is None or length_hint(count):
                 continue
-            if self.ran - self._taken_since.get(site, self.ran) <= (
+            if self.ran - self._taken_since.get(site, self.ran) > (
                     blockgen.TAKEN_RUNS * FOLLOW_SPAN):
-                worth = True
-                continue
-            count[0] = blockgen.TAKEN_RUNS
-            self._taken_since[site] = self.ran
-        return worth
+                self._taken[site] = repeat(0, blockgen.TAKEN_RUNS)
+                self._taken_since[site] = self.ran
 
     def hot(self, address: int) -> bool:
         """Whether a block at ``address`` has used up the runs: the next ones follow."""
