@@ -184,28 +184,3 @@ def test_random_branches_match_the_reference(taken, limit, opts, script):
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
     replay(fast, ref, script, saved)
     same(fast, ref, fast[0].run(2000), reference_run(ref[0], 2000))
-
-
-def test_a_return_link_goes_on_at_its_target_as_compiled_exactly():
-    """A subroutine (020-021) called from 000 and 002 returns through its link at 021 (an
-    operand read at run time) to 001 or 003: once hot the block goes on at the target the
-    link held when it was made, guarded, and leaves at the other; a multiply meeting text
-    after the return bails there. Runs of odd lengths as the reference."""
-    memory = {0: instruction("R", 21) + instruction("U", 20),
-              1: instruction("B", 60) + instruction("A", 61),
-              2: instruction("R", 21) + instruction("U", 20),
-              3: instruction("H", 60) + instruction("50", 60),
-              4: instruction("L", 61) + instruction("M", 63),
-              5: instruction("00", 0) + instruction("U", 0),
-              20: instruction("B", 60) + instruction("A", 62),
-              21: instruction("00", 0) + instruction("U", 0),
-              60: from_int(0), 61: from_int(1), 62: from_int(5), 63: from_int(3)}
-    fast, ref = twin(MachineOptions(), memory, [])
-    for steps in (2000, 1, 3, 37, 5, 11, 13, 2000, 7, 29, 997):
-        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
-    assert any(at == 20 and pairs[2:] for at, pairs in branched()), branched()
-    for m in (fast[0], ref[0]):
-        m.mem[63] = from_text("ABCDEFGHIJKL")  # the multiply after a return stops
-    for steps in (40, 1, 40):
-        same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
-    assert fast[0].last_stop.kind is StopKind.ERROR and fast[0].last_stop.address == 4

@@ -209,11 +209,7 @@ class _Writer(ArithmeticWriter):
                           f"<= room and mem[{self.start}] == {self.first_word!r}:",
                           f" passed += {done}", *(" " + line for line in self._round()),
                           f" crw = {self.cr_text}; cra = {self.address}", " continue")
-            if branch is not None:  # (a test's, or a return link's target as compiled)
-                self.emit(f"if n == {branch[0]}:")
-                self._fork(branch[1], " ")
-            self.emit(self._exit("n", done, self.previous, follow=self.counting and main,
-                                 taken=taken))
+            self.emit(self._exit("n", done, self.previous, follow=self.counting and main))
         elif may_transfer:
             after = (self.address + 1) % 1000 if target is None else target
             leave = self._exit("n", done, self.previous, taken=taken)
@@ -221,20 +217,20 @@ class _Writer(ArithmeticWriter):
                 self.emit(f"if n != {after}:", " " + leave)
             else:
                 self.emit(f"if n != {after}:", f" if n == {branch[0]}:")
-                self._fork(branch[1], "  ")
+                self._fork(branch[1])
                 self.emit(" " + leave)
         self.pair += 1
 
-    def _fork(self, write: Callable[[], None], indent: str) -> None:
-        """A branch's path, written ``indent`` further in, from the state after this pair
-        (its first pair is the next on its path); the state is this pair's again after."""
+    def _fork(self, write: Callable[[], None]) -> None:
+        """A branch's path, written two levels in, from the state after this pair (its
+        first pair is the next on its path); the state is this pair's again after."""
         kept = (self.off, self.phase, self.pair, self.half, self.address, self.word,
                 self.cr_text, self.previous, self.boundary, self.right_code, self.step,
                 self.depth, self.indent)
         words = set(self.words)
         self.pair += 1
         self.depth += 1
-        self.indent += indent
+        self.indent += "  "
         write()
         (self.off, self.phase, self.pair, self.half, self.address, self.word, self.cr_text,
          self.previous, self.boundary, self.right_code, self.step, self.depth,

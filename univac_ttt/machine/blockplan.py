@@ -199,8 +199,8 @@ class _Planner:
         tables = self.tables
         on_main = depth == 0
         path: _Path = []
-        # (place, operand, its site's, visited, stored) after each pair that may branch
-        tests: list[tuple[int, int, int, set[int], set[int]]] = []
+        tests: list[tuple[int, int, set[int], set[int]]] = []  # (place, operand, visited,
+        # stored) after each pair whose test may branch
         for _ in range(pairs):
             if self.steps and at in tables.observed:
                 break  # an observed address starts a block of its own
@@ -228,11 +228,9 @@ class _Planner:
                 if half != varying:  # (a varying half's stores are met by the pairs' checks)
                     stored.update(_stored_cells(code, operand))
             if self.branches:
-                target = site = _test_target(at, halves, codes, varying)
-                if target is None and varying is not None and codes[varying] == "U":
-                    target, site = halves[varying][1], -1  # a return link: its target as
-                if target is not None:  # memory has it now; one count for every target
-                    tests.append((len(path) - 1, target, site, set(visited), set(stored)))
+                target = _test_target(at, halves, codes, varying)
+                if target is not None:
+                    tests.append((len(path) - 1, target, set(visited), set(stored)))
             if "U" in codes:  # a straight line ends at an unconditional transfer, unless
                 target = _followable(halves, codes, varying)  # followed
                 if not self.follow or target is None or target in visited:
@@ -243,25 +241,20 @@ class _Planner:
             if at in visited:
                 break
         self.longest = max(self.longest, depth + len(path))
-        if not tests:
-            return path
-        last = len(path) - 1
-        start = self.steps[0][0]
-        for place, target, site, seen, stores in tests:  # (the main path's last pair
-            if place < last or not on_main or not (  # may loop)
-                    start == 0 or (self.steps[path[last][0]][0] + 1) % 1000 == start):
-                self._branch(path, place, target, site, depth, seen, stores)
+        for place, target, seen, stores in tests:
+            if place < len(path) - 1:  # (a path's last pair ends it anyway)
+                self._branch(path, place, target, depth, seen, stores)
         return path
 
-    def _branch(self, path: _Path, place: int, target: int, site_target: int, depth: int,
-                visited: set[int], stored: set[int]) -> None:
+    def _branch(self, path: _Path, place: int, target: int, depth: int, visited: set[int],
+                stored: set[int]) -> None:
         """The taken side of the test at ``path[place]`` (to ``target``), if it is worth
         a path: planned when hot, else counted."""
         index = path[place][0]
         room = _MAX_PAIRS - (depth + place + 1)
         if room < 1 or target in visited or not self._startable(target):
             return
-        site = (self.steps[index][0], site_target)
+        site = (self.steps[index][0], target)
         if not self.tables.taken_hot(site):
             self.counted[index] = site
             return
