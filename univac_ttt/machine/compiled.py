@@ -26,7 +26,7 @@ in ``CODE`` by their text (a shape's, or a source's that no shape serves): a blo
 another table, after a restore) is not compiled again, and a caller outside the machine may
 fill ``CODE`` from an earlier process (hostio/block_cache.py); the same text always gives
 the same code. With ``KEEP_OWN`` each block's own code is kept too, by its plan's key
-(blockgen.Plan: its start, rules and every word it was made from), and found by it before
+(blockplan.Plan: its start, rules and every word it was made from), and found by it before
 its source is written (writing and splitting a source cost more than the block's runs in
 a short command). Blocks ending at a U may count their runs by address too
 (Tables.runs_left).
