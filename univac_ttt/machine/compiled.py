@@ -4,7 +4,8 @@ A straight-line run of pairs (up to an unconditional transfer, a word that canno
 compiled, or 16 pairs) is compiled, the second time its first word is fetched at its
 address, into one Python function (blockgen.py writes its source) that runs every
 instruction of it and its timing; a pair seen for the first time runs through the
-operation table's executors (firstsight.py).
+operation table's executors (firstsight.py). A block goes on at the taken side of a test
+whose taken exits have come often (blockplan.py: a branch, asked for with _BRANCH).
 
 Blocks are looked up by their address and the word memory holds there at the moment of the
 fetch, and before each later pair a block compares the word memory holds now with the word
