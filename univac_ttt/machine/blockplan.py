@@ -128,7 +128,8 @@ class Plan:
                     word, varying)
         for index, site in self.counted.items():
             names[f"TK{index}"] = self.tables.taken_count(site)
-        names["SITES"] = tuple(self.counted.values())  # (compiled._branch)
+        names["COUNTED"] = tuple((f"TK{index}", site)  # (compiled._branch)
+                                 for index, site in self.counted.items())
         return names
 
     def _counts(self) -> dict[str, object]:
@@ -283,8 +284,8 @@ def block_plan(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_P
     ending at a U it could follow counts its runs and asks to be followed once hot, unless
     not ``count`` (the one-pair blocks run at a budget's end: once hot, such a block would
     ask on every run, and the block it asks for replaces another, not itself; nor do they
-    branch)."""
-    planner = _Planner(tables, mem, follow, count)
+    branch, nor do blocks telling an observer, which compiled._telling wraps)."""
+    planner = _Planner(tables, mem, follow, count and not tables.observed)
     tree = planner.path(address, pairs, 0, first, set(), set())
     if not tree:
         return None

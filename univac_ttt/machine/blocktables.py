@@ -98,18 +98,26 @@ class Tables:
         count = self._taken.get(site)
         return count is not None and not length_hint(count)
 
-    def taken_sooner(self, sites: tuple[tuple[int, int], ...]) -> None:
-        """Of ``sites``, those whose count ran dry slower than TAKEN_RUNS * FOLLOW_SPAN
-        instructions (as ``worth_following``) count again: a new count, which the block
-        asking (compiled._branch makes it again) and the others through them take up."""
-        for site in sites:
-            count = self._taken.get(site)
-            if count is None or length_hint(count):
-                continue
-            if self.ran - self._taken_since.get(site, self.ran) > (
-                    blockgen.TAKEN_RUNS * FOLLOW_SPAN):
-                self._taken[site] = repeat(0, blockgen.TAKEN_RUNS)
+    def taken_sooner(self, counted: tuple[tuple[str, tuple[int, int]], ...],
+                     names: dict[str, object]) -> bool:
+        """Whether a block whose globals are ``names``, counting the taken exits of
+        ``counted`` (its names for them and their sites), is to be made again: one of
+        them ran dry within TAKEN_RUNS * FOLLOW_SPAN instructions (as
+        ``worth_following``). One that ran dry slower counts again (a new count, put in
+        ``names`` as well: no block made again for it), as does one that another block
+        started again."""
+        hot = False
+        for name, site in counted:
+            count = self.taken_count(site)
+            if not length_hint(count):
+                if self.ran - self._taken_since.get(site, self.ran) <= (
+                        blockgen.TAKEN_RUNS * FOLLOW_SPAN):
+                    hot = True
+                    continue
+                count = self._taken[site] = repeat(0, blockgen.TAKEN_RUNS)
                 self._taken_since[site] = self.ran
+            names[name] = count
+        return hot
 
     def hot(self, address: int) -> bool:
         """Whether a block at ``address`` has used up the runs: the next ones follow."""

@@ -354,11 +354,11 @@ def _main_pairs(names: dict[str, object]) -> int:
 def _branch(tables: Tables, cc: int, mem: list[str], word: str) -> None:
     """The block for ``word`` at ``cc`` left at a test whose count of taken exits ran dry:
     made again (its main path as long) going on at the taken sides now hot, if their
-    exits came often enough (``Tables.taken_sooner``), or with new counts."""
+    exits came often enough (``Tables.taken_sooner``); else it counts again as it is."""
     block = tables.by_address[cc].get(word)
     names = getattr(block, "__globals__", {})
-    tables.taken_sooner(names.get("SITES", ()))  # type: ignore[arg-type]
-    compile_block(tables, cc, mem, _main_pairs(names), word=word)
+    if tables.taken_sooner(names.get("COUNTED", ()), names):  # type: ignore[arg-type]
+        compile_block(tables, cc, mem, _main_pairs(names), word=word)
 
 
 def run(m: Machine, max_steps: int) -> Stop:
