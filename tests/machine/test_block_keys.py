@@ -97,3 +97,25 @@ def test_blocks_found_by_their_keys_run_as_the_reference_cpu_does(plans, monkeyp
     fast, ref = twin(MachineOptions(), _loop(), [])
     for steps in (5000, 3, 41):
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+
+
+def test_a_kept_multiply_found_by_its_key_has_its_memo(monkeypatch):
+    """A block with a multiply made again and found by its key (compiled.KEEP_OWN) runs
+    with the memo of last operands its code names (blockarith.multiply): the namespace a
+    plan makes without writing held none, a NameError on the second making (the
+    tic-tac-toe program has no multiply; a pack's program may)."""
+    from tests.machine.test_differential import same, twin
+    from tests.support.reference_cpu import reference_run
+    from univac_ttt.machine.word import from_int, instruction
+
+    monkeypatch.setattr(compiled, "KEEP_OWN", True)
+    memory = {0: instruction("L", 10) + instruction("M", 11),
+              1: instruction("H", 12) + instruction("P", 11),
+              2: instruction("N", 12) + instruction("U", 0),
+              10: from_int(3), 11: from_int(5)}
+    for _ in range(3):  # made, then found by its key in fresh tables
+        for tables in compiled.TABLES.values():
+            tables.forget()
+        fast, ref = twin(MachineOptions(), memory, [])
+        for steps in (1000, 7, 33):
+            same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))

@@ -97,7 +97,7 @@ class _Writer(ArithmeticWriter):
         self.loops = False  # the last pair may transfer back to the start: loop in place
         self.first_word = ""
         self.counting = False  # the block ends at a U it may follow once hot: count runs
-        self.step = 0  # the pair's index in the plan's steps (names: w3, k3, EX3_0, TK3)
+        self.step = 0  # the pair's index in the plan's steps (w3, k3, EX3_0, LAST3_0, TK3)
         self.depth = 0  # branches (blockplan.py) the pair is in
         self.indent = ""
         self.longest = _MAX_PAIRS  # pairs on the block's longest path

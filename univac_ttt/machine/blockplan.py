@@ -110,6 +110,8 @@ class Plan:
             for half, code in enumerate(codes):
                 if code == "device":
                     namespace[f"EX{index}_{half}"] = halves[half][0].execute
+                elif halves[half][0].numbers.startswith("multiply"):  # (its memo:
+                    namespace[f"LAST{index}_{half}"] = [(None,)]  # blockarith.multiply)
         namespace.update(self._varying())
         if self.tables.observed:  # (each fetch goes through the observer: Bail)
             namespace["STALL"] = _stall_raising
