@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tests.machine.test_differential import block_events, block_words, replay, same, twin
 from tests.support.reference_cpu import reference_run
 from tests.support.sizes import FOLLOWED_BLOCK_EXAMPLES, size
-from univac_ttt.machine import MachineOptions, StopKind, blockgen, compiled
+from univac_ttt.machine import MachineOptions, StopKind, blockgen, blockplan, blocktables, compiled
 from univac_ttt.machine.cpu import MachineState
 from univac_ttt.machine.tape import Reel
 from univac_ttt.machine.word import from_int, from_text, instruction
@@ -81,7 +81,7 @@ def test_a_block_ends_before_a_pair_it_stores_into_itself(monkeypatch):
     for steps in (400, 1, 3, 37, 2000, 7):
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
     assert long_made.count(0) == 1, long_made
-    plan = blockgen.block_plan(compiled.TABLES[False], 0, fast[0].mem)
+    plan = blockplan.block_plan(compiled.TABLES[False], 0, fast[0].mem)
     assert plan is not None and [at for at, *_ in plan.steps] == [0, 1, 2]
 
 
@@ -292,7 +292,7 @@ def test_a_place_whose_runs_come_slowly_is_not_followed(monkeypatch, limit):
     HOT_RUNS * FOLLOW_SPAN (2,400 here), and its count starts again instead (a compile in
     the middle of a long run for a place run once a game: tic-tac-toe's rounds had one
     every few million instructions). Both match the reference throughout."""
-    monkeypatch.setattr(compiled, "FOLLOW_SPAN", 40)
+    monkeypatch.setattr(blocktables, "FOLLOW_SPAN", 40)
     memory = {0: instruction("B", 60) + instruction("A", 61),   # x + 1
               1: instruction("H", 60) + instruction("00", 0),
               2: instruction("00", 0) + instruction("U", 20),

@@ -1,4 +1,4 @@
-"""Blocks found by their plan's key (blockgen.Plan, compiled.KEEP_OWN): a key names
+"""Blocks found by their plan's key (blockplan.Plan, compiled.KEEP_OWN): a key names
 everything a block's source is written from, so a wrong hit (a block run for memory it was
 not made from) cannot happen, and a block found by its key runs as the reference CPU does."""
 
@@ -8,7 +8,7 @@ import pytest
 
 from tests.machine.test_differential import fast_run, play, same, twin
 from tests.support.reference_cpu import reference_run
-from univac_ttt.machine import MachineOptions, blockgen, compiled
+from univac_ttt.machine import MachineOptions, blockgen, blockplan, compiled
 from univac_ttt.machine.word import from_int, instruction
 from univac_ttt.packs.tictactoe import DEMO_GAMES
 
@@ -16,21 +16,21 @@ LINES = [line for game, _ in DEMO_GAMES[:2] for line in game]
 
 
 @pytest.fixture()
-def plans(monkeypatch) -> list[tuple[blockgen.Plan, str, dict[str, object]]]:
+def plans(monkeypatch) -> list[tuple[blockplan.Plan, str, dict[str, object]]]:
     """Every block written from now on: its plan, source and the writer's namespace, with
     fresh tables and blocks hot sooner (followed blocks are made too)."""
     monkeypatch.setattr(blockgen, "HOT_RUNS", 60)
     for tables in compiled.TABLES.values():
         tables.forget()
-    written: list[tuple[blockgen.Plan, str, dict[str, object]]] = []
-    real = blockgen.Plan.write
+    written: list[tuple[blockplan.Plan, str, dict[str, object]]] = []
+    real = blockplan.Plan.write
 
-    def write(plan: blockgen.Plan) -> tuple[str, dict[str, object]]:
+    def write(plan: blockplan.Plan) -> tuple[str, dict[str, object]]:
         source, namespace = real(plan)
         written.append((plan, source, dict(namespace)))  # (before a run counts HOT down)
         return source, namespace
 
-    monkeypatch.setattr(blockgen.Plan, "write", write)
+    monkeypatch.setattr(blockplan.Plan, "write", write)
     return written
 
 
@@ -58,7 +58,7 @@ def _key(memory: dict[int, str], tables: compiled.Tables | None = None,
     mem = [from_int(0)] * 1000
     for at, word in memory.items():
         mem[at] = word
-    plan = blockgen.block_plan(tables or compiled.Tables(False), address, mem, **kwargs)
+    plan = blockplan.block_plan(tables or compiled.Tables(False), address, mem, **kwargs)
     assert plan is not None
     return plan.key
 
@@ -97,3 +97,25 @@ def test_blocks_found_by_their_keys_run_as_the_reference_cpu_does(plans, monkeyp
     fast, ref = twin(MachineOptions(), _loop(), [])
     for steps in (5000, 3, 41):
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+
+
+def test_a_kept_multiply_found_by_its_key_has_its_memo(monkeypatch):
+    """A block with a multiply made again and found by its key (compiled.KEEP_OWN) runs
+    with the memo of last operands its code names (blockarith.multiply): the namespace a
+    plan makes without writing held none, a NameError on the second making (the
+    tic-tac-toe program has no multiply; a pack's program may)."""
+    from tests.machine.test_differential import same, twin
+    from tests.support.reference_cpu import reference_run
+    from univac_ttt.machine.word import from_int, instruction
+
+    monkeypatch.setattr(compiled, "KEEP_OWN", True)
+    memory = {0: instruction("L", 10) + instruction("M", 11),
+              1: instruction("H", 12) + instruction("P", 11),
+              2: instruction("N", 12) + instruction("U", 0),
+              10: from_int(3), 11: from_int(5)}
+    for _ in range(3):  # made, then found by its key in fresh tables
+        for tables in compiled.TABLES.values():
+            tables.forget()
+        fast, ref = twin(MachineOptions(), memory, [])
+        for steps in (1000, 7, 33):
+            same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))

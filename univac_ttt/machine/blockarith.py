@@ -92,7 +92,7 @@ class ArithmeticWriter:
         code remembers its last operands and results (one tuple, replaced whole, so that
         machines in other threads sharing the code read a consistent one): programs without
         index registers multiply the same numbers pass after pass."""
-        last = f"LAST{self.pair}_{self.half}"
+        last = f"LAST{self.step}_{self.half}"  # (the pair's index in its plan)
         self.namespace[last] = [(None,)]
         self.emit(f"x = mem[{a}]", "vx = VALUE(x, x)", "vl = VALUE(m._l, m._l)",
                   "ok = vx.__class__ is int and vl.__class__ is int",

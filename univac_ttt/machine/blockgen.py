@@ -22,22 +22,19 @@ just before it (blockrt.py's ``_settle``; a device's stop request is returned se
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from . import blockvary, ops
+from . import ops
 from .blockarith import _A, _L, _READS_A_AS_WORD, _WA, _WL, ArithmeticWriter
-from .blockops import _PLAIN, _PLAIN_BY, _stored_cells, _without_dead_counts
-from .blockrt import _DONE, _NAMESPACE, _stall_raising
-from .ops import decode
+from .blockops import _PLAIN, _PLAIN_BY, _without_dead_counts
+from .blockrt import _DONE, _NAMESPACE
 from .timing import MINOR_CYCLE_PULSES, instruction_cost
-
-TYPE_CHECKING = False  # typing's flag without importing typing (16 M instructions a start)
-if TYPE_CHECKING:
-    from .compiled import Tables
 
 # A block returns the next CC plus the instructions it ran times _DONE, plus _CHANGED times
 # the pairs before the word it found changed when it left for that reason.
 _CHANGED = 1 << 40
 _FOLLOW = 1 << 48  # added when a block ending at a U has run HOT_RUNS times: follow it
+_BRANCH = 1 << 50  # added when a test's taken side has left blocks TAKEN_RUNS times
 _MAX_PAIRS = 16  # pairs in one block
 # Runs of the blocks at one address ending at an unconditional transfer before they are
 # compiled again across it: a followed block saves a few hundred ns a run and costs a few ms
@@ -54,7 +51,11 @@ HOT_RUNS = 2000
 # long block to be followed again; they no longer count. docs/performance-log.md, fourth round.)
 SHARE_BY_ADDRESS = True
 OWN_SHARE = 10  # a block's own runs before it is followed: HOT_RUNS // OWN_SHARE
-_TRANSFERS = ("Q", "T", "U", "A", "S", "X")  # codes that may change CC (A, S, X: overflow)
+# Taken exits of a conditional test (counted by site: the test's address and operand, for
+# every block through it) before the blocks through it go on at its taken side
+# (blockplan.py: a branch). Like HOT_RUNS, they must come within TAKEN_RUNS *
+# blocktables.FOLLOW_SPAN instructions, else the count starts again.
+TAKEN_RUNS = 1000
 _REGISTER_NAMES = re.compile(r"\br([axlf])\b")
 # A register as an assignment's target: ``m._a = ``, or in a list of targets
 # (``m._a, m._x, m._f, p = r``).
@@ -96,18 +97,24 @@ class _Writer(ArithmeticWriter):
         self.loops = False  # the last pair may transfer back to the start: loop in place
         self.first_word = ""
         self.counting = False  # the block ends at a U it may follow once hot: count runs
+        self.step = 0  # the pair's index in the plan's steps (w3, k3, EX3_0, LAST3_0, TK3)
+        self.depth = 0  # branches (blockplan.py) the pair is in
+        self.indent = ""
+        self.longest = _MAX_PAIRS  # pairs on the block's longest path
 
     def emit(self, *lines: str) -> None:
-        self.lines += [" " + line for line in lines]
+        self.lines += [" " + self.indent + line for line in lines]
 
     def now(self) -> str:
         return f"t + {self.off}" if self.off else "t"
 
     def _exit(self, cc: str, done: int, cr: tuple[str, int] | None, *, changed: bool = False,
-              follow: bool = False) -> str:
+              follow: bool = False, taken: str | None = None) -> str:
         """One line leaving the block normally: registers, clock and CR written back (a
-        call for the rare exit at a changed word: less source to compile)."""
-        code = done * _DONE + (_CHANGED * (done // 2) if changed else 0)
+        call for the rare exit at a changed word, which names its pair's step: less source
+        to compile). ``taken``: the count of a test's taken exits, asking for a branch
+        once used up."""
+        code = done * _DONE + (_CHANGED * self.step if changed else 0)
         # One literal for a known CC: a sum of two would be folded by the compiler into a
         # constant of its own, which no block of the same shape could share (shapes.py).
         result = str(int(cc) + code) if cc.isdigit() else f"{cc} + {code}"
@@ -118,7 +125,8 @@ class _Writer(ArithmeticWriter):
             parts.append(f"m.cr = {cr[0]}; m.cr_address = {cr[1]}")
         # (HOT: this block's runs left to count; HOT_AT: those of every block at its
         # address, one list shared by them)
-        ask = f" + (0 if HOT > 0 or HOT_AT[0] > 0 else {_FOLLOW})" if follow else ""
+        ask = f" + (0 if HOT > 0 or HOT_AT[0] > 0 else {_FOLLOW})" if follow else (
+            f" + next({taken}, {_BRANCH})" if taken else "")
         parts.append(f"return {result}@D@{ask}")
         return "; ".join(parts)
 
@@ -140,10 +148,10 @@ class _Writer(ArithmeticWriter):
         holds the word compiled, or (``varying``: the half whose operand is read at run
         time, blockvary.py) a word of its template, whose operand goes to ``k<pair>``."""
         self.address, self.word = address, word
-        pair = self.pair
+        pair = self.step
         self.cr_text = repr(word) if varying is None else f"w{pair}"
-        if pair:
-            leave = self._exit(str(address), 2 * pair, self.previous, changed=True)
+        if self.pair:
+            leave = self._exit(str(address), 2 * self.pair, self.previous, changed=True)
             if varying is None:
                 self.emit(f"if mem[{address}] != {word!r}:", " " + leave)
             else:
@@ -183,24 +191,51 @@ class _Writer(ArithmeticWriter):
             return f"({position} - {name} - {c}) % 10"
         return f"({position} - {phase}) % 10"
 
-    def end_pair(self, may_transfer: bool, last: bool, target: int | None = None) -> None:
+    def end_pair(self, may_transfer: bool, last: bool, target: int | None = None,
+                 branch: tuple[int, Callable[[], None]] | None = None,
+                 taken: str | None = None) -> None:
         """``target``: a followed pair's U operand, where the block goes on unless ``n``
-        (a transfer in the other half) says otherwise."""
+        (a transfer in the other half) says otherwise; ``branch``: a test's operand and
+        what writes the path the block goes on along when the test is taken; ``taken``:
+        the count of the test's taken exits (blockplan.py)."""
         self.previous = (self.cr_text, self.address)
         done = 2 * (self.pair + 1)
-        if last and self.counting:  # the HOT_RUNS-th run asks to be followed across its U
+        main = not self.depth  # (a branch's path neither loops nor counts runs)
+        if last and self.counting and main:  # the HOT_RUNS-th run asks to be followed
             self.emit("HOT -= 1", "HOT_AT[0] -= 1")
         if last:
-            if self.loops:  # round again, everything kept in locals, while room allows
-                self.emit(f"if n == {self.start} and passed + {2 * done} <= room and "
-                          f"mem[{self.start}] == {self.first_word!r}:",
+            if self.loops and main:  # round again, everything in locals, while room allows
+                self.emit(f"if n == {self.start} and passed + {done + 2 * self.longest} "
+                          f"<= room and mem[{self.start}] == {self.first_word!r}:",
                           f" passed += {done}", *(" " + line for line in self._round()),
                           f" crw = {self.cr_text}; cra = {self.address}", " continue")
-            self.emit(self._exit("n", done, self.previous, follow=self.counting))
+            self.emit(self._exit("n", done, self.previous, follow=self.counting and main))
         elif may_transfer:
             after = (self.address + 1) % 1000 if target is None else target
-            self.emit(f"if n != {after}:", " " + self._exit("n", done, self.previous))
+            leave = self._exit("n", done, self.previous, taken=taken)
+            if branch is None:
+                self.emit(f"if n != {after}:", " " + leave)
+            else:
+                self.emit(f"if n != {after}:", f" if n == {branch[0]}:")
+                self._fork(branch[1])
+                self.emit(" " + leave)
         self.pair += 1
+
+    def _fork(self, write: Callable[[], None]) -> None:
+        """A branch's path, written two levels in, from the state after this pair (its
+        first pair is the next on its path); the state is this pair's again after."""
+        kept = (self.off, self.phase, self.pair, self.half, self.address, self.word,
+                self.cr_text, self.previous, self.boundary, self.right_code, self.step,
+                self.depth, self.indent)
+        words = set(self.words)
+        self.pair += 1
+        self.depth += 1
+        self.indent += "  "
+        write()
+        (self.off, self.phase, self.pair, self.half, self.address, self.word, self.cr_text,
+         self.previous, self.boundary, self.right_code, self.step, self.depth,
+         self.indent) = kept
+        self.words = words
 
     def _round(self) -> list[str]:
         """The clock from the end of a pass to the next pass's first fetch (the loop's top
@@ -258,7 +293,7 @@ class _Writer(ArithmeticWriter):
             else:
                 self.emit(*lines)
         elif code == "device":
-            name = f"EX{self.pair}_{self.half}"
+            name = f"EX{self.step}_{self.half}"
             self.namespace[name] = op.execute
             if self.pair == 0 and self.half == 0 and not self.loops:  # CR is set for the
                 self.emit("crw = m.cr", "cra = m.cr_address")  # device: keep the old
@@ -330,161 +365,3 @@ class _Writer(ArithmeticWriter):
             head += [" passed = 0", " crw = m.cr", " cra = m.cr_address", entry, " while True:"]
             body = "\n".join(" " + line for line in body.split("\n"))
         return "\n".join(head) + "\n" + body
-
-
-def _codes(word: str) -> tuple[list[tuple[ops.Operation, int]], list[str | None]]:
-    halves = [decode(word[:6]), decode(word[6:])]
-    return halves, [_CODE_OF.get(op.execute) for op, _ in halves]
-
-
-def _followable(halves: list[tuple[ops.Operation, int]], codes: list[str | None],
-                varying: int | None = None) -> int | None:
-    """Where a pair with one U goes next unless its other half transfers (a taken Q or T,
-    an overflow) after it: the U's operand, or None (also for a U read at run time)."""
-    if codes.count("U") != 1 or codes.index("U") == varying:
-        return None
-    return halves[codes.index("U")][1]
-
-
-class Plan:
-    """A block as memory holds it now, before its source is written: the pairs it runs
-    (``steps``: address, word, the decoded halves and their codes), how it ends, its
-    namespace, and ``key``, a text naming everything the source is written from (the
-    start, the overflow rule, the loop and count choices and every pair's address and
-    word; the rest is this package's code, which hostio/block_cache.generator_stamp
-    covers). Equal keys give equal sources, so a kept block's code can be found by its key
-    without writing its source (compiled.KEEP_OWN)."""
-
-    def __init__(self, tables: Tables, address: int, steps: list[_Step], follow: bool,
-                 count: bool) -> None:
-        self.tables = tables
-        self.address = address
-        self.steps = steps
-        last_at, _, last_halves, last_codes, last_varying = steps[-1]
-        self.loops = address not in tables.observed and (any(  # (each arrival goes back
-            code in ("U", "Q", "T") and operand == address and half != last_varying or
-            code in ("A", "S", "X") and address == 0  # overflow: to 000 (through the observer)
-            for half, (code, (_, operand)) in enumerate(zip(last_codes, last_halves,
-                                                            strict=True))
-        ) or (  # a followed block whose last pair runs on into its start
-            "U" not in last_codes and (last_at + 1) % 1000 == address))
-        self.counting = (count and not follow and not self.loops
-                         and _followable(last_halves, last_codes, last_varying) is not None)
-        self.key = repr(("block", address, tables.overflow_stop, self.loops, self.counting,
-                         tuple((at, word, varying) for at, word, _, _, varying in steps)))
-
-    @property
-    def namespace(self) -> dict[str, object]:
-        """What the block's code runs with (the writer's, made without writing): the
-        shared names, the run counts when it counts and the executors of its devices."""
-        namespace: dict[str, object] = dict(_NAMESPACE)
-        if self.counting:
-            namespace.update(self._counts())
-        for pair, (_, _, halves, codes, _) in enumerate(self.steps):
-            for half, code in enumerate(codes):
-                if code == "device":
-                    namespace[f"EX{pair}_{half}"] = halves[half][0].execute
-        namespace.update(self._varying())
-        if self.tables.observed:  # (each fetch goes through the observer: Bail)
-            namespace["STALL"] = _stall_raising
-        return namespace
-
-    def _varying(self) -> dict[str, object]:
-        """The run-time operands' look-ups (blockvary.py) and the words the block was made
-        from (``STEPS``: compiled.py reads which pair a changed exit met)."""
-        names: dict[str, object] = {"STEPS": tuple(
-            (at, word, varying) for at, word, _, _, varying in self.steps)}
-        for pair, (_, word, _, _, varying) in enumerate(self.steps):
-            if varying is not None:
-                names[f"DYN{pair}"], names[f"MISS{pair}"] = blockvary.operand_lookup(
-                    word, varying)
-        return names
-
-    def _counts(self) -> dict[str, object]:
-        return {"HOT": HOT_RUNS // OWN_SHARE,  # (off: each block counts alone)
-                "HOT_AT": (self.tables.runs_left(self.address) if SHARE_BY_ADDRESS
-                           else [HOT_RUNS])}
-
-    def write(self) -> tuple[str, dict[str, object]]:
-        """The block's source and the namespace it runs in."""
-        writer = _Writer(self.address, self.tables.overflow_stop)
-        writer.loops = self.loops
-        writer.first_word = self.steps[0][1]
-        if self.counting:
-            writer.counting = True
-            writer.namespace.update(self._counts())
-        writer.namespace.update(self._varying())
-        if self.tables.observed:
-            writer.namespace["STALL"] = _stall_raising
-        for index, (at, word, halves, codes, varying) in enumerate(self.steps):
-            writer.begin_pair(at, word, varying)
-            writer.right_code = codes[1]
-            for half, (code, (op, operand)) in enumerate(zip(codes, halves, strict=True)):
-                writer.instruction(code, operand, op,  # type: ignore[arg-type]
-                                   f"k{index}" if half == varying else None)
-            last = index == len(self.steps) - 1
-            target = None if last or "U" not in codes else _followable(halves, codes, varying)
-            # A followed pair goes on at its U's target; its other half may still transfer.
-            transfers = [code for code in codes if code in _TRANSFERS]
-            may_transfer = len(transfers) > (target is not None)
-            writer.end_pair(may_transfer, last, target)
-        return writer.source(), writer.namespace
-
-
-# (address, word, its halves decoded, their codes, the half whose operand varies or None)
-_Step = tuple[int, str, list[tuple[ops.Operation, int]], list[str | None], "int | None"]
-
-
-def block_plan(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
-               first: str | None = None, follow: bool = False, count: bool = True
-               ) -> Plan | None:
-    """The plan of the block starting at ``address`` as memory holds it now (at most
-    ``pairs`` pairs; its first word ``first`` if given); None if its first pair cannot be
-    compiled. ``follow``: the block goes on across unconditional transfers (U) at the pair
-    they transfer to, as one straight line; otherwise a block ending at a U it could follow
-    counts its runs and asks to be followed once hot, unless not ``count`` (the one-pair
-    blocks run at a budget's end: once hot, such a block would ask on every run, and the
-    block it asks for replaces another, not itself)."""
-    steps: list[_Step] = []
-    at = address
-    visited = set()
-    stored: set[int] = set()  # cells the pairs so far store into
-    for _ in range(pairs):
-        if steps and at in tables.observed:
-            break  # an observed address starts a block of its own
-        word = first if first is not None and not steps else mem[at]
-        if word.__class__ is int:  # a number stored where a later pair is fetched
-            break  # (the block ends before it; its own lookup makes it a word)
-        halves, codes = _codes(word)
-        if not all(code in _COMPILABLE for code in codes):
-            break
-        varying = None
-        hint = tables.varying.get(at, False)
-        if steps and (at in stored or hint is not False):  # (address stepping)
-            varying = blockvary.choose(codes, hint)  # one half's operand read at run time
-            if varying is None and at in stored:  # the block writes this pair itself: it
-                break  # ends before it, as it would be shortened at once on its first run
-        steps.append((at, word, halves, codes, varying))
-        visited.add(at)
-        for half, (code, (_, operand)) in enumerate(zip(codes, halves, strict=True)):
-            if half != varying:  # (a varying half's stores are met by the pairs' checks)
-                stored.update(_stored_cells(code, operand))
-        if "U" in codes:  # straight line ends at an unconditional transfer, unless followed
-            target = _followable(halves, codes, varying)
-            if not follow or target is None or target in visited:
-                break
-            at = target
-            continue
-        at = (at + 1) % 1000
-        if at in visited:
-            break
-    return Plan(tables, address, steps, follow, count) if steps else None
-
-
-def block_source(tables: Tables, address: int, mem: list[str], pairs: int = _MAX_PAIRS,
-                 first: str | None = None, follow: bool = False, count: bool = True
-                 ) -> tuple[str, dict[str, object]] | None:
-    """The source of the block starting at ``address`` as memory holds it now, and its
-    namespace; None if its first pair cannot be compiled (the arguments: block_plan)."""
-    plan = block_plan(tables, address, mem, pairs, first, follow, count)
-    return None if plan is None else plan.write()

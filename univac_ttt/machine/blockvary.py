@@ -12,7 +12,7 @@ call instead of one call a pass (docs/performance-log.md, seventh round).
 
 Which half varies: the one whose operand alone changed, when a block left at a changed
 word (compiled.py's ``_changed``), or, for a pair the block itself stores into before it
-reaches it (blockgen.block_plan), the one half with an address (the right if both have).
+reaches it (blockplan.block_plan), the one half with an address (the right if both have).
 An address whose word changed in any other way is not compiled so again.
 """
 

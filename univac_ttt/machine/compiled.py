@@ -4,7 +4,8 @@ A straight-line run of pairs (up to an unconditional transfer, a word that canno
 compiled, or 16 pairs) is compiled, the second time its first word is fetched at its
 address, into one Python function (blockgen.py writes its source) that runs every
 instruction of it and its timing; a pair seen for the first time runs through the
-operation table's executors (firstsight.py).
+operation table's executors (firstsight.py). A block goes on at the taken side of a test
+whose taken exits have come often (blockplan.py: a branch, asked for with _BRANCH).
 
 Blocks are looked up by their address and the word memory holds there at the moment of the
 fetch, and before each later pair a block compares the word memory holds now with the word
@@ -26,7 +27,7 @@ in ``CODE`` by their text (a shape's, or a source's that no shape serves): a blo
 another table, after a restore) is not compiled again, and a caller outside the machine may
 fill ``CODE`` from an earlier process (hostio/block_cache.py); the same text always gives
 the same code. With ``KEEP_OWN`` each block's own code is kept too, by its plan's key
-(blockgen.Plan: its start, rules and every word it was made from), and found by it before
+(blockplan.Plan: its start, rules and every word it was made from), and found by it before
 its source is written (writing and splitting a source cost more than the block's runs in
 a short command). Blocks ending at a U may count their runs by address too
 (Tables.runs_left).
@@ -37,9 +38,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from types import CodeType, FunctionType
 
-from . import blockgen, blockvary, shapes
-from .blockgen import _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS, Plan, block_plan, block_source
+from . import blockvary, shapes
+from .blockgen import _BRANCH, _CHANGED, _DONE, _FOLLOW, _MAX_PAIRS
+from .blockplan import Plan, block_plan, block_source
 from .blockrt import _STALLED, Bail
+from .blocktables import _SEEN_LIMIT, TABLES, Block, Tables
 from .fastarith import materialise, word_of
 from .firstsight import _first_sight
 from .ops import BY_CODE
@@ -51,16 +54,10 @@ if TYPE_CHECKING:
 
 # A block runs with room for so many instructions (at most _ROOM); what it returns is
 # blockgen's: the next CC plus _DONE times the instructions it ran (plus _CHANGED ...).
-Block = Callable[["Machine", int], int]
 _ROOM = 1 << 24
 _DONE_SHIFT = _DONE.bit_length() - 1  # r >> _DONE_SHIFT: instructions; r & _CC_MASK: CC
 _CC_MASK = _DONE - 1
 _PER_ADDRESS = 64  # blocks kept for one address before its table is emptied
-_OBSERVING_LIMIT = 16  # sets of observed addresses whose tables are kept
-_SEEN_LIMIT = 20_000  # words seen once, remembered so that the second sight compiles
-# A place is followed only if its HOT_RUNS runs came within HOT_RUNS * FOLLOW_SPAN
-# instructions of the block loop (once every 1,000 instructions on average, or oftener).
-FOLLOW_SPAN = 1_000
 _CODE_LIMIT = 2_048  # code objects kept (verify makes 66 shapes; self-writing code makes more)
 
 # Generated source -> its code object (a shape's, shapes.py, or a source's own);
@@ -87,84 +84,6 @@ def eligible(m: Machine) -> bool:
             and not m.tapes.faulty)  # a tape fault stops after its read has moved the tape
 
 
-class Tables:
-    """Compiled blocks for one overflow rule, shared by every machine: ``by_address[cc]``
-    maps the word at cc to the block that starts there. A block is compiled the second time
-    its first word is fetched at its address: words made afresh on every pass run in the
-    interpreter."""
-
-    def __init__(self, overflow_stop: bool, observed: frozenset[int] = frozenset()) -> None:
-        self.overflow_stop = overflow_stop
-        self.by_address: list[dict[str, Block]] = [{} for _ in range(1000)]
-        self.singles: list[dict[str, Block]] = [{} for _ in range(1000)]  # one pair each
-        self.seen: set[tuple[int, str]] = set()
-        # Blocks that have run often enough to be compiled on across their last U.
-        self.followed: set[tuple[int, str]] = set()
-        # Addresses the machine's observer is told of (Machine.arrivals): a block starts at
-        # each and tells it, and none runs through one.
-        self.observed = observed
-        self._observing: dict[frozenset[int], Tables] = {}
-        # The runs left before the blocks at an address are followed (one count for every
-        # word there, shared by their blocks: blockgen.HOT_RUNS).
-        self._runs_left: dict[int, list[int]] = {}
-        # Instructions the block loop has run with these tables (counted as each call of
-        # it ends), and that count when each address's runs began to be counted.
-        self.ran = 0
-        self._counted_since: dict[int, int] = {}
-        # Addresses whose word changed in one half's operand alone: the half blocks read
-        # at run time there (blockvary.py), or UNSTABLE where it changed otherwise.
-        self.varying: dict[int, int | None] = {}
-
-    def runs_left(self, address: int) -> list[int]:
-        """The count the blocks at ``address`` ending at a U they may follow share."""
-        count = self._runs_left.get(address)
-        if count is None:
-            count = self._runs_left[address] = [blockgen.HOT_RUNS]
-            self._counted_since[address] = self.ran
-        return count
-
-    def worth_following(self, address: int) -> bool:
-        """Whether the runs at ``address`` came often enough for a followed block to pay
-        for its compile (a few ms: about 10,000 runs saving a few hundred ns each) soon;
-        if not, its count starts again (a place run once a game is hot only after
-        millions of instructions: following it then was a compile in the middle of a
-        long run, for nothing). Counts kept by block alone always follow."""
-        since = self._counted_since.get(address)
-        if since is None or self.ran - since <= blockgen.HOT_RUNS * FOLLOW_SPAN:
-            return True
-        count = self._runs_left.get(address)
-        if count is not None:  # (machines in other threads share these tables)
-            count[0] = blockgen.HOT_RUNS
-        self._counted_since[address] = self.ran
-        return False
-
-    def hot(self, address: int) -> bool:
-        """Whether a block at ``address`` has used up the runs: the next ones follow."""
-        count = self._runs_left.get(address)
-        return count is not None and count[0] <= 0
-
-    def forget(self) -> None:
-        """Drop every block, sight and count (tests start from a known state)."""
-        self.seen.clear()
-        self.followed.clear()
-        self._runs_left.clear()
-        self._counted_since.clear()
-        self.varying.clear()
-        for blocks in (*self.by_address, *self.singles):
-            blocks.clear()
-
-    def observing(self, addresses: frozenset[int]) -> Tables:
-        """Tables for the same rule whose blocks tell ``Machine.on_arrival`` when they
-        start at one of ``addresses``: an observed run stays compiled."""
-        tables = self._observing.get(addresses)
-        if tables is None:
-            if len(self._observing) >= _OBSERVING_LIMIT:
-                self._observing.clear()
-            tables = self._observing[addresses] = Tables(self.overflow_stop, addresses)
-        return tables
-
-
-TABLES = {False: Tables(False), True: Tables(True)}  # by "overflow stops the machine"
 
 
 # What the loop's look-up meets besides a block's answer (each at least _CHANGED, so one
@@ -387,7 +306,10 @@ def _rare(m: Machine, tables: Tables, cc: int, word: str, r: int, room: int,
         if m._shadowed:  # the executors read memory as words
             materialise(m)
         return first_sight(m, cc) + 2 * _DONE
-    if r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
+    if r >= _BRANCH:  # a test's taken side is hot: the block goes on there
+        r -= _BRANCH
+        _branch(tables, cc, mem, word)
+    elif r >= _FOLLOW:  # hot, and ending at a U: compiled on across it
         r -= _FOLLOW
         _follow(tables, cc, mem, word)
     elif r >= _CHANGED:  # a word of the block had changed
@@ -396,24 +318,47 @@ def _rare(m: Machine, tables: Tables, cc: int, word: str, r: int, room: int,
     return r
 
 
-def _changed(tables: Tables, cc: int, mem: list[str], pairs: int, word: str) -> None:
-    """The block for ``word`` at ``cc`` left at its ``pairs``-th pair, whose word had
-    changed: if only one half's operand did, that address is read at run time from now on
-    (blockvary.py) and the whole block is made again; otherwise (or if the pair was read
-    so already and the word did not fit) it is shortened to the pairs before it (filed
-    under the word it was found by)."""
+def _changed(tables: Tables, cc: int, mem: list[str], step: int, word: str) -> None:
+    """The block for ``word`` at ``cc`` left at its pair ``step`` (blockplan's index),
+    whose word had changed: if only one half's operand did, that address is read at run
+    time from now on (blockvary.py) and the whole block is made again; otherwise (or if
+    the pair was read so already and the word did not fit) it is shortened to the pairs
+    before it on its main path (filed under the word it was found by), or, for a pair on a
+    branch, made again with its branches ending before that address (UNSTABLE)."""
     block = tables.by_address[cc].get(word)
-    steps = getattr(block, "__globals__", {}).get("STEPS")
-    if steps is not None and pairs < len(steps):
-        at, old, varying = steps[pairs]
+    names = getattr(block, "__globals__", {})
+    steps = names.get("STEPS")
+    pairs = step
+    if steps is not None and step < len(steps):
+        at, old, varying = steps[step]
         half = None if varying is not None else blockvary.changed_half(old, mem[at])
         if len(tables.varying) >= _SEEN_LIMIT:
             tables.varying.clear()
         tables.varying[at] = half
-        if half is not None:
+        main = names.get("MAIN")
+        pairs = step if main is None else main[step]
+        if half is not None or pairs is None:
             compile_block(tables, cc, mem, word=word)
             return
     compile_block(tables, cc, mem, pairs, word=word)
+
+
+def _main_pairs(names: dict[str, object]) -> int:
+    """The pairs on the main path of the block whose globals are ``names``."""
+    main = names.get("MAIN")
+    if main is None:
+        return _MAX_PAIRS
+    return sum(place is not None for place in main)  # type: ignore[attr-defined]
+
+
+def _branch(tables: Tables, cc: int, mem: list[str], word: str) -> None:
+    """The block for ``word`` at ``cc`` left at a test whose count of taken exits ran dry:
+    made again (its main path as long) going on at the taken sides now hot, if their
+    exits came often enough (``Tables.taken_sooner``); else it counts again as it is."""
+    block = tables.by_address[cc].get(word)
+    names = getattr(block, "__globals__", {})
+    if tables.taken_sooner(names.get("COUNTED", ()), names):  # type: ignore[arg-type]
+        compile_block(tables, cc, mem, _main_pairs(names), word=word)
 
 
 def run(m: Machine, max_steps: int) -> Stop:
@@ -446,5 +391,5 @@ def run(m: Machine, max_steps: int) -> Stop:
     return stop
 
 
-__all__ = ["BY_CODE", "TABLES", "Bail", "Tables", "block_source", "compile_block", "eligible",
-           "run"]
+__all__ = ["BY_CODE", "TABLES", "Bail", "Tables", "block_source", "compile_block",
+           "eligible", "run"]
