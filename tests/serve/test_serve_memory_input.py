@@ -92,6 +92,16 @@ def test_an_application_reads_its_keys_and_ends_with_the_input() -> None:
     assert run(scenario(), 10) == "abc"
 
 
+async def _terminal(keys: MemoryPipeInput, bindings: KeyBindings,
+                    apps: list[Application[None]]) -> None:
+    """An application on ``keys`` in an app session of its own, as a served terminal's."""
+    output = Vt100_Output(io.StringIO(), lambda: Size(24, 80), term="xterm", enable_cpr=False)
+    with create_app_session(input=keys, output=output):
+        app: Application[None] = Application(layout=Layout(Window()), key_bindings=bindings)
+        apps.append(app)
+        await app.run_async(set_exception_handler=False)
+
+
 def test_a_failing_key_is_reported_with_its_application() -> None:
     """The server's exception handler ends the terminal whose key failed: it finds that
     terminal's application in the failed callback's context (serve/private.py)."""
@@ -109,17 +119,9 @@ def test_a_failing_key_is_reported_with_its_application() -> None:
         loop.set_exception_handler(lambda _loop, context: failed.append(context))
         apps: list[Application[None]] = []
 
-        async def terminal(keys: MemoryPipeInput) -> None:
-            output = Vt100_Output(io.StringIO(), lambda: Size(24, 80), term="xterm",
-                                  enable_cpr=False)
-            with create_app_session(input=keys, output=output):  # a session each, as served
-                app: Application[None] = Application(layout=Layout(Window()),
-                                                     key_bindings=bindings)
-                apps.append(app)
-                await app.run_async(set_exception_handler=False)
 
         with create_memory_pipe_input() as keys:
-            task = loop.create_task(terminal(keys))
+            task = loop.create_task(_terminal(keys, bindings, apps))
             await asyncio.sleep(0.01)
             keys.send_text("x")  # sent from another context: the connection's
             while not failed:
@@ -155,17 +157,9 @@ def test_held_reads_are_read_at_once_and_a_failure_still_names_its_application()
         loop.set_exception_handler(lambda _loop, context: failed.append(context))
         apps: list[Application[None]] = []
 
-        async def terminal(keys: MemoryPipeInput) -> None:
-            output = Vt100_Output(io.StringIO(), lambda: Size(24, 80), term="xterm",
-                                  enable_cpr=False)
-            with create_app_session(input=keys, output=output):
-                app: Application[None] = Application(layout=Layout(Window()),
-                                                     key_bindings=bindings)
-                apps.append(app)
-                await app.run_async(set_exception_handler=False)
 
         with create_memory_pipe_input() as keys:
-            task = loop.create_task(terminal(keys))
+            task = loop.create_task(_terminal(keys, bindings, apps))
             await asyncio.sleep(0.01)
             keys.hold_reads()
             keys.send_text("a")
