@@ -93,3 +93,16 @@ def test_coding_sheet_excerpts_in_the_program_page_match_the_sheet():
     sheet = sheet_text()
     for excerpt in excerpts:
         assert excerpt in sheet, excerpt.splitlines()[0]
+
+
+def test_the_readme_names_each_commands_file_argument_as_its_help_does():
+    """The README's table says `univac-ttt monitor [FILE]`; the usage line said [image]
+    (and verify's [sheet]) for the same argument."""
+    from univac_ttt.cli.main import build_parser
+
+    readme = (ROOT / "README.md").read_text()
+    named = dict(re.findall(r"`univac-ttt (\w+) \[(\w+)\]", readme))
+    assert {"monitor", "verify"} <= set(named)
+    subcommands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    for command, argument in named.items():
+        assert f"[{argument}]" in subcommands[command].format_usage(), command

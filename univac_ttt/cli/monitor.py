@@ -19,7 +19,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              description="The lecture monitor: examine, step, break and go "
                                          "back through a program in memory, in SIMH's "
                                          "command language (type help inside). With no "
-                                         "IMAGE, the tic-tac-toe program, with its program "
+                                         "FILE, the tic-tac-toe program, with its program "
                                          "tape on Uniservo 1 (boot loads it; attach and "
                                          "detach mount reels). Ctrl-C stops a "
                                          "run; under --script a run stops after 5,000,000 "
@@ -27,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                          "keyboard, a line goes to it and a command starts "
                                          "with ':'; Up and Down recall the last 1,000 "
                                          "command lines (docs/lecture.md).")
-    monitor.add_argument("image", nargs="?", type=path,
+    monitor.add_argument("image", nargs="?", type=path, metavar="FILE",
                          help="a memory image, or a coding sheet (.ucs) for labels and remarks")
     monitor.add_argument("--log", metavar="FILE", type=path,
                          help="append the session (each command and what it printed) to "

@@ -24,12 +24,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     run = sub.add_parser(NAME, help=SUMMARIES[NAME],
                          description="Load a memory image (docs/image-format.md) or a coding "
                                      "sheet (.ucs, assembled first) into a fresh "
-                                     "machine and run it from 000; with no IMAGE, press "
+                                     "machine and run it from 000; with no FILE, press "
                                      "CLEAR C and INITIAL READ: block 1 of the reel on "
                                      "Uniservo 1 goes to 000-059 and runs. Exit status: 0 "
                                      "normal stop, 1 error stop, 2 bad image, reel or option, "
                                      "74 the output could not be written.")
-    run.add_argument("image", nargs="?", type=path,
+    run.add_argument("image", nargs="?", type=path, metavar="FILE",
                      help="memory image, or coding sheet (.ucs) (none: boot from the tape "
                           "on Uniservo 1)")
     run.add_argument("--tape", action="append", default=[], metavar="N=FILE[:rw]",

@@ -21,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="also report the game's size and the nodes that minimax and "
                              "alpha-beta (plain, ordered, with a table, iterative deepening) "
                              "visit from the empty board (about two seconds more)")
-    verify.add_argument("sheet", nargs="?", type=path,
+    verify.add_argument("sheet", nargs="?", type=path, metavar="FILE",
                         help="a coding sheet (.ucs) to judge instead of the shipped program, "
                              "e.g. one with the element table reordered (or a memory image, "
                              "when its board is at the shipped program's BRD)")
