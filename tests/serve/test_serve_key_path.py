@@ -125,3 +125,42 @@ def test_terminals_share_the_consoles_bindings_and_each_key_acts_on_its_own() ->
         return (*texts, shared and not helps)
 
     assert run(scenario(), 30) == ("3", "", True)
+
+
+def test_a_prompt_toolkit_binding_that_fails_on_the_short_path_is_dropped_by_the_guard(
+        monkeypatch) -> None:
+    """The key guard (tui/keyguard.py) wraps the processor's ``_call_handler`` when the
+    terminal starts running, after make_app gave it the short path: a prompt_toolkit
+    binding the short path takes (Left) still goes through the guard, so its failure drops
+    the key and the terminal goes on (the short path once kept the unguarded method)."""
+    from prompt_toolkit.key_binding.key_processor import KeyPress
+    from prompt_toolkit.keys import Keys
+
+    async def scenario() -> tuple[int, str, bool]:
+        loop = asyncio.get_running_loop()
+        with create_memory_pipe_input() as keys:
+            served = _console(keys, True)
+            app, console = served.application, served.console
+            processor = app.key_processor
+            left = processor._get_matches([KeyPress(Keys.Left)])[-1]  # noqa: SLF001
+            assert left.handler.__module__.startswith("prompt_toolkit.")
+
+            def fails(event: Any) -> None:
+                raise RuntimeError("a prompt_toolkit binding failed")
+
+            fails.__module__ = left.handler.__module__
+            monkeypatch.setattr(left, "handler", fails)
+            drawn: list[int] = []
+            app.after_render += lambda _app: drawn.append(1)
+            task = loop.create_task(served.run())
+            await until(lambda: drawn and not console.typing)
+            keys.send_text("\x1b[D")
+            await until(lambda: getattr(processor, "dropped_keys", 0) == 1 or task.done())
+            keys.send_text("5")
+            await until(lambda: console.keyboard_buffer.text == "5" or task.done())
+            alive = not task.done()
+            app.exit(result=0)
+            await asyncio.wait_for(task, 5)
+        return processor.dropped_keys, console.keyboard_buffer.text, alive
+
+    assert run(scenario(), 30) == (1, "5", True)

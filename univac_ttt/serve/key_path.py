@@ -49,7 +49,6 @@ def plain_keys(app: Application[Any]) -> None:
     processor = app.key_processor
     matches = processor._get_matches  # noqa: SLF001 - ServedKeyBindings.matches
     longer = processor._is_prefix_of_longer_match  # noqa: SLF001
-    call_handler = processor._call_handler  # noqa: SLF001 - the guarded one, if guarded
     process_keys = processor.process_keys
     before, after = processor.before_key_press, processor.after_key_press
     own = weakref.ref(processor)
@@ -73,8 +72,8 @@ def plain_keys(app: Application[Any]) -> None:
         return found[-1]
 
     def call(binding: Binding, sequence: list[KeyPress]) -> None:
-        if _prompt_toolkits(binding):
-            call_handler(binding, sequence)
+        if _prompt_toolkits(binding):  # the guard (tui/keyguard.py) wraps _call_handler
+            processor._call_handler(binding, sequence)  # noqa: SLF001 - when run: looked up now
             return
         event = KeyPressEvent(own, arg=None, key_sequence=sequence,
                               previous_key_sequence=processor._previous_key_sequence,  # noqa: SLF001

@@ -55,7 +55,10 @@ PROMPT_TOOLKIT_INTERNALS = (
     ("prompt_toolkit.application.application", "_CombinedRegistry",
      ("_create_key_bindings", "get_bindings_for_keys", "get_bindings_starting_with_keys")),
     ("prompt_toolkit.key_binding.key_processor", "KeyProcessor",
-     ("_bindings", "_start_timeout", "_flush_wait_task")),
+     ("_bindings", "_start_timeout", "_flush_wait_task", "_get_matches",
+      "_is_prefix_of_longer_match", "_call_handler", "_previous_key_sequence",
+      "_previous_handler")),  # the last five: key_path.py's short path
+    ("prompt_toolkit.key_binding.key_processor", None, ("_Flush",)),
     ("asyncio.unix_events", "_UnixSelectorEventLoop", ("_signal_handlers",)),
     ("asyncio.events", "Handle", ("_callback", "_run")),
 )
