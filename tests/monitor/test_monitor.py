@@ -325,6 +325,20 @@ def test_the_command_line_holds_a_do_file_line_and_says_so_once():
     assert "monitor> " + "9" * 1_000 in lines
 
 
+def test_a_yank_repeated_by_a_count_is_held_to_the_command_line_too():
+    """Emacs's Ctrl-Y after Esc and a count set the whole line past insert_text's limit: a
+    line killed with Ctrl-U and yanked 999 times was 900,000 characters."""
+    from univac_ttt.monitor.app_layout import LINE_FULL
+
+    with create_pipe_input() as pipe:
+        app = MonitorApp(game_monitor(), input=pipe, output=DummyOutput())
+        pipe.send_text("9" * 900 + "\x15" + "\x1b999" + "\x19" + "\r\x11\x11")
+        assert app.run() == 0
+    lines = list(app.lines)
+    assert lines.count(LINE_FULL) == 1
+    assert "monitor> " + "9" * 1_000 in lines
+
+
 def test_keyboard_mode_takes_only_colon_lines_as_commands():
     """Issue 13: `e NX` typed while the UNIVAC waits is a keyboard word, never half a
     command; ':' (no key of the UNIVAC keyboard) marks a command in keyboard mode."""

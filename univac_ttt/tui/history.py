@@ -19,7 +19,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.clipboard import ClipboardData
 from prompt_toolkit.history import History
+from prompt_toolkit.selection import PasteMode
 
 
 class BoundedHistory(History):
@@ -76,6 +78,20 @@ class RecallBuffer(Buffer):
                 if not data:
                     return
         super().insert_text(data, overwrite, move_cursor, fire_event)
+
+    def paste_clipboard_data(self, data: ClipboardData, paste_mode: PasteMode = PasteMode.EMACS,
+                             count: int = 1) -> None:
+        """A yank (Ctrl-Y, after Esc and a count up to 999,999) is cut to the room left too:
+        prompt_toolkit sets the document whole, past ``insert_text``."""
+        if self.max_length is not None and len(data.text) * count > (
+                room := max(0, self.max_length - len(self.text))):
+            if self.on_full is not None:
+                self.on_full()
+            text = (data.text * min(count, room // len(data.text) + 1))[:room]
+            if not text:
+                return
+            data, count = ClipboardData(text, data.type), 1
+        super().paste_clipboard_data(data, paste_mode, count)
 
     def load_history_if_not_yet_loaded(self) -> None:
         if self._load_history_task is not None:
