@@ -4,10 +4,16 @@ not made from) cannot happen, and a block found by its key runs as the reference
 
 from __future__ import annotations
 
-import pytest
+import itertools
 
-from tests.machine.test_differential import fast_run, play, same, twin
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.machine.test_differential import fast_run, loop_words, numbers, play, same, twin
+from tests.support.compiled_tables import forget_compiled
 from tests.support.reference_cpu import reference_run
+from tests.support.sizes import RANDOM_KEYED_EXAMPLES, size
 from univac_ttt.machine import MachineOptions, blockgen, blockplan, compiled
 from univac_ttt.machine.word import from_int, instruction
 from univac_ttt.packs.tictactoe import DEMO_GAMES
@@ -119,3 +125,37 @@ def test_a_kept_multiply_found_by_its_key_has_its_memo(monkeypatch):
         fast, ref = twin(MachineOptions(), memory, [])
         for steps in (1000, 7, 33):
             same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
+
+
+@settings(deadline=None, max_examples=size(*RANDOM_KEYED_EXAMPLES))
+@given(st.lists(loop_words, min_size=1, max_size=8),
+       st.dictionaries(st.integers(10, 45), st.one_of(numbers, loop_words), max_size=30))
+def test_a_plans_namespace_is_the_writers_for_random_loops(body, data):
+    """What a block found by its key runs in (Plan.namespace) is what its writer made, for
+    every block random loops of every kind of instruction make: the two were built apart,
+    and a multiply's memo missing from the plan's was a NameError in play, verify and serve
+    that the games' blocks (no multiply) never showed."""
+    written: list[tuple[blockplan.Plan, dict[str, object]]] = []
+    real, hot = blockplan.Plan.write, blockgen.HOT_RUNS
+
+    def write(plan: blockplan.Plan) -> tuple[str, dict[str, object]]:
+        source, namespace = real(plan)
+        written.append((plan, dict(namespace)))
+        return source, namespace
+
+    blockplan.Plan.write, blockgen.HOT_RUNS = write, 60  # type: ignore[method-assign]
+    try:
+        forget_compiled()
+        memory = {**data, **dict(enumerate(body))}
+        memory[len(body)] = instruction("00", 0) + instruction("U", 0)
+        fast, _ = twin(MachineOptions(), memory, [])
+        fast[0].run(3_000)
+    finally:
+        blockplan.Plan.write, blockgen.HOT_RUNS = real, hot  # type: ignore[method-assign]
+        forget_compiled()
+    for plan, namespace in written:
+        rebuilt = plan.namespace
+        assert set(rebuilt) == set(namespace), plan.key
+        for name, value in namespace.items():  # (a taken-exit count is a fresh iterator)
+            if value.__class__ is not itertools.repeat:
+                assert rebuilt[name] == value, (plan.key, name)

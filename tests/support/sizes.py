@@ -44,6 +44,8 @@ MERGE_EXAMPLES = (10, 300)
 MERGE_RECORDS = (20, 60)
 # random chains of followed blocks against the reference (tests/machine/test_block_formation.py)
 FOLLOWED_BLOCK_EXAMPLES = (20, 400)
+# random loops whose every written block's plan must rebuild its writer's namespace
+RANDOM_KEYED_EXAMPLES = (40, 1_000)
 # games before the first resize in the cheap screen's comparison with pyte, and whether a
 # last game is played after the window is made whole again (tests/serve/test_screen_rows.py)
 SCREEN_ROWS_GAMES = (1, 2)
