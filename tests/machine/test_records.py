@@ -79,6 +79,7 @@ def test_a_records_class_is_the_one_namedtuple_makes(fields, defaults):
 
     theirs = namedtuple("Point", fields, defaults=defaults, module=__name__)
     ours = named_tuple("Point", fields, defaults, __name__)
+    assert set(vars(ours)) == set(vars(theirs))  # nothing a newer namedtuple adds is missed
     for name in ("__doc__", "_fields", "_field_defaults", "__match_args__", "__module__",
                  "__qualname__", "__slots__"):
         assert getattr(ours, name) == getattr(theirs, name), name

@@ -100,3 +100,18 @@ def test_what_json_refuses_the_snapshot_reader_refuses(text):
         json.loads(text)
     with pytest.raises(ValueError):
         snapshot._parsed(text.encode("utf-8"))
+
+
+def test_a_scanner_that_wants_more_of_the_stand_in_is_json_read_instead(monkeypatch):
+    """The snapshot reader hands _json's C scanner a stand-in for json's decoder; should a
+    later Python's scanner ask it for more, the snapshot is read by json itself (not a
+    last-guard internal error at every play and verify)."""
+    import _json
+    import json
+
+    def wants_more(context: object) -> object:
+        raise AttributeError("'_Scanning' has no attribute 'array_hook'")
+
+    monkeypatch.setattr(_json, "make_scanner", wants_more)
+    text = (Path(HERE) / "tictactoe" / SNAPSHOT_FILE).read_text(encoding="utf-8")
+    assert snapshot._parsed(text.encode("utf-8")) == json.loads(text)

@@ -48,6 +48,9 @@ def build_parser(complete: Iterable[str] = COMMANDS) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"univac-ttt {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    # argparse's private parts (_name_parser_map, _choices_actions, _ChoicesPseudoAction),
+    # checked against Python 3.11's argparse; tests/cli/test_startup.py holds every --help
+    # and error to the parser built whole, so a later argparse that differs fails there
     sub._name_parser_map = sub.choices = _Parsers(sub)  # type: ignore[assignment]
     complete = set(complete)
     for name in COMMANDS:

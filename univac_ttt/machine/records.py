@@ -126,7 +126,8 @@ def named_tuple(typename: str, fields: tuple[str, ...], defaults: list[object],
     """``collections.namedtuple(typename, fields, defaults=defaults, module=module)``: the
     same class, its ``__new__`` one of the functions above with the fields' names (for
     more than ten fields, or a name namedtuple would refuse, namedtuple itself)."""
-    template = _NEW.get(len(fields))
+    template = _NEW.get(len(fields)) if sys.version_info < (3, 12) else None  # (3.11's
+    # class is what _finish writes; a later Python's namedtuple makes its own until checked)
     if template is None or any(not name.isidentifier() or name.startswith("_")
                                for name in (typename, *fields)) \
             or len(set(fields)) != len(fields) or len(defaults) > len(fields):
