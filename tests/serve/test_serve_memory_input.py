@@ -102,24 +102,29 @@ async def _terminal(keys: MemoryPipeInput, bindings: KeyBindings,
         await app.run_async(set_exception_handler=False)
 
 
+def _failing_on_x() -> tuple[KeyBindings, list[dict[str, object]], list[Application[None]]]:
+    """Bindings whose x fails, the running loop's exception handler recording each failure,
+    and the list the terminal's application will be put in."""
+    bindings = KeyBindings()
+
+    @bindings.add("x")
+    def _(event) -> None:  # type: ignore[no-untyped-def]
+        raise RuntimeError("a front end's own binding failed")
+
+    failed: list[dict[str, object]] = []
+    asyncio.get_running_loop().set_exception_handler(
+        lambda _loop, context: failed.append(context))
+    return bindings, failed, []
+
+
 def test_a_failing_key_is_reported_with_its_application() -> None:
     """The server's exception handler ends the terminal whose key failed: it finds that
     terminal's application in the failed callback's context (serve/private.py)."""
     from univac_ttt.serve.private import app_of_failed_callback
 
     async def scenario() -> bool:
-        bindings = KeyBindings()
-
-        @bindings.add("x")
-        def _(event) -> None:  # type: ignore[no-untyped-def]
-            raise RuntimeError("a front end's own binding failed")
-
+        bindings, failed, apps = _failing_on_x()
         loop = asyncio.get_running_loop()
-        failed: list[dict[str, object]] = []
-        loop.set_exception_handler(lambda _loop, context: failed.append(context))
-        apps: list[Application[None]] = []
-
-
         with create_memory_pipe_input() as keys:
             task = loop.create_task(_terminal(keys, bindings, apps))
             await asyncio.sleep(0.01)
@@ -141,23 +146,14 @@ def test_held_reads_are_read_at_once_and_a_failure_still_names_its_application()
     from univac_ttt.serve.private import app_of_failed_callback
 
     async def scenario() -> tuple[list[str], bool]:
-        bindings = KeyBindings()
+        bindings, failed, apps = _failing_on_x()
         typed: list[str] = []
 
         @bindings.add("a")
         def _(event) -> None:  # type: ignore[no-untyped-def]
             typed.append("a")
 
-        @bindings.add("x")
-        def _(event) -> None:  # type: ignore[no-untyped-def]
-            raise RuntimeError("a front end's own binding failed")
-
         loop = asyncio.get_running_loop()
-        failed: list[dict[str, object]] = []
-        loop.set_exception_handler(lambda _loop, context: failed.append(context))
-        apps: list[Application[None]] = []
-
-
         with create_memory_pipe_input() as keys:
             task = loop.create_task(_terminal(keys, bindings, apps))
             await asyncio.sleep(0.01)

@@ -86,15 +86,11 @@ def quiet_wakeups(app: Application[Any]) -> None:
             app._redraw()  # noqa: SLF001
 
     def invalidate_on_loop() -> None:
-        loop = app.loop
-        if (not app._is_running or loop is None or loop.is_closed()  # noqa: SLF001
-                or app._invalidated):  # noqa: SLF001
-            return
-        if app.min_redraw_interval or app.max_render_postpone_time or not _on_loop(loop):
-            invalidate()
+        if app._invalidated or not _on_loop_unpaced(app):  # noqa: SLF001
+            invalidate()  # prompt_toolkit's: nothing when not running, closed or queued
             return
         app._invalidated = True  # noqa: SLF001
-        loop.call_soon(redraw)
+        app.loop.call_soon(redraw)  # type: ignore[union-attr]
 
     app.invalidate = invalidate_on_loop  # type: ignore[method-assign]
 
