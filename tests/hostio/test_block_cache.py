@@ -108,6 +108,22 @@ def test_saved_only_when_something_new_was_compiled(cache_home):
     assert again.load() == 1 and not again.save()
 
 
+@pytest.mark.parametrize("stamp", [b"c357858c\n", b"a0000000\n", b"f0000000\n"])
+def test_a_file_read_under_another_stamp_is_never_unmarshalled(cache_home, monkeypatch, stamp):
+    """Read without its stamp, a file's stamp digits come first in the body; marshal took
+    a code object's or a list's length from them and allocated gigabytes (10 s) before it
+    failed. The body must open a dict before marshal sees it."""
+    path = cache_file("verify")
+    assert path is not None and write_codes(path, _codes(), stamp)
+    assert read_codes(path, stamp).keys() == {SOURCE}
+
+    def refuse(data: bytes) -> object:
+        raise AssertionError("marshal.loads reached")
+
+    monkeypatch.setattr(block_cache.marshal, "loads", refuse)
+    assert read_codes(path) == {}
+
+
 def test_a_full_cache_keeps_only_what_the_run_used(cache_home, monkeypatch):
     monkeypatch.setattr(block_cache, "KEPT", 2)
     codes = {f"x = {n}\n": compile(f"x = {n}\n", "<string>", "exec") for n in range(5)}

@@ -33,6 +33,7 @@ HEADER = b"univac-ttt compiled blocks 2\n"
 CACHE_BYTES = 32_000_000  # a larger file is not read
 KEPT = 1_024  # sources kept in a file: beyond it, only those the last run used
 DISABLE = "UNIVAC_TTT_NO_CACHE"
+DICT_CODES = (b"{", b"\xfb")  # marshal's dict, plain or with its reference flag
 
 
 def cache_file(kind: str) -> str | None:
@@ -84,8 +85,11 @@ def read_codes(path: str, stamp: bytes = b"") -> dict[str, CodeType]:
     except (OSError, ValueError):
         return {}
     head = HEADER + _magic() + stamp
-    if len(data) > CACHE_BYTES or not data.startswith(head):
-        return {}
+    if (len(data) > CACHE_BYTES or not data.startswith(head)
+            or data[len(head):len(head) + 1] not in DICT_CODES):
+        return {}  # the body must open a dict: marshal reading a longer stamp as one (a
+        # file read under a shorter stamp) can take a code or list length from its digits
+        # and allocate gigabytes before it fails (10 s for one stamp)
     try:
         codes = marshal.loads(data[len(head):])
     except (ValueError, EOFError, TypeError, OverflowError, MemoryError):
