@@ -27,8 +27,10 @@ def test_every_phrase_is_typed_by_the_program():
                ttt.NEW_GAME_PHRASE, ttt.CONGRATULATIONS_PHRASE]
     for phrase in phrases:
         assert phrase in messages, phrase
-    for phrase in ttt.RESULT_PHRASES.values():
+    for result, phrase in ttt.RESULT_PHRASES.items():
         assert ttt.RESULT_PATTERN.search(phrase)
+        # results_in reads it (its quick test for a paper with no result passes it on)
+        assert ttt.results_in(f"123\n{phrase}.\n") == [result]
     # pack.toml's [results] are the same phrases, announcing the same results
     assert PACK.results == {phrase: result for result, phrase in ttt.RESULT_PHRASES.items()}
 
