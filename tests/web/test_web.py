@@ -116,6 +116,23 @@ def test_an_occupied_square(browser):
         assert board(page).count("X") == 1  # nothing changed on the board
 
 
+def test_the_board_s_o_does_not_read_as_a_zero(browser):
+    """The board's marks were in DejaVu Sans Mono, whose O is as narrow as its 0: the
+    UNIVAC's O beside the free squares' digits read as a zero. Measured in the font the
+    browser draws the cell in, the O is now clearly wider than a zero."""
+    with web_server() as running:
+        page = open_page(browser, running)
+        press(page, "5")
+        ratio = page.evaluate("""() => {
+            const cell = [...document.querySelectorAll('#board .cell')]
+                .find(c => c.textContent === 'O');
+            const ctx = document.createElement('canvas').getContext('2d');
+            ctx.font = getComputedStyle(cell).font;
+            return ctx.measureText('O').width / ctx.measureText('0').width;
+        }""")
+        assert ratio > 1.15
+
+
 def test_two_tabs_have_their_own_machines(browser):
     with web_server() as running:
         first = open_page(browser, running)
