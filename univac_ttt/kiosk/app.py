@@ -309,14 +309,22 @@ class KioskApp:
 
         return kb
 
+    def advance(self) -> None:
+        """Time passing (the ticker's step). A line the visitor typed and never released
+        goes when a demonstration starts: it stayed under DEMONSTRATION, and the next
+        visitor's first Enter played it as their move."""
+        before = self.kiosk.mode
+        if self.kiosk.tick() or self.kiosk.mode is not before:
+            if self.kiosk.mode is Mode.ATTRACT:
+                self.keyboard_buffer.reset()
+            self._sync()
+            self._focus()
+            self.app.invalidate()
+
     async def _ticker(self) -> None:
         try:
             while True:
-                before = self.kiosk.mode
-                if self.kiosk.tick() or self.kiosk.mode is not before:
-                    self._sync()
-                    self._focus()
-                    self.app.invalidate()
+                self.advance()
                 await asyncio.sleep(0.03 if self.kiosk.pacer.busy else 0.25)
         except asyncio.CancelledError:
             raise
