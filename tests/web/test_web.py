@@ -213,6 +213,22 @@ def test_attract_mode_idle_reset_and_staff_exit_with_a_fake_clock(browser, tmp_p
         assert "staff exit" in running.out.getvalue()
 
 
+def test_help_left_open_closes_when_the_demonstrations_start(browser, tmp_path):
+    """A visitor opened HELP and walked off: the dialog covered the exhibit through every
+    demonstration after, until someone touched the screen."""
+    clock = FakeClock()
+    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
+                             stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
+                             first_demo=0, clock=clock)
+    with web_server(museum=settings) as running:
+        page = open_page(browser, running)
+        page.keyboard.press("F1")
+        page.wait_for_selector("#help-dialog[open]")
+        clock.advance(61)
+        page.wait_for_function("document.body.dataset.mode === 'attract'")
+        page.wait_for_function("!document.getElementById('help-dialog').open")
+
+
 def test_the_sound_follows_the_typewriter(browser):
     """Each character the UNIVAC types is a strike at the typewriter's pace, each line
     ends with a carriage return, and a game's end rings the bell (the page's own log of
