@@ -97,11 +97,13 @@ class ConsoleApp:
         self.keyboard_buffer = RecallBuffer(multiline=False, history=BoundedHistory(KEY_LINES))
         self._speed_changed = asyncio.Event()  # wakes the ticker, asleep in fast speed
         self.layout = ConsoleLayout(self)
-        # The tree of containers never changes: prompt_toolkit's walks of it after every
-        # redraw are done once (tui/static_layout.py).
+        # The application's layout is the keyboard line alone, for focus and key bindings
+        # (the screen is app_rows.py's rows; app_layout.py). It never changes:
+        # prompt_toolkit's walks of it after every redraw are done once (tui/static_layout.py).
         with built_with_shared_defaults():  # one table for a server's hundreds of terminals
             self.app: Application[int] = StaticLayoutApplication(
-                layout=StaticLayout(self.layout.container, focused_element=self.keyboard_buffer),
+                layout=StaticLayout(self.layout.keys_container(),
+                                    focused_element=self.keyboard_buffer),
                 key_bindings=merge_key_bindings([basic_bindings(), console_bindings()]),
                 style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls paper
                 input=input, output=output, after_render=lambda _app: None,
