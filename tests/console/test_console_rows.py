@@ -270,6 +270,20 @@ def test_the_application_s_layout_is_the_keyboard_line_and_the_windows_wait_to_b
                                         .get_children()[1].get_children())
 
 
+def test_the_paper_s_buffer_is_filled_when_read_and_at_every_change_once_a_window_shows_it(
+        ) -> None:
+    console, _ = _console(120, 40, served=True)
+    buffer = console.paper._buffer
+    _play(console, "5")
+    assert buffer.text == "" and console.paper._unfilled  # nothing read it: not filled
+    assert console.paper_buffer.text == console.session.paper  # filled as it is read
+    assert console.paper_buffer.cursor_position == len(console.session.paper)
+    window = console.paper.window  # a prompt_toolkit window shows it from now on
+    assert window.content.buffer is buffer and buffer.text == console.session.paper
+    _play(console, "1")
+    assert buffer.text == console.session.paper and "\n> 1\n" in buffer.text
+
+
 def test_frame_after_frame_the_terminal_shows_what_prompt_toolkit_would() -> None:
     console, _ = _console(100, 30, served=True)
     drawn = _Drawn(console, 100, 30)

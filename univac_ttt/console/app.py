@@ -22,6 +22,7 @@ from datetime import datetime
 from pathlib import Path
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import merge_key_bindings
 from prompt_toolkit.output import Output
@@ -92,7 +93,6 @@ class ConsoleApp:
         self.show_help = False
         self.help_top = 0  # the first help line shown when the screen is too short for all
         self.paper = PaperRows()
-        self.paper_buffer = self.paper.buffer
         self._hold_until: float | None = None  # a game ended: older type-ahead is dropped
         self.keyboard_buffer = RecallBuffer(multiline=False, history=BoundedHistory(KEY_LINES))
         self._speed_changed = asyncio.Event()  # wakes the ticker, asleep in fast speed
@@ -128,6 +128,11 @@ class ConsoleApp:
 
     def _sync_paper(self) -> None:
         self.paper.sync(self.pacer.text)
+
+    @property
+    def paper_buffer(self) -> Buffer:
+        """The paper in a read-only buffer (paper_rows.py fills it when it is read)."""
+        return self.paper.buffer
 
     @property
     def typing(self) -> bool:
