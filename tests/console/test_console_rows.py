@@ -18,6 +18,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
+from prompt_toolkit.layout import Layout
 from prompt_toolkit.output.color_depth import ColorDepth
 from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.renderer import Renderer
@@ -71,7 +72,9 @@ def _both(console: ConsoleApp, columns: int, rows: int) -> tuple[list, list]:  #
         app.render_counter += 1  # prompt_toolkit's controls cache their text a redraw
         with set_app(app):
             stock = Renderer(app.renderer.style, reference, full_screen=True)
-            stock.render(app, app.layout)
+            # the console's windows (its application's own layout is the keyboard line)
+            stock.render(app, Layout(console.layout.container,
+                                     focused_element=console.keyboard_buffer))
             renderer = type(app.renderer)(app.renderer.style, ours, console.rows.frame)
             renderer.render(app, app.layout)
     asyncio.run(draw())
@@ -249,6 +252,36 @@ def test_a_key_s_echo_rewrites_the_keyboard_line_alone_and_nothing_new_writes_no
     reply = drawn.draw()
     assert 39 in _rows_written(reply) and 1 not in _rows_written(reply)  # the title stays
     assert drawn.draw() == ""
+
+
+def test_the_application_s_layout_is_the_keyboard_line_and_the_windows_wait_to_be_asked() -> None:
+    """The rows draw the screen, so a console builds prompt_toolkit's windows only when
+    something asks (the comparisons above): a served terminal's objects for the collector."""
+    console, _ = _console(120, 40, served=True)
+    drawn = _Drawn(console, 120, 40)
+    drawn.draw()
+    _play(console, "5")
+    drawn.draw()
+    assert [w.content.buffer for w in console.app.layout.find_all_windows()] == [
+        console.keyboard_buffer]
+    assert console.app.layout.current_buffer is console.keyboard_buffer
+    assert "container" not in vars(console.layout) and "window" not in vars(console.paper)
+    assert console.paper.window in list(console.layout.container.get_children()[0]
+                                        .get_children()[1].get_children())
+
+
+def test_the_paper_s_buffer_is_filled_when_read_and_at_every_change_once_a_window_shows_it(
+        ) -> None:
+    console, _ = _console(120, 40, served=True)
+    buffer = console.paper._buffer
+    _play(console, "5")
+    assert buffer.text == "" and console.paper._unfilled  # nothing read it: not filled
+    assert console.paper_buffer.text == console.session.paper  # filled as it is read
+    assert console.paper_buffer.cursor_position == len(console.session.paper)
+    window = console.paper.window  # a prompt_toolkit window shows it from now on
+    assert window.content.buffer is buffer and buffer.text == console.session.paper
+    _play(console, "1")
+    assert buffer.text == console.session.paper and "\n> 1\n" in buffer.text
 
 
 def test_frame_after_frame_the_terminal_shows_what_prompt_toolkit_would() -> None:

@@ -22,6 +22,7 @@ from datetime import datetime
 from pathlib import Path
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import merge_key_bindings
 from prompt_toolkit.output import Output
@@ -92,16 +93,17 @@ class ConsoleApp:
         self.show_help = False
         self.help_top = 0  # the first help line shown when the screen is too short for all
         self.paper = PaperRows()
-        self.paper_buffer = self.paper.buffer
         self._hold_until: float | None = None  # a game ended: older type-ahead is dropped
         self.keyboard_buffer = RecallBuffer(multiline=False, history=BoundedHistory(KEY_LINES))
         self._speed_changed = asyncio.Event()  # wakes the ticker, asleep in fast speed
         self.layout = ConsoleLayout(self)
-        # The tree of containers never changes: prompt_toolkit's walks of it after every
-        # redraw are done once (tui/static_layout.py).
+        # The application's layout is the keyboard line alone, for focus and key bindings
+        # (the screen is app_rows.py's rows; app_layout.py). It never changes:
+        # prompt_toolkit's walks of it after every redraw are done once (tui/static_layout.py).
         with built_with_shared_defaults():  # one table for a server's hundreds of terminals
             self.app: Application[int] = StaticLayoutApplication(
-                layout=StaticLayout(self.layout.container, focused_element=self.keyboard_buffer),
+                layout=StaticLayout(self.layout.keys_container(),
+                                    focused_element=self.keyboard_buffer),
                 key_bindings=merge_key_bindings([basic_bindings(), console_bindings()]),
                 style=STYLE, full_screen=True, mouse_support=True,  # the wheel scrolls paper
                 input=input, output=output, after_render=lambda _app: None,
@@ -126,6 +128,11 @@ class ConsoleApp:
 
     def _sync_paper(self) -> None:
         self.paper.sync(self.pacer.text)
+
+    @property
+    def paper_buffer(self) -> Buffer:
+        """The paper in a read-only buffer (paper_rows.py fills it when it is read)."""
+        return self.paper.buffer
 
     @property
     def typing(self) -> bool:

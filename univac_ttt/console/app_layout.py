@@ -2,13 +2,18 @@
 keyboard line, the key bar and the help box, each drawn from the console's state. It reads
 the state; the actions are the console's (app.py), the keys app_keys.py's.
 
-The Application keeps this layout for focus and key bindings, and the texts here (title,
-hint, bar, help, prompt) are what app_rows.py draws; the drawing itself is app_rows.py's
-rows, not this layout's windows (prompt_toolkit's whole-screen pass cost ten times more).
-A test draws both and holds them equal, cell by cell: change them together."""
+The texts here (title, hint, bar, help, prompt) are what app_rows.py draws; the drawing
+itself is app_rows.py's rows, not this layout's windows (prompt_toolkit's whole-screen pass
+cost ten times more). So the Application's own layout is only the keyboard line
+(``keys_container``: the focused buffer its key bindings act on), and the windows below
+(``container``) are built only when something asks for them: a test draws them with
+prompt_toolkit's renderer and holds that drawing and the rows equal, cell by cell (change
+them together). Built at every connection they were some 310 of a seated terminal's 610
+objects the collector tracks, walked by every reclaim of a served class."""
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from prompt_toolkit.filters import Condition
@@ -68,7 +73,17 @@ class ConsoleLayout:
     def __init__(self, console: ConsoleApp) -> None:
         self.console = console
         self._panel = PanelCache()
-        self.container = self._build()
+
+    @cached_property
+    def container(self) -> Container:
+        """The whole screen as prompt_toolkit windows (what app_rows.py draws as rows)."""
+        return self._build()
+
+    def keys_container(self) -> Container:
+        """The application's layout: the keyboard line's buffer, focused, which the key
+        bindings (prompt_toolkit's editing keys among them) act on; nothing of it is drawn
+        by prompt_toolkit."""
+        return Window(BufferControl(self.console.keyboard_buffer), height=1)
 
     def columns(self) -> int:
         try:

@@ -3,14 +3,21 @@ page from an earlier line; the operator's keyed lines in their own style.
 
 The rows are built again only when the paper, the scroll position or the window's size
 change (a reply), never for a key's echo. The paper is also kept in the PaperView's
-buffer (what the prompt_toolkit layout and the tests read); its wrapping follows that
-window's (``wrap_lines``: a line breaks at the window's width, each line with room for the
-cursor after its last character).
+buffer (what the prompt_toolkit window and the tests read), filled when it is read: once
+that window is made (only to be drawn by prompt_toolkit, in a test) at every change, as
+before; its wrapping follows that window's (``wrap_lines``: a line breaks at the window's
+width, each line with room for the cursor after its last character). A served terminal
+never reads it: filling it at every reply (a Document of the whole paper and the buffer's
+events) was about a thirtieth of a served move.
 """
 
 from __future__ import annotations
 
+from functools import cached_property
+
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.document import Document
+from prompt_toolkit.layout import Window
 
 from ..desk.paper import KEYED_MARK
 from ..tui.paper_view import PaperView
@@ -34,15 +41,43 @@ class PaperRows(PaperView):
         self._rows: list[Row] = []
         self._wrapped: dict[str, list[Row]] = {}  # the lines in view last time, wrapped
         self._known: dict[str, list[Row]] = {}
+        self._text = ""  # the paper shown
+        self._unfilled = False  # the buffer still holds an older paper
+        self._eager = False  # a window shows the buffer: it is filled at every change
+
+    @property
+    def buffer(self) -> Buffer:
+        """The paper in a read-only buffer, the cursor at its end (filled when read)."""
+        if self._unfilled:
+            self._fill()
+        return self._buffer
+
+    @buffer.setter
+    def buffer(self, buffer: Buffer) -> None:
+        self._buffer = buffer
+
+    @cached_property
+    def window(self) -> Window:
+        """PaperView's window; from now on the buffer it shows is filled at every change."""
+        self._eager = True
+        return PaperView.window.func(self)  # type: ignore[attr-defined]
+
+    def _fill(self) -> None:
+        text = self._text
+        self._buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+        self._unfilled = False
 
     @property
     def at_end(self) -> bool:
         return self.top is None
 
     def sync(self, text: str) -> None:
-        if text == self.buffer.text:
+        if text == self._text:
             return
-        self.buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+        self._text = text
+        self._unfilled = True
+        if self._eager:
+            self._fill()
         self._lines = text.split("\n")
         self._version += 1
         if self.top is not None:

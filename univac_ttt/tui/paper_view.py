@@ -5,6 +5,7 @@ apart from what the UNIVAC typed."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.document import Document
@@ -40,8 +41,14 @@ class PaperView:
 
     def __init__(self, style: str = "class:paper") -> None:
         self.buffer = Buffer(read_only=True)
-        self.window = Window(BufferControl(self.buffer, focusable=False, lexer=KeyedLines()),
-                             wrap_lines=True, style=style, always_hide_cursor=True)
+        self._window_style = style
+
+    @cached_property
+    def window(self) -> Window:
+        """The paper's window, made when a layout first asks for it (a console drawn by
+        rows has none: a served terminal's share of the collector's work)."""
+        return Window(BufferControl(self.buffer, focusable=False, lexer=KeyedLines()),
+                      wrap_lines=True, style=self._window_style, always_hide_cursor=True)
 
     @property
     def at_end(self) -> bool:
