@@ -6,10 +6,19 @@ import atexit
 import gc
 import os
 import shutil
+import signal
 import sys
 import tempfile
 
 import pytest
+
+# The tests type Ctrl-C as a terminal does, to commands they start. A shell starts a
+# background job (`python3 -m pytest &`, some CI runners) with SIGINT ignored, which every
+# child inherits, and a command that finds it ignored rightly keeps ignoring it: the Ctrl-C
+# tests then failed only there. This run and its workers take it back, so their children
+# start with it as a terminal's foreground job has it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Let Python cache compiled modules (its default) in this run, its xdist workers and the
 # commands the tests start, even where the environment says not to: otherwise each worker
