@@ -56,6 +56,17 @@ def test_files_to_write_must_be_regular_files_not_fifos(tmp_path, fifo):
         assert result.returncode == 2 and "FIFO" in no_traceback(result), args
 
 
+def test_the_kiosk_refuses_printouts_where_no_folder_can_be(tmp_path):
+    """--printouts /dev/full started, and every finished game's printout was lost to the
+    log ("Not a directory"), unseen by the staff."""
+    (tmp_path / "file").write_text("")
+    for where in ("/dev/full", str(tmp_path / "file" / "printouts")):
+        result = univac("kiosk", "--pin", "2468", "--printouts", where,
+                        "--data", str(tmp_path / "data"), timeout=30)
+        assert result.returncode == 2
+        assert f"the printouts folder {where} cannot be made" in no_traceback(result)
+
+
 @pytest.mark.parametrize("args", [
     ["verify", ""], ["monitor", "--script", ""], ["run", ""], ["monitor", ""],
     ["play", "--plain", "--image", ""], ["play", "--plain", "--transcript", ""],

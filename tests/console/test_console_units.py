@@ -237,6 +237,16 @@ def test_f4_saves_the_paper(tmp_path):
     assert len(saved) == 1 and saved[0].read_text() == console.session.paper
 
 
+def test_f4_that_cannot_save_names_the_folder(tmp_path):
+    """Started in a folder where no file can be made (/proc), F4 said only "Could not save
+    the paper: No such file or directory.", naming neither the folder nor the rule."""
+    gone = tmp_path / "gone"
+    console, _ = run_console("5\r" + F4 + CTRL_Q + CTRL_Q, ConsoleSettings(save_directory=gone))
+    said = [line for line in console.hint_log if "Could not save" in line]
+    assert said and str(gone) in said[-1] and "folder where univac-ttt was started" in said[-1]
+    assert not gone.exists()
+
+
 def test_f1_shows_help_and_enter_closes_it():
     console, _ = run_console(F1 + CTRL_Q + CTRL_Q)
     assert console.show_help

@@ -232,3 +232,17 @@ def test_ctrl_c_at_the_plain_prompt_says_the_score_and_ends_interrupted(argv):
     assert lines[-2:] == ["univac-ttt: score: UNIVAC 0, draws 1, you 0",
                           "univac-ttt: interrupted"]
     assert terminal.close() == 130
+
+
+def test_a_kiosk_log_that_cannot_be_made_is_named_in_plain_words(tmp_path):
+    """The message was Python's own: "cannot write the kiosk log: [Errno 2] No such file or
+    directory: '/proc/x'"; it names the log the staff gave and says why, as every other."""
+    where = "/proc/univac-ttt-test/kiosk.log"  # a folder no one can make there
+    terminal = Terminal([COMMAND, "kiosk", "--pin", "2468", "--data", str(tmp_path),
+                         "--log", where], columns=100, rows=24)
+    terminal.wait_for("cannot write the kiosk log", 30)
+    screen = terminal.settle(0.2)
+    assert terminal.close() == 2
+    said = screen.replace("\n", "")
+    assert f"cannot write the kiosk log {where}: No such file or directory" in said
+    assert "Errno" not in screen

@@ -166,6 +166,48 @@ def test_waking_with_enter_swallows_only_that_enter(kiosk):
     assert kiosk.submit("5") and kiosk.visitor_words == 1
 
 
+def test_a_line_left_half_typed_goes_with_its_visitor(kiosk):
+    """A visitor typed 7 and a wrong key, never pressed Enter, and walked off: the 7 and the
+    hint stayed on the screen under DEMONSTRATION, and the next visitor's first Enter after
+    the key that woke the kiosk played the 7 as their move."""
+    with create_pipe_input() as pipe:
+        app = KioskApp(kiosk, input=pipe, output=DummyOutput())
+
+        async def main():
+            task = asyncio.ensure_future(app.app.run_async())
+            await typed(app, pipe, "7!", lambda: app.keyboard_buffer.text == "7"
+                        and "Only square codes" in kiosk.hint)
+            kiosk.settings.clock.now += 10
+            app.advance()
+            assert kiosk.mode is Mode.ATTRACT
+            assert app.keyboard_buffer.text == "" and kiosk.hint == ""
+            await typed(app, pipe, "x", lambda: kiosk.mode is Mode.PLAYING)
+            await typed(app, pipe, "\r", lambda: not kiosk.waking)
+            pipe.send_text(F12 + "2468\r")
+            return await task
+
+        assert asyncio.run(main()) == 0
+    assert kiosk.session.words_typed == 0 and "> 7" not in kiosk.session.paper
+
+
+def test_help_left_open_does_not_hide_the_demonstrations(kiosk):
+    """A visitor pressed F1 and walked off: the help box covered the screen through every
+    demonstration after, until someone pressed a key."""
+    with create_pipe_input() as pipe:
+        app = KioskApp(kiosk, input=pipe, output=DummyOutput())
+
+        async def main():
+            task = asyncio.ensure_future(app.app.run_async())
+            await typed(app, pipe, "\x1bOP", lambda: app.show_help)  # F1
+            kiosk.settings.clock.now += 10
+            app.advance()
+            assert kiosk.mode is Mode.ATTRACT and not app.show_help
+            pipe.send_text(F12 + "2468\r")
+            return await task
+
+        assert asyncio.run(main()) == 0
+
+
 # ---- 5. a small screen ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("columns, rows", [(60, 20), (80, 24), (80, 21), (60, 18),

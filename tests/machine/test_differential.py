@@ -289,19 +289,25 @@ loop_halves = st.builds(lambda code, address: instruction(code, address), common
 loop_words = st.builds(lambda a, b: a + b, loop_halves, loop_halves)
 
 
+# A machine's clock when a run starts: a block works out every wait from the clock's phase,
+# and a machine that has run for hours has a clock past 2**30 (a slower int in Python).
+clocks = st.one_of(st.just(0), st.integers(0, 10**6), st.integers(0, 2**70))
+
+
 @settings(deadline=None)
 @given(st.lists(loop_words, min_size=1, max_size=8),
        st.dictionaries(st.integers(10, 45), st.one_of(numbers, numbers, loop_words, raw_words),
                        max_size=30),
        st.one_of(st.just(MachineOptions()), st.just(MachineOptions(overflow="stop")),
                  st.just(MachineOptions(breakpoint_switch=True)), options),
-       st.lists(st.integers(1, 700), min_size=1, max_size=6))
-def test_random_loops_match_the_reference(body, data, opts, runs):
+       st.lists(st.integers(1, 700), min_size=1, max_size=6), clocks)
+def test_random_loops_match_the_reference(body, data, opts, runs, clock):
     """Straight-line code that transfers back to 000, so its pairs are fetched again and
     again (and compiled), storing into itself and its data as it goes."""
     memory = {**data, **dict(enumerate(body))}
     memory[len(body)] = instruction("00", 0) + instruction("U", 0)
     fast, ref = twin(opts, memory, [])
+    fast[0].pulses = ref[0].pulses = clock
     for steps in runs:
         same(fast, ref, fast[0].run(steps), reference_run(ref[0], steps))
 
@@ -527,14 +533,15 @@ block_events = st.one_of(
                        max_size=20),
        st.sampled_from([MachineOptions(), MachineOptions(overflow="stop"),
                         MachineOptions(breakpoint_switch=True)]),
-       st.booleans(), st.lists(block_events, min_size=1, max_size=12))
-def test_superblocks_match_the_reference(body, data, opts, mounted, script):
+       st.booleans(), st.lists(block_events, min_size=1, max_size=12), clocks)
+def test_superblocks_match_the_reference(body, data, opts, mounted, script, clock):
     """Long straight-line blocks whose instructions bail part-way, store into the block
     itself, and meet deposits, breakpoints, faults and typed words between runs."""
     memory = {**data, **dict(enumerate(body))}
     memory[len(body)] = instruction("00", 0) + instruction("U", 0)
     fast, ref = twin(opts, memory, [])
     for m in (fast[0], ref[0]):
+        m.pulses = clock
         if mounted:
             m.tapes.attach(1, Reel(blocks=[tuple(from_int(i) for i in range(60))],
                                    writable=True, name="r1"))

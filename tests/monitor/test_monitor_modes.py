@@ -1,6 +1,8 @@
 """The monitor's keyboard mode follows the machine (issue 13 follow-up): a boot, reset or
 clear ends a keyboard wait and empties the keyboard, whatever was typed for the old run."""
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -208,3 +210,19 @@ def test_the_registers_stand_beside_the_memory_lines_on_a_wide_screen(columns, r
     assert heading.index("REGISTERS") <= MEMORY_WIDE + 3
     assert heading.index("REGISTERS") - memory_end <= 40  # beside the remarks, not far off
     assert plan(Panes(), columns, rows).memory_width <= MEMORY_WIDE
+
+
+@pytest.mark.parametrize("columns, rows", [(200, 60), (120, 40), (80, 24), (300, 120)])
+def test_a_tall_screen_gives_its_rows_to_the_memory_view(columns, rows):
+    """At 200x60 the panes stopped at 26 rows, so a projector showed 24 memory words above
+    29 rows of mostly empty command output; the memory pane fills its rows whatever the
+    height, and its last line says which half of the word runs next."""
+    with create_pipe_input() as keys:
+        app = MonitorApp(Monitor.for_pack(TTT), input=keys, output=DummyOutput())
+        lines = _screen(app, columns, rows).splitlines()
+    shown = plan(Panes(), columns, rows)
+    words = [line for line in lines if re.match(r"^[ ▶*]\d{3} ", line)]
+    assert len(words) == shown.top_rows - 2
+    assert any(line.startswith("  next: left half of 000") for line in lines)
+    output = shown.top_rows + 3  # title, panes, state line, rule: then the output
+    assert rows - 2 - output >= (rows - 5) // 3 - 1  # the command output keeps its third

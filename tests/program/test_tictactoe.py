@@ -4,6 +4,9 @@ about the shipped program; each fact it holds must be true of the coding sheet."
 import re
 from importlib import resources
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from univac_ttt.desk import Desk
 from univac_ttt.packs import shipped_pack
 from univac_ttt.packs import tictactoe as ttt
@@ -27,8 +30,23 @@ def test_every_phrase_is_typed_by_the_program():
                ttt.NEW_GAME_PHRASE, ttt.CONGRATULATIONS_PHRASE]
     for phrase in phrases:
         assert phrase in messages, phrase
-    for phrase in ttt.RESULT_PHRASES.values():
+    for result, phrase in ttt.RESULT_PHRASES.items():
         assert ttt.RESULT_PATTERN.search(phrase)
+        assert ttt.results_in(f"123\n{phrase}.\n") == [result]
+
+
+@settings(deadline=None)
+@given(st.lists(st.sampled_from(["THE UNIVAC WINS", "IS A DRAW", "YOU WIN", "YOU WINS",
+                                 "THE UNIVAC WIN", "IS A DRAWN", "X", " ", ".", "\n", "1",
+                                 "YOU", "WIN", "THE GAME ", "THE UNIVAC ", "DRAW"]),
+                max_size=30))
+def test_results_in_reads_what_the_result_pattern_matches(pieces):
+    """results_in scans with a pattern of its own (no groups: a faster search); it finds
+    exactly RESULT_PATTERN's matches, in order."""
+    text = "".join(pieces)
+    expected = ["univac" if univac else "draw" if draw else "opponent"
+                for univac, draw, _ in ttt.RESULT_PATTERN.findall(text)]
+    assert ttt.results_in(text) == expected
     # pack.toml's [results] are the same phrases, announcing the same results
     assert PACK.results == {phrase: result for result, phrase in ttt.RESULT_PHRASES.items()}
 

@@ -116,6 +116,23 @@ def test_an_occupied_square(browser):
         assert board(page).count("X") == 1  # nothing changed on the board
 
 
+def test_the_board_s_o_does_not_read_as_a_zero(browser):
+    """The board's marks were in DejaVu Sans Mono, whose O is as narrow as its 0: the
+    UNIVAC's O beside the free squares' digits read as a zero. Measured in the font the
+    browser draws the cell in, the O is now clearly wider than a zero."""
+    with web_server() as running:
+        page = open_page(browser, running)
+        press(page, "5")
+        ratio = page.evaluate("""() => {
+            const cell = [...document.querySelectorAll('#board .cell')]
+                .find(c => c.textContent === 'O');
+            const ctx = document.createElement('canvas').getContext('2d');
+            ctx.font = getComputedStyle(cell).font;
+            return ctx.measureText('O').width / ctx.measureText('0').width;
+        }""")
+        assert ratio > 1.15
+
+
 def test_two_tabs_have_their_own_machines(browser):
     with web_server() as running:
         first = open_page(browser, running)
@@ -194,6 +211,22 @@ def test_attract_mode_idle_reset_and_staff_exit_with_a_fake_clock(browser, tmp_p
                 break
             page.wait_for_timeout(50)
         assert "staff exit" in running.out.getvalue()
+
+
+def test_help_left_open_closes_when_the_demonstrations_start(browser, tmp_path):
+    """A visitor opened HELP and walked off: the dialog covered the exhibit through every
+    demonstration after, until someone touched the screen."""
+    clock = FakeClock()
+    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
+                             stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
+                             first_demo=0, clock=clock)
+    with web_server(museum=settings) as running:
+        page = open_page(browser, running)
+        page.keyboard.press("F1")
+        page.wait_for_selector("#help-dialog[open]")
+        clock.advance(61)
+        page.wait_for_function("document.body.dataset.mode === 'attract'")
+        page.wait_for_function("!document.getElementById('help-dialog').open")
 
 
 def test_the_sound_follows_the_typewriter(browser):

@@ -61,6 +61,11 @@ def command(args: argparse.Namespace) -> int:
     for what, where in (("the log", log_path), ("the tally", stats_path)):
         if not writable(what, str(where)):
             return EXIT_USAGE
+    printouts = Path(args.printouts) if args.printouts is not None else data / "printouts"
+    if not folder_possible(printouts):  # else every game's printout was lost, into the log
+        sys.stderr.write(f"univac-ttt: the printouts folder {printouts} cannot be made: "
+                         "a file is in its place\n")
+        return EXIT_USAGE
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         sys.stderr.write("univac-ttt: the kiosk needs a terminal\n")
         return EXIT_USAGE
@@ -73,14 +78,24 @@ def command(args: argparse.Namespace) -> int:
     try:
         setup_logging(log_path)
     except OSError as exc:
-        sys.stderr.write(f"univac-ttt: cannot write the kiosk log: {exc}\n")
+        sys.stderr.write(f"univac-ttt: cannot write the kiosk log {log_path}: "
+                         f"{exc.strerror or exc}\n")
         return EXIT_USAGE
     settings = KioskSettings(
         pin=pin, idle_seconds=float(args.idle), authentic=args.speed == "authentic",
-        printouts=Path(args.printouts) if args.printouts is not None else data / "printouts",
+        printouts=printouts,
         stats=stats_path)
     lock_signals()
     log_kiosk_start(settings, data, __version__)
     return supervise(lambda: KioskApp(Kiosk(shipped.image.words, shipped.program, settings,
                                             fresh_tictactoe_tape())),
                      report=lambda message: sys.stderr.write(f"univac-ttt: {message}\n"))
+
+
+def folder_possible(folder: Path) -> bool:
+    """Whether ``folder`` is a folder or could be made one: the nearest part of it that
+    exists is a folder (not /dev/full, not a file where a folder should be)."""
+    for part in (folder, *folder.parents):
+        if part.exists():
+            return part.is_dir()
+    return True

@@ -33,8 +33,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                          help="append the session (each command and what it printed) to "
                               "FILE, as the command log FILE does")
     monitor.add_argument("--script", metavar="FILE", type=path,
-                         help="run the monitor commands in FILE as plain text and exit "
-                              "(also done with commands on stdin when it is not a terminal)")
+                         help="run the monitor commands in FILE as plain text and exit, "
+                              "with status 1 if any command printed a ?? line (also done "
+                              "with commands on stdin when it is not a terminal)")
     add_machine_options(monitor)
     # A script never reads stdin, so a closed stdin is no error under --script.
     from ..packs.choose import add_program_option

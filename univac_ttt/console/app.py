@@ -292,7 +292,9 @@ class ConsoleApp:
             path = create_new(self.settings.save_directory, f"univac-paper-{stamp}", ".txt",
                               self.session.paper)
         except OSError as exc:
-            self.say(f"Could not save the paper: {exc.strerror or exc}.", True)
+            folder = self.settings.save_directory.resolve()
+            self.say(f"Could not save the paper in {folder} (F4 saves in the folder where "
+                     f"univac-ttt was started): {exc.strerror or exc}.", True)
             return None
         self.say(f"The paper was saved to {path.resolve()} (F4 saves in the folder where "
                  "univac-ttt was started).")

@@ -309,14 +309,24 @@ class KioskApp:
 
         return kb
 
+    def advance(self) -> None:
+        """Time passing (the ticker's step). When a demonstration starts, a line the
+        visitor typed and never released goes (it stayed under DEMONSTRATION, and the next
+        visitor's first Enter played it as their move), and so does the help they left
+        open (it hid the demonstrations all day)."""
+        before = self.kiosk.mode
+        if self.kiosk.tick() or self.kiosk.mode is not before:
+            if self.kiosk.mode is Mode.ATTRACT:
+                self.keyboard_buffer.reset()
+                self.show_help = False
+            self._sync()
+            self._focus()
+            self.app.invalidate()
+
     async def _ticker(self) -> None:
         try:
             while True:
-                before = self.kiosk.mode
-                if self.kiosk.tick() or self.kiosk.mode is not before:
-                    self._sync()
-                    self._focus()
-                    self.app.invalidate()
+                self.advance()
                 await asyncio.sleep(0.03 if self.kiosk.pacer.busy else 0.25)
         except asyncio.CancelledError:
             raise

@@ -69,18 +69,20 @@ class ArithmeticWriter:
         to_a = (" m._a = WORD(s) or NEW(s)" if self.half == 0 and self.right_code in
                 _READS_A_AS_WORD else " m._a = WORD(s) or s" if self.half == 0
                 and self.right_code in _STORES_A else " m._a = s")
-        # The operand first: text (address arithmetic on instruction words, most adds of
-        # the tic-tac-toe program) goes the word way without rA's value looked up.
+        # The operand first: text (address arithmetic on instruction words, half the adds
+        # of the tic-tac-toe program) goes the word way without rA's value looked up. The
+        # sum is None unless both are numbers, so a sum that is zero, overflows or is
+        # none is one test of it (the types are not tested again).
         self.emit(*([f"w = mem[{a}]"] if source != "x" else []),
                   f"vb = {second}",
-                  "if vb.__class__ is int and (va := VALUE(m._a, m._a)).__class__ is int and "
-                  f"-{MODULUS} < (s := va {sign} vb) < {MODULUS} and s:", rx, to_a, "else:")
-        indent = " "
+                  f"s = va {sign} vb if vb.__class__ is int and "
+                  "(va := VALUE(m._a, m._a)).__class__ is int else None",
+                  f"if s and -{MODULUS} < s < {MODULUS}:", rx, to_a)
         if not self.overflow_stop:  # an overflow of two numbers wraps as fastarith._sum
-            self.emit(" if vb.__class__ is int and va.__class__ is int and (s := va "
-                      f"{sign} vb) and (s := s - {MODULUS} if s > 0 else s + {MODULUS}):",
-                      " " + rx, " " + to_a, "  m.overflows += 1", "  n = 0", " else:")
-            indent = "  "  # (a wrapped zero, text, a zero sum: the word way below)
+            self.emit(f"elif s and (s := s - {MODULUS} if s > 0 else s + {MODULUS}):",
+                      rx, to_a, " m.overflows += 1", " n = 0")
+        self.emit("else:")  # (text, a zero sum, a wrapped zero: the word way below)
+        indent = " "
         cell = _M.format(a=a)  # already in w
         self.emit(*(indent + line.replace(cell, "w if w.__class__ is str else WORD_OF(w)")
                     for line in body))

@@ -186,9 +186,13 @@ class MonitorLayout:
         rows = layout.top_rows - 2
         before = max(1, min(MEMORY_BEFORE, rows // 3))  # keep the current line in view
         parts: list[tuple[str, str]] = [("class:heading", " MEMORY\n")]
+        shown = 0
         for style_name, address, changed in self.state.frozen.memory:
             if address < current - before:
                 continue
+            if shown == max(1, rows):
+                break  # the pane holds no more: never a word drawn to be clipped
+            shown += 1
             v = view(machine.word_at(address), address, monitor.program)
             mark = "▶" if address == current else ("*" if changed else " ")
             parts.append((style_name, memory_line(

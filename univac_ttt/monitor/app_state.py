@@ -14,7 +14,9 @@ from ..program.disassembler import view
 from .core import Monitor, find_command
 from .panes import SIDE_WIDTH
 
-MEMORY_BEFORE, MEMORY_AFTER = 6, 30  # words shown before and after the control counter
+# Words shown before and after the control counter: after it, enough for the tallest pane
+# (a 300x120 served screen has 77 rows of panes); the pane draws only the rows it has.
+MEMORY_BEFORE, MEMORY_AFTER = 6, 200
 OUTPUT_LINES = 5_000  # the output pane's scrollback, in lines as printed
 COMMAND_PREFIX = ":"  # no key of the UNIVAC keyboard: a command is never a keyboard word
 KEYBOARD_HINT = "type the keys and Enter; :command for the monitor"

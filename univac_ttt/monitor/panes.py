@@ -89,7 +89,9 @@ def plan(panes: Panes, columns: int, rows: int) -> Plan:
         memory_width = min(memory_width - widen, MEMORY_WIDE)
     free = rows - FIXED_ROWS
     output_rows = max(OUTPUT_MIN, free // 3)  # the command output keeps a third
-    top_rows = max(4, min(26 if stacked else 22, free - output_rows))
+    # The panes take the rest, however tall the screen: a projector's 200x60 once showed
+    # 24 memory words above 29 rows of mostly empty output.
+    top_rows = max(4, free - output_rows)
     if not (memory_width or registers or side):
         top_rows = 0  # every pane off: the output has the screen
     return Plan(memory_width, panes.memory == "wide", tuple(squeezed), registers, side,

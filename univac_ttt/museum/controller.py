@@ -363,6 +363,7 @@ class Kiosk:
         if self.visitor_words:  # a game was begun: start afresh (else the board is fresh)
             self._restart_program()
         self.caption = ATTRACT
+        self.hint = ""  # a hint for the visitor who left (a wrong key) is not the demo's
         self.demo_move = 0
         self.next_demo_at = self.clock() + self.settings.demo_pause
         self._demo_waiting_for_typing = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import logging
 import sys
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
@@ -24,6 +25,21 @@ from .workers import Pool, default_workers
 EXIT_OK, EXIT_USAGE = 0, 2
 DEFAULT_IDLE = 600  # seconds without a key before a terminal is closed
 ListenerFactory = Callable[[ServeOptions], Sequence[Listener]]
+# The libraries that log what a client on the network sent them: with no handler their
+# warnings went to the server's terminal by logging's last resort, over the class table
+# (a malformed telnet window size: prompt_toolkit's "Wrong number of NAWS bytes"; a header
+# line of 100,000 bytes: aiohttp's "Error handling request" and its traceback).
+CLIENT_LOGGERS = ("aiohttp", "asyncio", "asyncssh", "prompt_toolkit")
+
+
+def quiet_client_logs() -> None:
+    """Drop the libraries' log records about clients: what a client sends is its own
+    business, answered on its own connection, never printed on the lecturer's screen."""
+    for name in CLIENT_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.propagate = False
+        if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
+            logger.addHandler(logging.NullHandler())
 
 
 def options_from_args(args: argparse.Namespace, data: Path,
@@ -73,6 +89,7 @@ def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories,
         sys.stderr.write(f"univac-ttt: cannot make the data folder {data}: "
                          f"{exc.strerror or exc}\n")
         return EXIT_USAGE
+    quiet_client_logs()  # before the fork: every worker inherits it
     workers = getattr(args, "workers", None) or default_workers()
     if warm is not None:
         warm()  # before the fork: every worker inherits it

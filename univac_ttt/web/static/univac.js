@@ -206,6 +206,7 @@
 
   function applyState(message) {
     $("line").textContent = message.line;
+    const before = mode;
     mode = message.mode;
     let hint = message.hint || message.your_move || "";
     serverHint = hint;
@@ -220,6 +221,8 @@
     const staff = $("staff-dialog");
     if (mode === "staff" && !staff.open) { staff.showModal(); $("staff-pin").focus(); }
     if (mode !== "staff" && staff.open) staff.close();
+    // help a visitor left open would hide every demonstration: it closes as they start
+    if (mode === "attract" && before !== "attract" && $("help-dialog").open) $("help-dialog").close();
     queue.push({ after: message.after });
     schedule();
   }
