@@ -3,6 +3,7 @@
 import pytest
 
 from tests.support.command import univac
+from tests.support.once import run_once
 from univac_ttt.machine import MachineOptions
 from univac_ttt.machine.word import from_text
 from univac_ttt.packs.tictactoe import load_tictactoe
@@ -110,10 +111,12 @@ def test_the_referee_catches_a_missing_fork_test():
 
 
 @pytest.fixture(scope="module")
-def verify_search():
+def verify_search(tmp_path_factory):
     """One run of ``univac-ttt verify --search`` for the module's checks of it (the proof
-    and the search take some seconds of CPU: once, not once a test)."""
-    return univac("verify", "--search", timeout=120)
+    and the search take some seconds of CPU: once a test run, not once a test or once a
+    worker that is handed one of them)."""
+    return run_once(tmp_path_factory, "verify-search",
+                    lambda: univac("verify", "--search", timeout=120))
 
 
 def test_verify_command_proves_perfect_play(verify_search):
