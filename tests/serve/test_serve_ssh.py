@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.lazy import LazyModule
-from tests.support.serving import run
+from tests.support.serving import CollectorLeftAlone, run
 from tests.support.telnet_client import TelnetClient
 from univac_ttt.classroom.options import Endpoint, ServeOptions
 from univac_ttt.cli import served_apps
@@ -64,7 +64,8 @@ class SSHClient(TelnetClient):
 async def serving_ssh(data: Path, **kwargs: object) -> AsyncIterator[tuple[ClassServer, int]]:
     options = ServeOptions(ssh=Endpoint(LOCAL, 0), password=PASSWORD, data=data,
                            **kwargs)  # type: ignore[arg-type]
-    server = ClassServer(options, served_apps(), io.StringIO(), live=False)
+    server = ClassServer(options, served_apps(), io.StringIO(), live=False,
+                         heap=CollectorLeftAlone())
     stop = asyncio.Event()
     task = asyncio.get_running_loop().create_task(server.run(stop))
     await asyncio.wait_for(server.ready.wait(), 10)

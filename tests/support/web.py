@@ -25,6 +25,7 @@ from univac_ttt.serve.server import ClassServer
 from univac_ttt.web.program import WebProgram
 
 from .fake_clock import FakeClock  # noqa: F401 - the browser tests take it from here
+from .serving import CollectorLeftAlone
 
 if TYPE_CHECKING:  # imported when a server starts: aiohttp costs every worker ~0.17 s
     from univac_ttt.web.server import WebListener
@@ -71,7 +72,7 @@ def web_server(*, authentic: bool = False, museum: KioskSettings | None = None,
         box["loop"] = loop
         asyncio.set_event_loop(loop)
         server = ClassServer(serve_options, served_apps(), out, live=False,
-                             listeners=[listener])
+                             listeners=[listener], heap=CollectorLeftAlone())
         stop = asyncio.Event()
         box["server"], box["stop"] = server, stop
 

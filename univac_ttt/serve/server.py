@@ -48,10 +48,12 @@ class ClassServer:
                  table: ClassTable | None = None, seats: SeatCounter | None = None,
                  numbers: Iterator[int] | None = None,
                  sockets: dict[str, socket.socket] | None = None,
-                 listeners: Sequence[Listener] = ()) -> None:
+                 listeners: Sequence[Listener] = (), heap: Heap | None = None) -> None:
         """``table``, ``seats``, ``numbers`` and ``sockets`` are a pool worker's (shared
         seats, a table sent to the first process, bound sockets); by default its own.
-        ``listeners`` are the composer's other kinds of connection (the browser's)."""
+        ``listeners`` are the composer's other kinds of connection (the browser's).
+        ``heap`` is the collector's policy (serve/heap.py), the whole process's: a server
+        that shares its process (a test's) may bring one that leaves the collector alone."""
         self.options = options
         self.listeners = tuple(listeners)
         self._announcements: list[str] = []
@@ -67,7 +69,7 @@ class ClassServer:
         self.telnet: ServedTelnetServer | None = None
         self.ssh: Any = None
         self.ready = asyncio.Event()
-        self.heap = Heap()
+        self.heap = heap if heap is not None else Heap()
 
     # ---- admission -------------------------------------------------------------------
 
