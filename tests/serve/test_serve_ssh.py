@@ -17,7 +17,7 @@ from univac_ttt.classroom.options import Endpoint, ServeOptions
 from univac_ttt.cli import served_apps
 from univac_ttt.serve.server import ClassServer
 
-asyncssh = LazyModule("asyncssh", skip=True)  # the ssh extra (in the test extra too), lazily
+asyncssh = LazyModule("asyncssh")  # the ssh extra, in the test extra too: never skipped
 LOCAL = "127.0.0.1"
 PASSWORD = "gildersleeve"
 
@@ -177,12 +177,9 @@ def test_ssh_connections_that_end_early_or_abruptly_free_their_seats(tmp_path: P
 def test_importing_the_ssh_server_prints_no_warning():
     """asyncssh's import made cryptography print ten lines of CryptographyDeprecationWarning
     (about DSA keys, which this server never uses) at every `serve --ssh`."""
-    import importlib.util
     import subprocess
     import sys
 
-    if importlib.util.find_spec("asyncssh") is None:
-        pytest.skip("the ssh extra is not installed")  # as the other tests here
     result = subprocess.run([sys.executable, "-W", "default", "-c",
                              "import univac_ttt.serve.ssh"],
                             capture_output=True, text=True, timeout=60)

@@ -9,22 +9,19 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-import pytest
-
 
 class LazyModule:
-    """Stands for the module ``name``; the first attribute read imports it (with ``skip``,
-    as ``pytest.importorskip`` would: the test that needs a missing module is skipped)."""
+    """Stands for the module ``name``; the first attribute read imports it (a missing
+    module fails the test that needs it: the test extra installs every one, none is
+    skipped)."""
 
-    def __init__(self, name: str, skip: bool = False) -> None:
+    def __init__(self, name: str) -> None:
         self._name = name
-        self._skip = skip
         self._module: ModuleType | None = None
 
     def __getattr__(self, attribute: str) -> object:
         if attribute.startswith("_"):  # pytest's collection looks for its own marks here
             raise AttributeError(attribute)
         if self._module is None:
-            self._module = (pytest.importorskip(self._name) if self._skip
-                            else importlib.import_module(self._name))
+            self._module = importlib.import_module(self._name)
         return getattr(self._module, attribute)
