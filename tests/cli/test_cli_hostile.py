@@ -60,11 +60,12 @@ def test_the_kiosk_refuses_printouts_where_no_folder_can_be(tmp_path):
     """--printouts /dev/full started, and every finished game's printout was lost to the
     log ("Not a directory"), unseen by the staff."""
     (tmp_path / "file").write_text("")
-    for where in ("/dev/full", str(tmp_path / "file" / "printouts")):
+    for where in ("/dev/full", str(tmp_path / "file" / "printouts"), "/proc/univac-ttt-test",
+                  "/proc", str(tmp_path / ("n" * 300))):  # /proc: no folder, no file
         result = univac("kiosk", "--pin", "2468", "--printouts", where,
                         "--data", str(tmp_path / "data"), timeout=30)
         assert result.returncode == 2
-        assert f"the printouts folder {where} cannot be made" in no_traceback(result)
+        assert f"the printouts folder {where} cannot be written: " in no_traceback(result)
 
 
 @pytest.mark.parametrize("args", [

@@ -62,9 +62,9 @@ def command(args: argparse.Namespace) -> int:
         if not writable(what, str(where)):
             return EXIT_USAGE
     printouts = Path(args.printouts) if args.printouts is not None else data / "printouts"
-    if not folder_possible(printouts):  # else every game's printout was lost, into the log
-        sys.stderr.write(f"univac-ttt: the printouts folder {printouts} cannot be made: "
-                         "a file is in its place\n")
+    refusal = printouts_refusal(printouts)
+    if refusal:  # else every game's printout was lost, into the log
+        sys.stderr.write(f"univac-ttt: {refusal}\n")
         return EXIT_USAGE
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         sys.stderr.write("univac-ttt: the kiosk needs a terminal\n")
@@ -92,10 +92,15 @@ def command(args: argparse.Namespace) -> int:
                      report=lambda message: sys.stderr.write(f"univac-ttt: {message}\n"))
 
 
-def folder_possible(folder: Path) -> bool:
-    """Whether ``folder`` is a folder or could be made one: the nearest part of it that
-    exists is a folder (not /dev/full, not a file where a folder should be)."""
-    for part in (folder, *folder.parents):
-        if part.exists():
-            return part.is_dir()
-    return True
+def printouts_refusal(folder: Path) -> str | None:
+    """Why no printout can be written in ``folder`` (made here when missing), or None: a
+    file or device in its place, a read-only disk, a folder without permission, /proc."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass  # a printout can be made there
+    except OSError as exc:
+        return f"the printouts folder {folder} cannot be written: {exc.strerror or exc}"
+    return None
