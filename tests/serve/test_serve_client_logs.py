@@ -6,6 +6,7 @@ bounded."""
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import signal
@@ -50,3 +51,47 @@ def test_malformed_clients_print_nothing_on_the_server_s_terminal(tmp_path: Path
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
+
+
+def _record(error: BaseException | None) -> logging.LogRecord:
+    exc_info = (type(error), error, None) if error is not None else None
+    return logging.LogRecord("aiohttp.server", logging.ERROR, __file__, 1,
+                             "Error handling request", None, exc_info)
+
+
+def test_a_fault_of_the_server_s_own_is_still_printed() -> None:
+    """aiohttp logs a failure in our web handler as it logs a malformed request: the
+    client's faults are dropped, the server's own still reach its terminal."""
+    from aiohttp.http_exceptions import LineTooLong
+
+    from univac_ttt.serve.main import ServerFaultsOnly
+
+    kept = ServerFaultsOnly().filter
+    assert not kept(_record(LineTooLong(b"X-Long", "8190", "100000")))
+    assert not kept(_record(ConnectionResetError()))
+    assert not kept(_record(None))  # a warning about a client: "Wrong number of NAWS bytes"
+    assert kept(_record(RuntimeError("a bug in the tab's key handling")))
+    assert kept(_record(KeyError("tab")))
+
+
+def test_the_quieted_loggers_print_a_server_fault_on_stderr(capsys) -> None:
+    from univac_ttt.serve.main import CLIENT_LOGGERS, quiet_client_logs
+
+    loggers = [logging.getLogger(name) for name in CLIENT_LOGGERS]
+    saved = [(logger.propagate, list(logger.handlers)) for logger in loggers]
+    try:
+        quiet_client_logs()
+        quiet_client_logs()  # once is enough: no second handler
+        assert all(len(logger.handlers) == len(handlers) + 1
+                   for logger, (_, handlers) in zip(loggers, saved, strict=True))
+        server = logging.getLogger("aiohttp.server")
+        try:
+            raise RuntimeError("a bug in the tab's key handling")
+        except RuntimeError:
+            server.exception("Error handling request")
+        server.warning("a client sent something odd")
+        err = capsys.readouterr().err
+        assert "a bug in the tab's key handling" in err and "odd" not in err
+    finally:
+        for logger, (propagate, handlers) in zip(loggers, saved, strict=True):
+            logger.propagate, logger.handlers[:] = propagate, handlers

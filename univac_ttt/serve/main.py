@@ -30,16 +30,38 @@ ListenerFactory = Callable[[ServeOptions], Sequence[Listener]]
 # (a malformed telnet window size: prompt_toolkit's "Wrong number of NAWS bytes"; a header
 # line of 100,000 bytes: aiohttp's "Error handling request" and its traceback).
 CLIENT_LOGGERS = ("aiohttp", "asyncio", "asyncssh", "prompt_toolkit")
+CLIENT_FAULT_MODULES = ("aiohttp.http_exceptions", "asyncssh")  # a request or session broken
+
+
+def client_fault(error: BaseException) -> bool:
+    """Whether ``error`` is what a client sent or did (a malformed request, a broken ssh
+    session, a reset connection), not a fault of the server's own."""
+    return isinstance(error, ConnectionError) or any(
+        kind.__module__.startswith(CLIENT_FAULT_MODULES) for kind in type(error).__mro__)
+
+
+class ServerFaultsOnly(logging.Filter):
+    """Keeps a library's record only when it carries an exception of the server's own
+    (aiohttp logs a failure in our web handler as it logs a malformed request): a warning
+    about a client, or a client's fault, is dropped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return error is not None and not client_fault(error)
 
 
 def quiet_client_logs() -> None:
-    """Drop the libraries' log records about clients: what a client sends is its own
-    business, answered on its own connection, never printed on the lecturer's screen."""
+    """What a client sends is its own business, answered on its own connection, never
+    printed on the lecturer's screen; a fault of the server's own still is (on stderr,
+    as before)."""
     for name in CLIENT_LOGGERS:
         logger = logging.getLogger(name)
         logger.propagate = False
-        if not any(isinstance(h, logging.NullHandler) for h in logger.handlers):
-            logger.addHandler(logging.NullHandler())
+        if not any(isinstance(kept, ServerFaultsOnly)
+                   for handler in logger.handlers for kept in handler.filters):
+            handler = logging.StreamHandler(sys.stderr)
+            handler.addFilter(ServerFaultsOnly())
+            logger.addHandler(handler)
 
 
 def options_from_args(args: argparse.Namespace, data: Path,
