@@ -61,3 +61,23 @@ def test_a_forked_terminal_and_the_installed_command_agree(args, ready, keys, sh
         statuses.append(terminal.close())
     assert screens[0] == screens[1]
     assert statuses[0] == statuses[1] == 0
+
+
+def test_read_line_fails_a_silent_command_in_bounded_time_and_ends_it():
+    """The served tests read a server's announcement with read_line: a server that hangs
+    before it writes one fails its test instead of hanging the run."""
+    import subprocess
+    import sys
+
+    from tests.support.command import read_line
+
+    talker = subprocess.Popen([sys.executable, "-c", "print('telnet on 1'); import time; "
+                               "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert read_line(talker) == "telnet on 1\n"
+        with pytest.raises(AssertionError, match="no line in 0.5 s"):
+            read_line(talker, timeout=0.5)
+        assert talker.wait(10) != 0  # killed, not left sleeping
+    finally:
+        talker.kill()
+        talker.wait()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.command import read_line
 from tests.support.serving import LOCAL, connected, key_in, run, serving
 from tests.support.telnet_client import TelnetClient
 from univac_ttt.classroom.connection_limits import (
@@ -244,7 +245,7 @@ def test_a_signal_says_goodbye_on_every_terminal_and_exits_0(sig: signal.Signals
          "--data", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
-        line = process.stdout.readline()
+        line = read_line(process)
         port = int(re.search(r"telnet on 127\.0\.0\.1:(\d+)", line).group(1))  # type: ignore[union-attr]
 
         async def scenario() -> list[TelnetClient]:

@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.command import read_line
+
 IAC, SB, SE, NAWS = 255, 250, 240, 31
 
 
@@ -32,7 +34,7 @@ def test_malformed_clients_print_nothing_on_the_server_s_terminal(tmp_path: Path
         assert process.stdout is not None
         ports = {}
         while len(ports) < 2:
-            line = process.stdout.readline()
+            line = read_line(process)
             assert line, process.stderr.read() if process.stderr else ""
             if found := re.search(r"(web|telnet) on (?:http://)?127\.0\.0\.1:(\d+)", line):
                 ports[found.group(1)] = int(found.group(2))

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.support.command import read_line
 from tests.support.serving import key_in, run
 from tests.support.telnet_client import TelnetClient
 from univac_ttt.serve.server import FULL, SHUTDOWN
@@ -29,8 +30,8 @@ def pool(tmp_path: Path, *args: str) -> Iterator[tuple[subprocess.Popen[str], in
     try:
         assert process.stdout is not None
         port = int(re.search(r"telnet on 127\.0\.0\.1:(\d+)",  # type: ignore[union-attr]
-                             process.stdout.readline()).group(1))
-        workers = [int(pid) for pid in re.findall(r"\d+", process.stdout.readline()
+                             read_line(process)).group(1))
+        workers = [int(pid) for pid in re.findall(r"\d+", read_line(process)
                                                    .split("(")[1].split(")")[0])]
         yield process, port, workers
     finally:

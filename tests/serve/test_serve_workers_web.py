@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.command import read_line
 from tests.support.lazy import LazyModule
 from tests.support.serving import run
 from univac_ttt.web.protocol import CLOSE_FULL
@@ -42,9 +43,9 @@ def test_the_workers_serve_the_web_page_as_one_class(tmp_path: Path) -> None:
         start_new_session=True)  # its own group: a failed test ends the workers too
     try:
         assert process.stdout is not None
-        web_line = process.stdout.readline()
+        web_line = read_line(process)
         port = int(re.search(r"web on http://127\.0\.0\.1:(\d+)/", web_line).group(1))  # type: ignore[union-attr]
-        assert "2 worker processes" in process.stdout.readline()
+        assert "2 worker processes" in read_line(process)
         url, origin = f"ws://127.0.0.1:{port}/ws", {"Origin": f"http://127.0.0.1:{port}"}
 
         async def scenario() -> None:

@@ -184,3 +184,20 @@ def _exit_status(value: object) -> int:
         return value
     sys.stderr.write(f"{value}\n")
     return 1
+
+
+def read_line(process: subprocess.Popen[str], timeout: float = 60.0) -> str:
+    """The next line ``process`` writes to its stdout pipe ("" at its end), waiting at most
+    ``timeout`` seconds: a server that hangs before it announces its ports is killed and
+    fails the test, rather than hang the run."""
+    assert process.stdout is not None
+    stdout = process.stdout
+    line: list[str] = []
+    reader = threading.Thread(target=lambda: line.append(stdout.readline()), daemon=True)
+    reader.start()
+    reader.join(timeout)
+    if reader.is_alive():
+        process.kill()  # its end of the pipe closes: the reader's readline returns
+        reader.join(5)
+        raise AssertionError(f"the command wrote no line in {timeout:g} s")
+    return line[0]

@@ -17,7 +17,7 @@ import sys
 import pytest
 from support.web import web_server
 
-from tests.support.command import univac
+from tests.support.command import read_line, univac
 from tests.support.lazy import LazyModule
 from univac_ttt.web.protocol import CLOSE_BAD_MESSAGE, CLOSE_FULL, CLOSE_WRONG_PASSWORD
 
@@ -207,7 +207,7 @@ def test_serve_web_from_the_command_line(tmp_path):
     try:
         line = ""
         while "web on" not in line:
-            line = server.stdout.readline()
+            line = read_line(server)
             assert line, server.stderr.read()
         url = line.split("web on ", 1)[1].split()[0]
         assert url.startswith("http://127.0.0.1:")  # 127.0.0.1 unless a host is named
