@@ -5,13 +5,13 @@ extra to install. Each run is a fresh interpreter in which the library cannot be
 from __future__ import annotations
 
 import os
-import select
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
+
+from tests.support.command import read_line
 
 _WITHOUT = r'''
 import sys
@@ -31,14 +31,10 @@ def _start(missing: str, *args: str) -> subprocess.Popen:
 def test_a_telnet_class_needs_no_optional_library(missing):
     server = _start(missing, "--telnet", "127.0.0.1:0", "--workers", "1")
     try:
-        deadline = time.monotonic() + 60
         line = ""
         while "telnet on" not in line:  # the listener's announcement: it is serving
-            assert server.poll() is None, server.stderr.read()
-            ready, _, _ = select.select([server.stdout], [], [], 1)
-            assert time.monotonic() < deadline, "the server did not start"
-            if ready:
-                line = server.stdout.readline()
+            line = read_line(server)
+            assert line, server.stderr.read()
         server.send_signal(signal.SIGINT)
         _out, err = server.communicate(timeout=60)
     finally:
