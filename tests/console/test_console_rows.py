@@ -275,7 +275,7 @@ def test_the_paper_s_buffer_is_filled_when_read_and_at_every_change_once_a_windo
     console, _ = _console(120, 40, served=True)
     buffer = console.paper._buffer
     _play(console, "5")
-    assert buffer.text == "" and console.paper._unfilled  # nothing read it: not filled
+    assert buffer.text == "" and not console.paper.filled()  # nothing read it: not filled
     assert console.paper_buffer.text == console.session.paper  # filled as it is read
     assert console.paper_buffer.cursor_position == len(console.session.paper)
     window = console.paper.window  # a prompt_toolkit window shows it from now on

@@ -13,11 +13,8 @@ events) was about a thirtieth of a served move.
 
 from __future__ import annotations
 
-from functools import cached_property
-
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.document import Document
-from prompt_toolkit.layout import Window
 
 from ..desk.paper import KEYED_MARK
 from ..tui.paper_view import PaperView
@@ -42,30 +39,23 @@ class PaperRows(PaperView):
         self._wrapped: dict[str, list[Row]] = {}  # the lines in view last time, wrapped
         self._known: dict[str, list[Row]] = {}
         self._text = ""  # the paper shown
-        self._unfilled = False  # the buffer still holds an older paper
-        self._eager = False  # a window shows the buffer: it is filled at every change
 
     @property
     def buffer(self) -> Buffer:
-        """The paper in a read-only buffer, the cursor at its end (filled when read)."""
-        if self._unfilled:
-            self._fill()
+        """The paper in a read-only buffer, the cursor at its end, filled when read (the
+        buffer keeps the very string it was filled with: another one is an older paper)."""
+        text = self._text
+        if self._buffer.text is not text:
+            self._buffer.set_document(Document(text, len(text)), bypass_readonly=True)
         return self._buffer
 
     @buffer.setter
     def buffer(self, buffer: Buffer) -> None:
         self._buffer = buffer
 
-    @cached_property
-    def window(self) -> Window:
-        """PaperView's window; from now on the buffer it shows is filled at every change."""
-        self._eager = True
-        return PaperView.window.func(self)  # type: ignore[attr-defined]
-
-    def _fill(self) -> None:
-        text = self._text
-        self._buffer.set_document(Document(text, len(text)), bypass_readonly=True)
-        self._unfilled = False
+    def filled(self) -> bool:
+        """Whether the buffer holds the paper shown now (False until something reads it)."""
+        return self._buffer.text is self._text
 
     @property
     def at_end(self) -> bool:
@@ -75,9 +65,8 @@ class PaperRows(PaperView):
         if text == self._text:
             return
         self._text = text
-        self._unfilled = True
-        if self._eager:
-            self._fill()
+        if "window" in vars(self):  # PaperView's window, made: it shows the buffer, read now
+            self.buffer  # noqa: B018 - filled as it is read
         self._lines = text.split("\n")
         self._version += 1
         if self.top is not None:
