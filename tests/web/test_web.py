@@ -229,6 +229,33 @@ def test_help_left_open_closes_when_the_demonstrations_start(browser, tmp_path):
         page.wait_for_function("!document.getElementById('help-dialog').open")
 
 
+def test_the_page_says_demonstration_the_whole_time_one_plays(browser, tmp_path):
+    """Once the first demonstration move's caption replaced the attract caption, nothing
+    on the page said a demonstration was playing or that a key would start a game (the
+    terminal kiosk's key bar says so the whole time): the line over the keys says it."""
+    clock = FakeClock()
+    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
+                             stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
+                             demo_pause=1.0, demo_end_pause=2.0, first_demo=0, clock=clock)
+    hint = "document.getElementById('hint').textContent"
+    with web_server(museum=settings) as running:
+        page = open_page(browser, running)
+        assert "DEMONSTRATION" not in page.locator("#hint").inner_text()
+        clock.advance(61)
+        page.wait_for_function("document.body.dataset.mode === 'attract'")
+        for _ in range(40):  # the demonstration's moves, until a caption explains one
+            clock.advance(1.5)
+            page.wait_for_timeout(100)
+            if page.locator("#caption").inner_text() not in ("", ATTRACT):
+                break
+        assert page.locator("#caption").inner_text() not in ("", ATTRACT)
+        page.wait_for_function(f"{hint}.startsWith('DEMONSTRATION') && {hint}.includes('any key')")
+        assert page.locator("#hint").evaluate("e => getComputedStyle(e).fontWeight") == "700"
+        page.keyboard.press("7")  # a visitor: the game is theirs, the notice goes
+        page.wait_for_function("document.body.dataset.mode === 'playing'")
+        page.wait_for_function(f"!{hint}.includes('DEMONSTRATION')")
+
+
 def test_the_sound_follows_the_typewriter(browser):
     """Each character the UNIVAC types is a strike at the typewriter's pace, each line
     ends with a carriage return, and a game's end rings the bell (the page's own log of
