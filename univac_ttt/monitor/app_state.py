@@ -12,7 +12,7 @@ from ..machine import MEMORY_WORDS, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
 from .core import Monitor, find_command
-from .panes import SIDE_WIDTH
+from .panes import REGISTERS_WIDTH, SIDE_WIDTH
 
 # Words shown before and after the control counter: after it, enough for the tallest pane
 # (a 300x120 served screen has 77 rows of panes); the pane draws only the rows it has.
@@ -135,7 +135,13 @@ def _compact_registers(monitor: Monitor) -> list[str]:
         lines.append(f"{name:<4} {v.glyphs}  {number:>18}")
     cr = view(machine.cr, None, program)
     lines.append(f"CC   {machine.cc:03d}")
-    lines.append(f"CR   {cr.glyphs}  {cr.left} | {cr.right}")
+    # CR's two instructions on a line of their own: beside the word, a labelled pair
+    # ("U0 000 START | 00 000") was cut at the pane's edge; too long even so, unlabelled.
+    pair = f"     {cr.left} | {cr.right}"
+    if len(pair) > REGISTERS_WIDTH:
+        bare = view(machine.cr)
+        pair = f"     {bare.left} | {bare.right}"
+    lines += [f"CR   {cr.glyphs}", pair]
     lines.append(f"SR   {view(machine.sr + machine.sr, None, program).left}")
     lines.append("rY, rI, rO: examine rY, rI, rO")
     return lines
