@@ -116,6 +116,29 @@ def test_an_occupied_square(browser):
         assert board(page).count("X") == 1  # nothing changed on the board
 
 
+@pytest.mark.parametrize("key", ["SOUND OFF", "LARGE TYPE", "HELP"])
+def test_enter_after_touching_a_desk_key_is_word_release(browser, key):
+    """SOUND, LARGE TYPE or HELP clicked kept the focus, so the Enter typed after a digit
+    pressed that key again (sound or large type flipped back, help reopened) and the move
+    was never released. A touch or click leaves no focus on them, as on the square keys."""
+    with web_server() as running:
+        page = open_page(browser, running)
+        page.get_by_role("button", name=key, exact=True).click()
+        if key == "HELP":
+            page.locator("#help-dialog").get_by_role("button", name="CLOSE").click()
+        before = keyed_lines(page)
+        page.keyboard.press("5")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.querySelectorAll('#paper .keyed').length > {before}"
+                               f" && {READY}")
+        assert board(page)[4] == "X"
+        assert not page.evaluate("document.getElementById('help-dialog').open")
+        if key == "SOUND OFF":
+            assert page.locator("#sound-key").inner_text() == "SOUND ON"
+        if key == "LARGE TYPE":
+            assert page.evaluate("document.documentElement.classList.contains('large')")
+
+
 def test_the_board_s_o_does_not_read_as_a_zero(browser):
     """The board's marks were in DejaVu Sans Mono, whose O is as narrow as its 0: the
     UNIVAC's O beside the free squares' digits read as a zero. Measured in the font the

@@ -307,12 +307,20 @@
         key(button.dataset.key);
       });
     }
-    $("help-key").addEventListener("click", () => $("help-dialog").showModal());
-    $("sound-key").addEventListener("click", () => {
+    // A touch or a click leaves no focus on HELP, SOUND or LARGE TYPE either: the next Enter
+    // typed was that key's again (sound or large type flipped back, help reopened), not
+    // WORD RELEASE. A key reached with Tab keeps its focus, as a keyboard user expects.
+    const touched = (event) => { if (event.detail > 0) event.currentTarget.blur(); };
+    $("help-key").addEventListener("click", (event) => { touched(event); $("help-dialog").showModal(); });
+    $("sound-key").addEventListener("click", (event) => {
+      touched(event);
       setSound(!sound.on);
       try { localStorage.setItem("univac-sound", sound.on ? "on" : "off"); } catch (e) { /* */ }
     });
-    $("large-key").addEventListener("click", () => setLarge(!document.documentElement.classList.contains("large")));
+    $("large-key").addEventListener("click", (event) => {
+      touched(event);
+      setLarge(!document.documentElement.classList.contains("large"));
+    });
     $("bye-again").addEventListener("click", () => location.reload());
     $("staff-form").addEventListener("submit", (event) => {
       event.preventDefault();
