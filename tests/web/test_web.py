@@ -279,6 +279,27 @@ def test_the_page_says_demonstration_the_whole_time_one_plays(browser, tmp_path)
         page.wait_for_function(f"!{hint}.includes('DEMONSTRATION')")
 
 
+def test_a_touch_on_the_board_shows_the_key_and_wakes_a_demonstration(browser, tmp_path):
+    """On the exhibit's touchscreen visitors touch the big board's squares: nothing
+    happened, not even during a demonstration that said "Press any key to play!". A touch
+    on a square now names its square-code key (nothing is typed: the keyboard plays), and
+    during a demonstration it wakes the exhibit as a key does."""
+    clock = FakeClock()
+    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
+                             stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
+                             first_demo=0, clock=clock)
+    with web_server(museum=settings) as running:
+        page = open_page(browser, running)
+        page.locator("#board .cell").nth(4).click()
+        assert "key 5" in page.locator("#hint").inner_text()
+        assert page.locator("#line").inner_text() == "" and keyed_lines(page) == 0
+        clock.advance(61)
+        page.wait_for_function("document.body.dataset.mode === 'attract'")
+        page.locator("#board .cell").nth(0).click()
+        page.wait_for_function("document.body.dataset.mode === 'playing'")
+        assert page.locator("#line").inner_text() == ""  # the waking touch is no move
+
+
 def test_the_sound_follows_the_typewriter(browser):
     """Each character the UNIVAC types is a strike at the typewriter's pace, each line
     ends with a carriage return, and a game's end rings the bell (the page's own log of

@@ -335,6 +335,18 @@
       $("password").value = "";
       $("password-dialog").close();
     });
+    // The board is the UNIVAC's, not a key: a visitor who touches a square is shown the
+    // square-code key that plays it; during a demonstration the touch wakes the exhibit,
+    // as any key does (the key is used up there, never played).
+    document.querySelectorAll("#board .cell").forEach((cell, index) => {
+      cell.addEventListener("click", () => {
+        const code = String(index + 1);
+        if (mode === "attract") { key(code); return; }
+        const button = document.querySelector(`[data-key="${code}"]`);
+        if (button) strikeKey(button);
+        $("hint").textContent = `To play square ${code}, touch the key ${code} below, then WORD RELEASE.`;
+      });
+    });
     // Staff: F12, or a three-second press on the nameplate (a touchscreen has no F12).
     let pressed = null;
     $("nameplate").addEventListener("pointerdown", () => { pressed = setTimeout(() => key("Staff"), 3000); });
