@@ -300,6 +300,27 @@ def test_a_touch_on_the_board_shows_the_key_and_wakes_a_demonstration(browser, t
         assert page.locator("#line").inner_text() == ""  # the waking touch is no move
 
 
+def test_new_game_types_the_rest_of_the_old_paper_at_once(browser):
+    """NEW GAME pressed while the greeting was typed at the typewriter's pace: the page
+    typed the rest of it at ten characters a second before the new greeting, 25 s to
+    INPUT READY where the console's F2 takes half that. The rest is shown at once."""
+    with web_server(authentic=True) as running:
+        page = browser.new_context(bypass_csp=True).new_page()
+        page.clock.install()
+        page.goto(running.url)
+        page.wait_for_function("window.univac.typing()")  # the greeting came
+        page.clock.run_for(2_000)  # some of it typed
+        assert "7   8   9" not in paper(page)
+        page.keyboard.press("F2")  # the rest at once: not ~12 s of typing still to come
+        assert "7   8   9" in paper(page)
+        page.wait_for_function("document.getElementById('paper').innerText"
+                               ".split('NEW GAME').length === 3 || window.univac.typing()")
+        while page.evaluate("window.univac.typing()"):  # the new greeting, at its pace
+            page.clock.run_for(1_000)
+        page.wait_for_function(READY)
+        assert paper(page).count("YOU MOVE FIRST") == 2
+
+
 def test_the_sound_follows_the_typewriter(browser):
     """Each character the UNIVAC types is a strike at the typewriter's pace, each line
     ends with a carriage return, and a game's end rings the bell (the page's own log of

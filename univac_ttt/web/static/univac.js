@@ -151,6 +151,23 @@
     if (queue.length) timer = setTimeout(pump, Math.max(10, (Math.max(head, queue[0].notBefore || 0) - clock.now()) * 1000));
   }
 
+  // NEW GAME: what is still to be typed is typed at once (the terminal console's F2 does
+  // the same), so the new greeting is not kept waiting behind the old one at ten
+  // characters a second.
+  function finishTyping() {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    while (queue.length) {
+      const item = queue.shift();
+      if (item.after) { applyAfter(item.after, clock.now()); continue; }
+      const rest = item.text.slice(offset);
+      offset = 0;
+      if (rest) show(rest, item.keyed);
+    }
+    head = clock.now();
+    lamps();
+  }
+
   function schedule() {
     if (timer !== null) clearTimeout(timer);
     timer = null;
@@ -233,6 +250,7 @@
   }
 
   function key(name) {
+    if (name === "NewGame") finishTyping();
     if (name === "NewGame" || name === "Staff" || name === "Escape") { send({ k: name }); return; }
     if (!hello.museum && typing()) { $("hint").textContent = STILL_TYPING; return; }
     send({ k: name });
