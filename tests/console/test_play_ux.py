@@ -214,6 +214,20 @@ def test_type_ahead_from_a_finished_game_is_not_played_in_the_next():
     assert any("before the new game began" in said for said in console.hint_log)
 
 
+def test_f2_drops_the_keys_typed_for_the_old_game():
+    """A 5 typed while the UNIVAC was still typing (refused at Enter) stayed on the keyboard
+    line across F2: the new game's first 5 was keyed as 55, a bad code. The monitor's boot
+    and the kiosk's demonstrations drop such a line; F2 now does too."""
+    f2 = "\x1bOQ"
+    console, _ = run_console("7" + f2 + "5\r" + CTRL_Q + CTRL_Q,
+                             ConsoleSettings(clock=FakeClock(), pack=TTT))
+    assert console.session.words_typed == 1
+    keyed = [line for line in console.session.paper.splitlines()
+             if line.startswith(KEYED_MARK)]
+    assert keyed == [KEYED_MARK + "5"]
+    assert "NOT A SQUARE CODE" not in console.session.paper
+
+
 def test_after_the_pause_the_next_game_takes_keys_again():
     clock = FakeClock()
     console = None

@@ -186,6 +186,31 @@ def test_ctrl_c_stops_a_runaway_in_the_full_screen_monitor(tmp_path):
     assert terminal.close() == 0
 
 
+def test_ctrl_c_pressed_three_times_on_a_runaway_stops_it_and_keeps_the_monitor(tmp_path):
+    """Ctrl-C is STOP while a command runs and a quit key (press twice) when none does: an
+    impatient lecturer's three quick Ctrl-Cs on a runaway stopped it, armed quit and quit,
+    losing the session. A Ctrl-C within a second of STOP or a command's end is a late
+    STOP; later, one Ctrl-C arms quit and the key bar names that key."""
+    terminal = Terminal([COMMAND, "monitor", str(loop_image(tmp_path))], columns=100, rows=30)
+    terminal.wait_for("monitor>")
+    terminal.send("go 0\r")
+    terminal.wait_for("Ctrl-C stops it")
+    time.sleep(0.3)
+    for _ in range(3):  # as a hand presses them: the run has stopped by the second
+        terminal.send("\x03")
+        time.sleep(0.25)
+    terminal.wait_for("operator stop", timeout=5)
+    terminal.wait_for("Ctrl-C is STOP, and nothing is running now", timeout=5)
+    terminal.send("step\r")  # still there
+    screen = terminal.wait_for("monitor> step")
+    assert "again quits" not in screen
+    time.sleep(1.5)  # past the late-STOP moment: a Ctrl-C now is a first press of quit
+    terminal.send("\x03")
+    terminal.wait_for("Ctrl-C again quits")
+    terminal.send("\x03")
+    assert terminal.close() == 0
+
+
 # ---- the rules: who may run a Machine, and who may import whom ------------------------
 
 # The layers under and beside the front ends (docs/architecture.md); every other package of

@@ -5,6 +5,7 @@ reader that bounds lines and refuses bad UTF-8 (issue 16, part A).
 
 import pytest
 
+from tests.support import command
 from tests.support.hostile import HUGE
 from univac_ttt.hostio.atomic_files import atomic_write, create_new
 from univac_ttt.hostio.bounded_input import JsonError, NumberError, load_json, parse_number
@@ -78,3 +79,19 @@ def test_the_line_limit_is_in_bytes_and_the_refusal_says_so():
     assert reader.read_line() == "é" * 50
     refused = reader.read_line()
     assert isinstance(refused, Refused) and str(refused).endswith("longer than 100 bytes")
+
+
+def test_a_byte_order_mark_at_the_start_of_stdin_is_dropped():
+    """Moves saved by Windows Notepad begin with a UTF-8 byte order mark: the plain console
+    refused the first move ("no key for 'U+FEFF'") and the monitor's first command ("no
+    command '\\ufeffgo'"), where --script and every file reader drop it. Only the stream's
+    first bytes are a mark; one later in the input is a character like any other."""
+    import io
+    reader = LineReader(io.BytesIO(b"\xef\xbb\xbf5\n\xef\xbb\xbf9\n"), 100)
+    assert reader.read_line() == "5"
+    assert reader.read_line() == "\ufeff9"
+    assert LineReader(io.BytesIO(b"\xef\xbb\xbf"), 100).read_line() is None
+    result = command.univac("play", "--plain", stdin="\ufeff5\n")
+    assert "> 5\n" in result.stdout and "refused" not in result.stdout + result.stderr
+    result = command.univac("monitor", stdin="\ufeffgo\n")
+    assert result.returncode == 0 and "??" not in result.stdout

@@ -226,3 +226,34 @@ def test_a_tall_screen_gives_its_rows_to_the_memory_view(columns, rows):
     assert any(line.startswith("  next: left half of 000") for line in lines)
     output = shown.top_rows + 3  # title, panes, state line, rule: then the output
     assert rows - 2 - output >= (rows - 5) // 3 - 1  # the command output keeps its third
+
+
+@pytest.mark.parametrize("columns, rows", [(200, 60), (120, 40), (80, 24)])
+def test_the_registers_show_cr_s_instructions_whole(columns, rows):
+    """After a step from a labelled word, the registers' CR line read "CR   U00000000000
+    U0 000 START | 00 0": the pair beside the word was cut at the pane's 38 columns, at
+    200x60 too. The pair now has a line of its own, whole."""
+    monitor = Monitor.for_pack(TTT)
+    monitor.execute("deposit 000 U0 000 B0 340")  # labelled halves: START and KEY
+    monitor.execute("step")
+    with create_pipe_input() as keys:
+        app = MonitorApp(monitor, input=keys, output=DummyOutput())
+        app.state.freeze()
+        lines = _screen(app, columns, rows).splitlines()
+    registers = [line.split("│")[-1] for line in lines if "│" in line]
+    assert any(line.startswith("CR   U00000B00340") for line in registers)
+    assert any(line.strip() == "U0 000 START | B0 340 KEY" for line in registers)
+    assert any(line.startswith("rY, rI, rO") for line in registers)  # still room for all
+
+
+def test_a_cr_pair_too_long_for_the_pane_drops_its_labels():
+    from univac_ttt.monitor.app_state import _compact_registers
+    from univac_ttt.monitor.panes import REGISTERS_WIDTH
+
+    monitor = Monitor.for_pack(TTT)
+    monitor.execute("deposit 000 B0 174 B0 056")  # BADCODE+2 and OPENING+3: 40 columns
+    monitor.execute("step")
+    lines = _compact_registers(monitor)
+    assert all(len(line) <= REGISTERS_WIDTH for line in lines)
+    cr = lines.index(next(line for line in lines if line.startswith("CR ")))
+    assert lines[cr + 1].split() == ["B0", "174", "|", "B0", "056"]

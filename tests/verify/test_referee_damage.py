@@ -44,3 +44,22 @@ def test_the_referee_survives_deleting_any_line_of_the_sheet(long_run):
             run_verification(MachineOptions(), io.StringIO(), program)
         judged += 1
     assert judged > 0
+
+
+def test_a_sheet_that_loses_fails_with_status_1_as_help_says(tmp_path):
+    """Exercise 1's reordered element table loses a game: FAILED and status 1, which
+    --help now states (a script checking a student's sheet reads the status)."""
+    from tests.support import command
+
+    shipped = Path(__file__).resolve().parents[2] / "univac_ttt/packs/tictactoe/tictactoe.ucs"
+    text = shipped.read_text()
+    row = "B0 BRD+1   A0 BRD+2     row 1-2-3"
+    assert text.count(row) == 1
+    text = text.replace(row, "B0 BRD+3   A0 BRD+2     row 1-2-3")
+    text = text.replace("             A0 BRD+3   H0 ES", "             A0 BRD+1   H0 ES", 1)
+    sheet = tmp_path / "my.ucs"
+    sheet.write_text(text)
+    result = command.univac("verify", str(sheet))
+    assert result.returncode == 1 and "FAILED" in result.stdout
+    assert "the opponent won" in result.stdout
+    assert "Exit status: 0" in " ".join(command.univac("verify", "--help").stdout.split())

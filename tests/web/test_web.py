@@ -116,6 +116,29 @@ def test_an_occupied_square(browser):
         assert board(page).count("X") == 1  # nothing changed on the board
 
 
+@pytest.mark.parametrize("key", ["SOUND OFF", "LARGE TYPE", "HELP"])
+def test_enter_after_touching_a_desk_key_is_word_release(browser, key):
+    """SOUND, LARGE TYPE or HELP clicked kept the focus, so the Enter typed after a digit
+    pressed that key again (sound or large type flipped back, help reopened) and the move
+    was never released. A touch or click leaves no focus on them, as on the square keys."""
+    with web_server() as running:
+        page = open_page(browser, running)
+        page.get_by_role("button", name=key, exact=True).click()
+        if key == "HELP":
+            page.locator("#help-dialog").get_by_role("button", name="CLOSE").click()
+        before = keyed_lines(page)
+        page.keyboard.press("5")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"document.querySelectorAll('#paper .keyed').length > {before}"
+                               f" && {READY}")
+        assert board(page)[4] == "X"
+        assert not page.evaluate("document.getElementById('help-dialog').open")
+        if key == "SOUND OFF":
+            assert page.locator("#sound-key").inner_text() == "SOUND ON"
+        if key == "LARGE TYPE":
+            assert page.evaluate("document.documentElement.classList.contains('large')")
+
+
 def test_the_board_s_o_does_not_read_as_a_zero(browser):
     """The board's marks were in DejaVu Sans Mono, whose O is as narrow as its 0: the
     UNIVAC's O beside the free squares' digits read as a zero. Measured in the font the
@@ -227,6 +250,75 @@ def test_help_left_open_closes_when_the_demonstrations_start(browser, tmp_path):
         clock.advance(61)
         page.wait_for_function("document.body.dataset.mode === 'attract'")
         page.wait_for_function("!document.getElementById('help-dialog').open")
+
+
+def test_the_page_says_demonstration_the_whole_time_one_plays(browser, tmp_path):
+    """Once the first demonstration move's caption replaced the attract caption, nothing
+    on the page said a demonstration was playing or that a key would start a game (the
+    terminal kiosk's key bar says so the whole time): the line over the keys says it."""
+    clock = FakeClock()
+    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
+                             stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
+                             demo_pause=1.0, demo_end_pause=2.0, first_demo=0, clock=clock)
+    hint = "document.getElementById('hint').textContent"
+    with web_server(museum=settings) as running:
+        page = open_page(browser, running)
+        assert "DEMONSTRATION" not in page.locator("#hint").inner_text()
+        clock.advance(61)
+        page.wait_for_function("document.body.dataset.mode === 'attract'")
+        for _ in range(40):  # the demonstration's moves, until a caption explains one
+            clock.advance(1.5)
+            page.wait_for_timeout(100)
+            if page.locator("#caption").inner_text() not in ("", ATTRACT):
+                break
+        assert page.locator("#caption").inner_text() not in ("", ATTRACT)
+        page.wait_for_function(f"{hint}.startsWith('DEMONSTRATION') && {hint}.includes('any key')")
+        assert page.locator("#hint").evaluate("e => getComputedStyle(e).fontWeight") == "700"
+        page.keyboard.press("7")  # a visitor: the game is theirs, the notice goes
+        page.wait_for_function("document.body.dataset.mode === 'playing'")
+        page.wait_for_function(f"!{hint}.includes('DEMONSTRATION')")
+
+
+def test_a_touch_on_the_board_shows_the_key_and_wakes_a_demonstration(browser, tmp_path):
+    """On the exhibit's touchscreen visitors touch the big board's squares: nothing
+    happened, not even during a demonstration that said "Press any key to play!". A touch
+    on a square now names its square-code key (nothing is typed: the keyboard plays), and
+    during a demonstration it wakes the exhibit as a key does."""
+    clock = FakeClock()
+    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
+                             stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
+                             first_demo=0, clock=clock)
+    with web_server(museum=settings) as running:
+        page = open_page(browser, running)
+        page.locator("#board .cell").nth(4).click()
+        assert "key 5" in page.locator("#hint").inner_text()
+        assert page.locator("#line").inner_text() == "" and keyed_lines(page) == 0
+        clock.advance(61)
+        page.wait_for_function("document.body.dataset.mode === 'attract'")
+        page.locator("#board .cell").nth(0).click()
+        page.wait_for_function("document.body.dataset.mode === 'playing'")
+        assert page.locator("#line").inner_text() == ""  # the waking touch is no move
+
+
+def test_new_game_types_the_rest_of_the_old_paper_at_once(browser):
+    """NEW GAME pressed while the greeting was typed at the typewriter's pace: the page
+    typed the rest of it at ten characters a second before the new greeting, 25 s to
+    INPUT READY where the console's F2 takes half that. The rest is shown at once."""
+    with web_server(authentic=True) as running:
+        page = browser.new_context(bypass_csp=True).new_page()
+        page.clock.install()
+        page.goto(running.url)
+        page.wait_for_function("window.univac.typing()")  # the greeting came
+        page.clock.run_for(2_000)  # some of it typed
+        assert "7   8   9" not in paper(page)
+        page.keyboard.press("F2")  # the rest at once: not ~12 s of typing still to come
+        assert "7   8   9" in paper(page)
+        page.wait_for_function("document.getElementById('paper').innerText"
+                               ".split('NEW GAME').length === 3 || window.univac.typing()")
+        while page.evaluate("window.univac.typing()"):  # the new greeting, at its pace
+            page.clock.run_for(1_000)
+        page.wait_for_function(READY)
+        assert paper(page).count("YOU MOVE FIRST") == 2
 
 
 def test_the_sound_follows_the_typewriter(browser):

@@ -16,7 +16,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     verify = sub.add_parser(NAME, help=SUMMARIES[NAME],
                             description="Play every opponent strategy against the program "
                                         "in emulated memory and check each game against "
-                                        "an exact solver of the game.")
+                                        "an exact solver of the game. Exit status: 0 "
+                                        "when every game is proved, 1 when any is not "
+                                        "(the first failures are listed), 2 for a bad "
+                                        "file or option.")
     verify.add_argument("--search", action="store_true",
                         help="also report the game's size and the nodes that minimax and "
                              "alpha-beta (plain, ordered, with a table, iterative deepening) "

@@ -276,6 +276,7 @@ class ConsoleApp:
         self.pacer.finish()
         self.pacer.start_reply()
         self._boot_started = self.settings.clock()
+        self.keyboard_buffer.reset()  # keys typed for the old game are not the new one's
         self.session.new_game()
         self._hold_until = None
         self.paper.to_end()

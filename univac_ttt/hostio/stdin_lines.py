@@ -5,7 +5,8 @@ bytes that are not UTF-8. Each line is read at most ``limit`` bytes at a time; t
 is discarded as it arrives, so memory stays bounded whatever comes. A line that is too long
 or not UTF-8 becomes a ``Refused`` with a reason instead of an exception, under any locale.
 A "line" of more than ``give_up`` bytes without a line end means the input is not text at
-all: the reader refuses it once and then reports the end of input.
+all: the reader refuses it once and then reports the end of input. A UTF-8 byte order mark
+at the very start (a file saved by Windows Notepad) is dropped, as the file readers drop it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ KEYBOARD_LINE = 200  # bytes of a plain-console line (a keyboard word is 12 char
 COMMAND_LINE = 1_000  # bytes of a monitor command
 GIVE_UP = 1 << 20  # bytes without a line end after which the input is not text
 _PIECE = 1 << 16
+BOM = b"\xef\xbb\xbf"  # UTF-8's byte order mark
 
 
 class Refused(namedtuple("Refused", ["reason"])):
@@ -43,6 +45,7 @@ class LineReader:
         self.limit = limit
         self.give_up = give_up
         self.ended = False
+        self.first = True  # the stream's first line: a byte order mark there is dropped
 
     def read_line(self) -> str | Refused | None:
         if self.ended:
@@ -55,6 +58,12 @@ class LineReader:
         if not data:
             self.ended = True
             return None
+        if self.first:
+            self.first = False
+            if data.startswith(BOM):  # "\ufeff5" was refused: no key for U+FEFF
+                data = data[len(BOM):]
+                if not data:  # the mark alone: the first line is what follows it
+                    return self.read_line()
         if len(data) > self.limit and not data.endswith(b"\n"):
             return self._discard_rest(len(data))
         line = data.rstrip(b"\n").rstrip(b"\r")

@@ -130,6 +130,7 @@ class MonitorApp:
                         await loop.run_in_executor(None, state.execute, line)
                     finally:
                         state.busy = False
+                        state.stopped()
                         self.monitor.desk.limits.interrupt.clear()  # a late Ctrl-C
                     if self.monitor.finished:
                         self.app.exit(result=0)

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from .app_state import LATE_STOP
+
 if TYPE_CHECKING:
     from .app import MonitorApp
 
@@ -60,8 +62,14 @@ def monitor_bindings(app: MonitorApp) -> KeyBindings:
 
     @kb.add("c-c")
     def _(event: KeyPressEvent) -> None:
-        if not app.state.interrupt():
-            app.enter(None)
+        if app.state.interrupt():
+            return
+        if app.state.late_stop():  # STOP pressed twice, or as the run ended: no quit
+            if not app.state.lines or app.state.lines[-1] != LATE_STOP:
+                app.note(LATE_STOP)
+            return
+        app.state.quit_key = "Ctrl-C"
+        app.enter(None)
 
     @kb.add("c-z")
     def _(event: KeyPressEvent) -> None:
@@ -69,9 +77,10 @@ def monitor_bindings(app: MonitorApp) -> KeyBindings:
         command): Ctrl-Z is no key here, and the output says so."""
         app.note(NO_CTRL_Z)
 
-    for key in ("c-q", "c-d"):
+    for key, name in (("c-q", "Ctrl-Q"), ("c-d", "Ctrl-D")):
         @kb.add(key)
-        def _(event: KeyPressEvent) -> None:
+        def _(event: KeyPressEvent, name: str = name) -> None:
+            app.state.quit_key = name
             app.enter(None)
 
     return kb

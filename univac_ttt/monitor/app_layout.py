@@ -237,7 +237,8 @@ class MonitorLayout:
         if self.state.busy:
             return FormattedText([("class:bar", " " + fit(
                 ["the UNIVAC is running: Ctrl-C stops it (STOP at the desk)"], width))])
-        quit_text = "Ctrl-Q again quits" if self.state.quit_armed else "Ctrl-Q quit"
+        quit_text = (f"{self.state.quit_key} again quits" if self.state.quit_armed
+                     else "Ctrl-Q quit")
         if self.state.monitor.waiting_for_keyboard:
             parts = ["KEYBOARD MODE: a line goes to the UNIVAC; :command for the monitor",
                      quit_text, "F10 step", "F5 continue", "PgUp/PgDn scroll"]

@@ -4,6 +4,7 @@ panes show of the machine, taken when no command is running it."""
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -12,7 +13,7 @@ from ..machine import MEMORY_WORDS, StopKind
 from ..machine.timing import format_time, pulses_to_us
 from ..program.disassembler import view
 from .core import Monitor, find_command
-from .panes import SIDE_WIDTH
+from .panes import REGISTERS_WIDTH, SIDE_WIDTH
 
 # Words shown before and after the control counter: after it, enough for the tallest pane
 # (a 300x120 served screen has 77 rows of panes); the pane draws only the rows it has.
@@ -20,6 +21,10 @@ MEMORY_BEFORE, MEMORY_AFTER = 6, 200
 OUTPUT_LINES = 5_000  # the output pane's scrollback, in lines as printed
 COMMAND_PREFIX = ":"  # no key of the UNIVAC keyboard: a command is never a keyboard word
 KEYBOARD_HINT = "type the keys and Enter; :command for the monitor"
+# A Ctrl-C this soon after STOP or a command's end is a STOP pressed late (or twice), not a
+# first press of quit: three quick Ctrl-Cs on a runaway ended the lecture's session.
+LATE_STOP_SECONDS = 1.0
+LATE_STOP = "(Ctrl-C is STOP, and nothing is running now; Ctrl-Q twice quits.)"
 WELCOME = ("UNIVAC I lecture monitor. Type help for commands; PageUp/PageDown scroll this "
            "output; Ctrl-Q quits.")
 
@@ -42,6 +47,8 @@ class MonitorState:
         monitor.keyboard_hint = KEYBOARD_HINT  # here a line typed goes to the UNIVAC
         self.lines: deque[str] = deque([WELCOME], maxlen=OUTPUT_LINES)
         self.quit_armed = False
+        self.quit_key = "Ctrl-Q"  # the key that armed quit, as the key bar names it
+        self.late_until = 0.0  # until then (time.monotonic) a Ctrl-C is a late STOP
         self.pending: deque[str | None] = deque()  # typed lines; None: a quit key
         self.busy = False  # a command is running on the worker thread
         self.frozen = Frozen()
@@ -57,7 +64,16 @@ class MonitorState:
             return False
         self.monitor.desk.limits.stop()
         self.pending.clear()  # what was typed ahead is dropped with the run
+        self.stopped()
         return True
+
+    def stopped(self) -> None:
+        """A command ended or STOP was pressed: a Ctrl-C in the next moment is a late STOP."""
+        self.late_until = time.monotonic() + LATE_STOP_SECONDS
+
+    def late_stop(self) -> bool:
+        """True when a Ctrl-C now would be a STOP pressed late, not a wish to quit."""
+        return time.monotonic() < self.late_until
 
     def execute(self, line: str) -> None:
         """Run one typed line (on the worker thread)."""
@@ -135,7 +151,13 @@ def _compact_registers(monitor: Monitor) -> list[str]:
         lines.append(f"{name:<4} {v.glyphs}  {number:>18}")
     cr = view(machine.cr, None, program)
     lines.append(f"CC   {machine.cc:03d}")
-    lines.append(f"CR   {cr.glyphs}  {cr.left} | {cr.right}")
+    # CR's two instructions on a line of their own: beside the word, a labelled pair
+    # ("U0 000 START | 00 000") was cut at the pane's edge; too long even so, unlabelled.
+    pair = f"     {cr.left} | {cr.right}"
+    if len(pair) > REGISTERS_WIDTH:
+        bare = view(machine.cr)
+        pair = f"     {bare.left} | {bare.right}"
+    lines += [f"CR   {cr.glyphs}", pair]
     lines.append(f"SR   {view(machine.sr + machine.sr, None, program).left}")
     lines.append("rY, rI, rO: examine rY, rI, rO")
     return lines

@@ -22,7 +22,7 @@ from ..desk.transcript import Transcript
 from ..machine import MachineOptions
 from ..machine.charset import KEYBOARD_KEYS
 from ..machine.timing import format_time, pulses_to_us
-from ..museum.controller import Kiosk, KioskSettings, Mode
+from ..museum.controller import DEMONSTRATION, Kiosk, KioskSettings, Mode
 from .program import WebProgram
 
 Message = dict[str, Any]
@@ -241,7 +241,11 @@ class MuseumTab(GameTab):
         kiosk = self.kiosk
         self._shown = self._visible()
         today = kiosk.tally.today()
-        message.update(hint=kiosk.hint, caption=kiosk.shown_caption, mode=kiosk.mode.value,
+        # The whole time a demonstration plays, the line over the keys says so, as the
+        # terminal kiosk's key bar does: its captions soon explain moves like a visitor's.
+        demonstrating = kiosk.mode is Mode.ATTRACT and not kiosk.hint
+        message.update(hint=DEMONSTRATION if demonstrating else kiosk.hint,
+                       caption=kiosk.shown_caption, mode=kiosk.mode.value,
                        your_move=kiosk.your_move, pin_locked=round(kiosk.pin_lock_left()),
                        tally={"games": today.games, "univac_wins": today.univac_wins,
                               "draws": today.draws, "opponent_wins": today.opponent_wins,

@@ -151,6 +151,23 @@
     if (queue.length) timer = setTimeout(pump, Math.max(10, (Math.max(head, queue[0].notBefore || 0) - clock.now()) * 1000));
   }
 
+  // NEW GAME: what is still to be typed is typed at once (the terminal console's F2 does
+  // the same), so the new greeting is not kept waiting behind the old one at ten
+  // characters a second.
+  function finishTyping() {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    while (queue.length) {
+      const item = queue.shift();
+      if (item.after) { applyAfter(item.after, clock.now()); continue; }
+      const rest = item.text.slice(offset);
+      offset = 0;
+      if (rest) show(rest, item.keyed);
+    }
+    head = clock.now();
+    lamps();
+  }
+
   function schedule() {
     if (timer !== null) clearTimeout(timer);
     timer = null;
@@ -233,6 +250,7 @@
   }
 
   function key(name) {
+    if (name === "NewGame") finishTyping();
     if (name === "NewGame" || name === "Staff" || name === "Escape") { send({ k: name }); return; }
     if (!hello.museum && typing()) { $("hint").textContent = STILL_TYPING; return; }
     send({ k: name });
@@ -307,12 +325,20 @@
         key(button.dataset.key);
       });
     }
-    $("help-key").addEventListener("click", () => $("help-dialog").showModal());
-    $("sound-key").addEventListener("click", () => {
+    // A touch or a click leaves no focus on HELP, SOUND or LARGE TYPE either: the next Enter
+    // typed was that key's again (sound or large type flipped back, help reopened), not
+    // WORD RELEASE. A key reached with Tab keeps its focus, as a keyboard user expects.
+    const touched = (event) => { if (event.detail > 0) event.currentTarget.blur(); };
+    $("help-key").addEventListener("click", (event) => { touched(event); $("help-dialog").showModal(); });
+    $("sound-key").addEventListener("click", (event) => {
+      touched(event);
       setSound(!sound.on);
       try { localStorage.setItem("univac-sound", sound.on ? "on" : "off"); } catch (e) { /* */ }
     });
-    $("large-key").addEventListener("click", () => setLarge(!document.documentElement.classList.contains("large")));
+    $("large-key").addEventListener("click", (event) => {
+      touched(event);
+      setLarge(!document.documentElement.classList.contains("large"));
+    });
     $("bye-again").addEventListener("click", () => location.reload());
     $("staff-form").addEventListener("submit", (event) => {
       event.preventDefault();
@@ -326,6 +352,18 @@
       send({ password: $("password").value });
       $("password").value = "";
       $("password-dialog").close();
+    });
+    // The board is the UNIVAC's, not a key: a visitor who touches a square is shown the
+    // square-code key that plays it; during a demonstration the touch wakes the exhibit,
+    // as any key does (the key is used up there, never played).
+    document.querySelectorAll("#board .cell").forEach((cell, index) => {
+      cell.addEventListener("click", () => {
+        const code = String(index + 1);
+        if (mode === "attract") { key(code); return; }
+        const button = document.querySelector(`[data-key="${code}"]`);
+        if (button) strikeKey(button);
+        $("hint").textContent = `To play square ${code}, touch the key ${code} below, then WORD RELEASE.`;
+      });
     });
     // Staff: F12, or a three-second press on the nameplate (a touchscreen has no F12).
     let pressed = null;
