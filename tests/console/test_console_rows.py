@@ -26,9 +26,13 @@ from rich.text import Text
 
 from tests.support.sizes import size
 from tests.support.xterm_screen import XtermScreen
+from univac_ttt.console import app_rows
 from univac_ttt.console.app import ConsoleApp, ConsoleSettings
+from univac_ttt.console.app_rows import ConsoleRows
 from univac_ttt.desk.session import GameSession
+from univac_ttt.machine import Stop, StopKind
 from univac_ttt.packs import DEFAULT, shipped_pack
+from univac_ttt.tui.row_renderer import Frame
 
 
 class _Terminal(io.StringIO):
@@ -252,6 +256,68 @@ def test_a_key_s_echo_rewrites_the_keyboard_line_alone_and_nothing_new_writes_no
     reply = drawn.draw()
     assert 39 in _rows_written(reply) and 1 not in _rows_written(reply)  # the title stays
     assert drawn.draw() == ""
+
+
+def test_a_key_s_echo_works_out_neither_the_lamp_nor_the_prompt_again(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The lamp and the prompt are read again only when the machine's stop or place or the
+    typing changed (Desk.lamps_key): two frames a move, and a key's echo changes neither;
+    the keyboard line's row is the same object while its text and cursor are the same."""
+    console, _ = _console(120, 40, served=True)
+    asked: list[str] = []
+    lamp_for, prompt_text = app_rows.lamp_for, console.layout.prompt_text
+    monkeypatch.setattr(app_rows, "lamp_for",
+                        lambda *args: asked.append("lamp") or lamp_for(*args))
+    monkeypatch.setattr(console.layout, "prompt_text",
+                        lambda: asked.append("prompt") or prompt_text())
+    size = Size(rows=40, columns=120)
+    first = console.rows.frame(size)
+    assert asked == ["lamp", "prompt"]
+    assert console.rows.frame(size).rows[-2] is first.rows[-2]  # the keyboard line, kept
+    console.keyboard_buffer.insert_text("5")
+    echo = console.rows.frame(size)
+    assert asked == ["lamp", "prompt"] and "5" in "".join(text for _, text in echo.rows[-2])
+    console.submit()  # the machine ran: it waits at its keyboard again, elsewhere
+    console.rows.frame(size)
+    assert asked == ["lamp", "prompt"] * 2
+
+
+def _fresh_frame(console: ConsoleApp, size: Size) -> Frame:
+    return ConsoleRows(console).frame(size)
+
+
+def test_the_kept_lamp_and_prompt_follow_every_change_of_stop_place_typing_and_neons() -> None:
+    """A frame drawn with the kept lamp and prompt equals one worked out afresh after each
+    change they are read from: the typing, the machine running on, an error stop, CLEAR C
+    putting its neons out, and the same error stopping again (an equal stop, not the very
+    one cleared: its neon lights again)."""
+    console, _ = _console(120, 40, served=True)
+    size = Size(rows=40, columns=120)
+    desk = console.session.desk
+
+    def same() -> Frame:
+        kept, fresh = console.rows.frame(size), _fresh_frame(console, size)
+        assert kept.rows == fresh.rows and kept.cursor == fresh.cursor
+        return kept
+
+    same()
+    console.pacer.set_authentic(True)
+    _play(console, "")
+    console.keyboard_buffer.text = "5"
+    console.submit()  # typing at the typewriter's pace: RUNNING, KEYBOARD
+    assert console.typing
+    same()
+    console.pacer.finish()
+    same()
+    machine = desk.machine
+    error = Stop(StopKind.ERROR, machine.cc, "left", "overflow: the sum needs twelve digits")
+    machine.last_stop = error
+    lit = same()
+    desk.clear_c()  # the neon goes out, the stop stays
+    out = same()
+    machine.last_stop = Stop(*error)  # the same error again: lit again
+    assert same().rows == lit.rows != out.rows
+    machine.last_stop, machine.half = None, 0
+    same()
 
 
 def test_the_application_s_layout_is_the_keyboard_line_and_the_windows_wait_to_be_asked() -> None:

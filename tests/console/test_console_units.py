@@ -268,6 +268,19 @@ def test_transcript_keeps_the_paper(tmp_path):
     assert "univac-ttt session" in text and console.session.paper in text
 
 
+def test_without_a_transcript_the_pacer_takes_the_paper_s_pieces_itself(tmp_path):
+    """The pacer is the paper's listener when nothing else wants the pieces (one call a
+    typed word fewer, every word of every served reply); with a transcript the console
+    writes it first, then hands the piece on."""
+    console, _ = run_console("5\r" + CTRL_Q + CTRL_Q)
+    assert console.session.desk.paper.listeners == [console.pacer.add_printed]
+    assert console.pacer.text == console.session.paper
+    kept, _ = run_console("5\r" + CTRL_Q + CTRL_Q,
+                          ConsoleSettings(transcript=tmp_path / "paper.txt"))
+    assert kept.session.desk.paper.listeners == [kept._printed]
+    assert kept.pacer.text == kept.session.paper
+
+
 def test_transcript_in_a_missing_directory_is_a_clear_error(tmp_path):
     from univac_ttt.desk.transcript import TranscriptError
     with pytest.raises(TranscriptError, match="cannot write"):

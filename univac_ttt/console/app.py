@@ -84,7 +84,10 @@ class ConsoleApp:
         self._transcript_said = False
         self._boot_started = settings.clock()  # the program tape is read from now on
         self._lamp = ""  # the Uniservo lamp on the hint line while the tape is read
-        self.session = session_factory(self._printed)
+        # Without a transcript the pacer itself takes the paper's pieces (a served reply's
+        # twenty-odd words each went through one more call here).
+        self.session = session_factory(self._printed if self.transcript is not None
+                                       else self.pacer.add_printed)
         self.hint = ""
         self.hint_is_warning = False
         self.hint_log: deque[str] = deque(maxlen=50)  # what the hint line said, newest last

@@ -67,6 +67,12 @@ GUTTER_COLUMNS = 1  # blank between the paper and the panel: a full paper line n
 HINT_LINES = 3  # a long hint (a saved file's path) wraps onto at most this many lines
 
 
+def spare_columns(columns: int) -> int:
+    """The blank columns right of the panel on a screen ``columns`` wide."""
+    return (max(0, columns - PAPER_MAX - GUTTER_COLUMNS - PANEL_WIDTH - 1)
+            if columns >= PANEL_FROM else 0)
+
+
 class ConsoleLayout:
     """The console's windows, drawn from ``console`` (its session, pacer, hint, help)."""
 
@@ -100,9 +106,7 @@ class ConsoleLayout:
     def spare_columns(self) -> int:
         """The blank columns right of the panel: what a wide screen has past the paper's
         widest and the panel (0 when the panel is not shown)."""
-        columns = self.columns()
-        return (max(0, columns - PAPER_MAX - GUTTER_COLUMNS - PANEL_WIDTH - 1)
-                if columns >= PANEL_FROM else 0)
+        return spare_columns(self.columns())
 
     def hint_lines(self) -> list[str]:
         """The hint wrapped at words to the screen's width (nothing cut at 80 columns)."""

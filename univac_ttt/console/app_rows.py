@@ -18,9 +18,9 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 
 from ..tui.row_renderer import Frame, MouseRegions, Row, cut, overlay, pad, visible
 from . import panel_rows
-from .app_layout import GUTTER_COLUMNS, PANEL_FROM
+from .app_layout import GUTTER_COLUMNS, PANEL_FROM, spare_columns
 from .panel_rows import PANEL_COLUMNS
-from .side_panel import lamp_for
+from .side_panel import Lamp, lamp_for
 
 if TYPE_CHECKING:
     from prompt_toolkit.key_binding.key_bindings import NotImplementedOrNone
@@ -47,38 +47,56 @@ class ConsoleRows:
         self._fixed: tuple[Row, Row] = ((), ())
         self._mouse_key: tuple[int, int, int] | None = None
         self._mouse = MouseRegions()
+        self._lamps_key: tuple[object, ...] | None = None
+        self._lamp: Lamp | None = None
+        self._prompt: Row = ()
+        self._keyboard_key: tuple[object, ...] | None = None
+        self._keyboard_row: tuple[Row, int] = ((), 0)
 
     def frame(self, size: Size) -> Frame:
-        console, layout = self.console, self.console.layout
+        console = self.console
         columns, height = size.columns, size.rows
         drawn = columns
         tall, wide = height >= TALL, columns >= WIDE
         title, bar = self._title_and_bar(columns, drawn)
         hint = self._hint(columns, drawn)
         body = max(0, height - len(hint) - 1 - (2 if tall else 0))
-        spare = layout.spare_columns()  # blank right of the panel on a wide screen
+        spare = spare_columns(columns)  # blank right of the panel on a wide screen
         # a blank column between paper and panel (GUTTER_COLUMNS): a keyed line as wide as
         # the paper ran into the panel's words ("9999type a square code")
         paper_width = columns - GUTTER_COLUMNS - PANEL_COLUMNS - spare if wide else columns
         paper = console.paper.rows(paper_width, body)  # rows exactly paper_width wide
-        panel = self._panel(body) if wide else None  # rows exactly PANEL_COLUMNS wide
+        lamp, prompt = self._lamps()
+        panel = self._panel(body, lamp) if wide else None  # rows exactly PANEL_COLUMNS wide
         if paper is not self._middle_from[0] or panel is not self._middle_from[1]:
             blank: Row = (("", " " * spare),) if spare else ()
             self._middle = paper if panel is None else [
                 paper[y] + GUTTER + panel[y] + blank for y in range(body)]
             self._middle_from = (paper, panel)
         middle = self._middle
-        prompt = tuple(layout.prompt_text())
         rows = ([title] if tall else []) + middle + hint
         keyboard_y = len(rows)
-        rows.append(self._keyboard(prompt, columns, drawn))
+        keyboard, cursor_x = self._keyboard(prompt, columns, drawn)
+        rows.append(keyboard)
         if tall:
             rows.append(bar)
         if console.show_help:
             rows = self._with_help(rows, columns, height, drawn)
-        prompt_width = sum(len(text) for _, text in prompt)
-        cursor = (prompt_width + self._keyboard_cursor(columns - prompt_width), keyboard_y)
-        return Frame(rows[:height], cursor, self._mouse_for(1 if tall else 0, paper_width, body))
+        return Frame(rows[:height], (cursor_x, keyboard_y),
+                     self._mouse_for(1 if tall else 0, paper_width, body))
+
+    def _lamps(self) -> tuple[Lamp, Row]:
+        """The panel's lamp and the keyboard line's prompt, worked out again only when
+        what they are read from changes (the machine's stop and place: Desk.lamps_key;
+        the typing): a key's echo has the same, and a frame's lamp took a tenth of it."""
+        console = self.console
+        typing, hint = console.typing, console.settings.pack.key_hint
+        key = (console.session.desk.lamps_key(), typing, hint)
+        if key != self._lamps_key or self._lamp is None:
+            self._lamp = lamp_for(console.session, typing, hint)
+            self._prompt = tuple(console.layout.prompt_text())
+            self._lamps_key = key
+        return self._lamp, self._prompt
 
     def _title_and_bar(self, columns: int, drawn: int) -> tuple[Row, Row]:
         layout = self.console.layout
@@ -102,13 +120,13 @@ class ConsoleRows:
             self._hint_key = key
         return self._hint_rows
 
-    def _panel(self, height: int) -> list[Row]:
+    def _panel(self, height: int, lamp: Lamp) -> list[Row]:
         """The side panel's rows, built again only when what it shows changes."""
         console = self.console
         session, pack, typing = console.session, console.settings.pack, console.typing
         uniservos = tuple(console.uniservo_lines())
         last, game = session.last_move, session.game
-        key = (lamp_for(session, typing, pack.key_hint), last.instructions, last.pulses,
+        key = (lamp, last.instructions, last.pulses,
                game.instructions, game.pulses, session.game_over,
                tuple(sorted(session.score.counts.items())),
                console.pacer.authentic, id(pack), uniservos)
@@ -122,19 +140,23 @@ class ConsoleRows:
             self._panel_shown = rows + [blank] * (height - len(rows))
         return self._panel_shown
 
-    def _keyboard_scroll(self, width: int) -> int:
-        """How far the keyboard line is scrolled so its cursor shows (a long paste)."""
-        return max(0, self.console.keyboard_buffer.cursor_position + 1 - max(1, width))
-
-    def _keyboard_cursor(self, width: int) -> int:
-        return self.console.keyboard_buffer.cursor_position - self._keyboard_scroll(width)
-
-    def _keyboard(self, prompt: Row, columns: int, drawn: int) -> Row:
-        width = columns - sum(len(text) for _, text in prompt)
+    def _keyboard(self, prompt: Row, columns: int, drawn: int) -> tuple[Row, int]:
+        """The keyboard line's row and the cursor's column on it, made again only when
+        the prompt, the line, its cursor or the width change (the same row object is then
+        the renderer's "unchanged" at a glance)."""
         buffer = self.console.keyboard_buffer
         buffer.load_history_if_not_yet_loaded()  # as BufferControl's drawing does: Up recalls
-        text = visible(buffer.text[self._keyboard_scroll(width):])
-        return cut(pad((*prompt, ("class:keyboard", text)), columns, "class:keyboard"), drawn)
+        text, position = buffer.text, buffer.cursor_position
+        key = (prompt, text, position, columns, drawn)
+        if key != self._keyboard_key:
+            prompt_width = sum(len(part) for _, part in prompt)
+            width = columns - prompt_width
+            scroll = max(0, position + 1 - max(1, width))  # so the cursor shows (a paste)
+            row = cut(pad((*prompt, ("class:keyboard", visible(text[scroll:]))), columns,
+                          "class:keyboard"), drawn)
+            self._keyboard_row = (row, prompt_width + position - scroll)
+            self._keyboard_key = key
+        return self._keyboard_row
 
     def _with_help(self, rows: list[Row], columns: int, height: int, drawn: int) -> list[Row]:
         """The help box over the screen, centred as prompt_toolkit centres a float."""

@@ -271,6 +271,15 @@ class Desk:
             stop = None
         return neons_for(stop, self.waiting_for_keyboard)
 
+    def lamps_key(self) -> tuple[object, ...]:
+        """What ``neons``, ``waiting_for_keyboard`` and ``stop`` (and so a session's
+        error, halt and lamps) are read from: equal keys give equal answers. A console
+        drawing two frames a move compares this instead of working its lamps out again."""
+        machine = self.machine
+        stop = machine.last_stop  # (a CLEAR puts out the neons of that very stop)
+        return (stop, stop is self._neons_cleared, machine.half, machine.cc,
+                machine.cr_address, self.limits.cap)
+
     def start(self) -> Stop:
         """START: run as the operation switch says (continuous, one instruction, one pair)."""
         if self.operation == ONE_INSTRUCTION:

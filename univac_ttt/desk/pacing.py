@@ -19,6 +19,7 @@ SHOWN_LIMIT = 16_000  # characters of typed paper a screen can scroll back throu
 # A served terminal's share: its screen's text costs about a hundred bytes a character in
 # prompt_toolkit's document caches (1.6 MiB at 16,000), times every terminal of a class.
 SERVED_SHOWN_LIMIT = 4_000  # some ten games back
+SHOWN_PIECES = 64  # pieces kept apart in ``text`` before they are joined and cut
 
 
 class TypewriterPacer:
@@ -48,7 +49,10 @@ class TypewriterPacer:
         queued) every piece shows at once: as ``add`` shows it, without the delay's sum
         (every word the UNIVAC types, in every served terminal)."""
         if not self.authentic and not self._queue:
-            self._show(chunk.text)
+            shown = self._shown  # _show, written out: every word of every served reply
+            shown.append(chunk.text)
+            if len(shown) > SHOWN_PIECES:
+                shown[:] = ["".join(shown)[-self.shown_limit:]]
             if not chunk.keyed:
                 self.finished_at = self.clock()
             return
@@ -63,9 +67,9 @@ class TypewriterPacer:
         """What has been typed so far, the last ``shown_limit`` characters of it."""
         return "".join(self._shown)
 
-    def _show(self, text: str) -> None:
+    def _show(self, text: str) -> None:  # (add_printed has it written out)
         self._shown.append(text)
-        if len(self._shown) > 64:
+        if len(self._shown) > SHOWN_PIECES:
             self._shown[:] = ["".join(self._shown)[-self.shown_limit:]]
 
     @property
