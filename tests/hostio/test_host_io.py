@@ -95,3 +95,26 @@ def test_a_byte_order_mark_at_the_start_of_stdin_is_dropped():
     assert "> 5\n" in result.stdout and "refused" not in result.stdout + result.stderr
     result = command.univac("monitor", stdin="\ufeffgo\n")
     assert result.returncode == 0 and "??" not in result.stdout
+
+
+def test_a_first_line_too_long_is_refused_whole_with_or_without_a_byte_order_mark():
+    """The mark is no part of the line's length, and it does not make room for a longer
+    line to be cut in two: a first line one byte over the limit is refused whole (its tail
+    was once returned as a second line, run as a monitor command), and one at the limit is
+    read, with the mark or without."""
+    import io
+    for mark in (b"", b"\xef\xbb\xbf"):
+        for tail in (b"\n", b""):
+            reader = LineReader(io.BytesIO(mark + b"a" * 101 + b"\nnext\n"), 100)
+            refused = reader.read_line()
+            assert isinstance(refused, Refused), (mark, refused)
+            assert reader.read_line() == "next"
+            reader = LineReader(io.BytesIO(mark + b"a" * 100 + tail), 100)
+            assert reader.read_line() == "a" * 100
+            assert reader.read_line() is None
+        reader = LineReader(io.BytesIO(mark + b"a" * 150 + b"\nstep\n"), 100)
+        assert isinstance(reader.read_line(), Refused)
+        assert reader.read_line() == "step"
+    result = command.univac("monitor", stdin="\ufeff" + "x" * 998 + "step\n")
+    assert "longer than 1,000 bytes" in result.stdout
+    assert "monitor> step" not in result.stdout

@@ -50,21 +50,23 @@ class LineReader:
     def read_line(self) -> str | Refused | None:
         if self.ended:
             return None
-        try:
-            data = self.stream.readline(self.limit + 1)
+        first, self.first = self.first, False
+        try:  # the first read has room for a mark besides the longest line
+            data = self.stream.readline(self.limit + 1 + (len(BOM) if first else 0))
         except OSError as exc:  # a closed or broken stdin: the input has ended
             self.ended = True
             return Refused(f"the input cannot be read ({exc.strerror or exc})")
         if not data:
             self.ended = True
             return None
-        if self.first:
-            self.first = False
-            if data.startswith(BOM):  # "\ufeff5" was refused: no key for U+FEFF
-                data = data[len(BOM):]
-                if not data:  # the mark alone: the first line is what follows it
-                    return self.read_line()
-        if len(data) > self.limit and not data.endswith(b"\n"):
+        if first and data.startswith(BOM):  # "\ufeff5" was refused: no key for U+FEFF
+            data = data[len(BOM):]
+            if not data:  # the mark alone: the first line is what follows it
+                return self.read_line()
+        ended = data.endswith(b"\n")
+        if len(data) - ended > self.limit:  # judged after the mark is gone, on the line
+            if ended:
+                return Refused(f"the line is longer than {self.limit:,} bytes")
             return self._discard_rest(len(data))
         line = data.rstrip(b"\n").rstrip(b"\r")
         try:
