@@ -301,7 +301,6 @@ def test_the_kept_lamp_and_prompt_follow_every_change_of_stop_place_typing_and_n
 
     same()
     console.pacer.set_authentic(True)
-    _play(console, "")
     console.keyboard_buffer.text = "5"
     console.submit()  # typing at the typewriter's pace: RUNNING, KEYBOARD
     assert console.typing
@@ -318,6 +317,17 @@ def test_the_kept_lamp_and_prompt_follow_every_change_of_stop_place_typing_and_n
     assert same().rows == lit.rows != out.rows
     machine.last_stop, machine.half = None, 0
     same()
+
+
+def test_kept_rows_follow_a_wide_screen_widened_and_narrowed_again() -> None:
+    """On a wide screen the paper and the panel keep their widths as the screen widens, and
+    the spare blank right of them takes the rest: the kept middle rows were made again
+    only when the paper's or the panel's rows changed, so they kept the old width."""
+    console, _ = _console(200, 60, served=True)
+    for columns in (200, 201, 230, 200):
+        size = Size(columns=columns, rows=60)
+        kept, fresh = console.rows.frame(size), _fresh_frame(console, size)
+        assert kept.rows == fresh.rows, columns
 
 
 def test_the_application_s_layout_is_the_keyboard_line_and_the_windows_wait_to_be_asked() -> None:

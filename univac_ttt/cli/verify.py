@@ -19,7 +19,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                         "an exact solver of the game. Exit status: 0 "
                                         "when every game is proved, 1 when any is not "
                                         "(the first failures are listed), 2 for a bad "
-                                        "file or option.")
+                                        "file or option, 74 when the output could "
+                                        "not be written.")
     verify.add_argument("--search", action="store_true",
                         help="also report the game's size and the nodes that minimax and "
                              "alpha-beta (plain, ordered, with a table, iterative deepening) "

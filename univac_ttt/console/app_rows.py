@@ -38,7 +38,8 @@ class ConsoleRows:
         self.console = console
         self._panel_key: tuple[object, ...] | None = None
         self._panel_shown: list[Row] = []  # the panel's rows at the body's height
-        self._middle_from: tuple[list[Row] | None, list[Row] | None] = (None, None)
+        # the paper's and the panel's rows and the spare width the middle was made from
+        self._middle_from: tuple[list[Row] | None, list[Row] | None, int] = (None, None, -1)
         self._middle: list[Row] = []
         self._panel_rows: list[Row] = []
         self._hint_key: tuple[str, bool, int] | None = None
@@ -68,11 +69,12 @@ class ConsoleRows:
         paper = console.paper.rows(paper_width, body)  # rows exactly paper_width wide
         lamp, prompt = self._lamps()
         panel = self._panel(body, lamp) if wide else None  # rows exactly PANEL_COLUMNS wide
-        if paper is not self._middle_from[0] or panel is not self._middle_from[1]:
+        made_from = self._middle_from
+        if paper is not made_from[0] or panel is not made_from[1] or spare != made_from[2]:
             blank: Row = (("", " " * spare),) if spare else ()
             self._middle = paper if panel is None else [
                 paper[y] + GUTTER + panel[y] + blank for y in range(body)]
-            self._middle_from = (paper, panel)
+            self._middle_from = (paper, panel, spare)
         middle = self._middle
         rows = ([title] if tall else []) + middle + hint
         keyboard_y = len(rows)

@@ -139,7 +139,8 @@ def _state_parts(monitor: Monitor) -> list[str]:
 
 
 def _compact_registers(monitor: Monitor) -> list[str]:
-    """One short line a register, to fit beside the memory window."""
+    """One short line a register (CR's two instructions on a line of their own), to fit
+    beside the memory window."""
     machine = monitor.machine
     program = monitor.program
     lines = []
