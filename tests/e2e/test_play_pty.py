@@ -212,6 +212,7 @@ def test_ctrl_c_in_plain_authentic_mode_types_the_rest_without_a_caret_mid_line(
     screen = terminal.wait_for("   7   8   9")
     assert "^C" not in screen
     assert "NEW GAME. YOU ARE X, THE UNIVAC IS O." in screen.splitlines()
+    terminal.hurry_typewriter()  # the reply below is looked at whole, not as it is typed
     terminal.send("5" + ENTER)  # the next word is answered: no STOP was left pending
     screen = terminal.wait_for("   4   X   6", timeout=20)
     assert "STOP was pressed" not in screen
