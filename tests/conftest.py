@@ -104,12 +104,14 @@ def fifo(tmp_path):
 # The areas whose tests take longest, in the order they are handed out: first, so that
 # xdist's worksteal has the short tests left to balance the workers' ends with (collected
 # last, the browser and server tests made a tail of ~5 s with one worker busy). The
-# longest single tests lead; the browser tests stay together, so one worker's module-scoped
+# longest single tests lead; the browser tests stay together, so one worker's one
 # browser serves most of them.
 SLOW_FIRST = (
     "tests/kiosk/test_kiosk_soak.py",
     "tests/serve/test_serve_cycles.py",
     "tests/console/test_plain_fuzz.py",
+    "tests/web/test_web.py",  # the two modules that drive Chromium, one after the other:
+    "tests/web/test_layout.py",  # a worker's one browser serves both (tests/web/conftest.py)
     "tests/web/",
     "tests/serve/",
     "tests/tui/",

@@ -32,14 +32,20 @@ os.kill(os.getpid(), signal.SIGUSR1)  # let go: on from where it was held, no ju
 time.sleep(0.01)
 now = clock()
 print(held < now <= held + (time.monotonic() - before) * 10)
+os.kill(os.getpid(), signal.SIGUSR2)  # hurried: 25 times faster again, on from where it was
+fake = clock()
+start = time.monotonic()
+time.sleep(0.05)
+real = time.monotonic() - start
+print(now <= fake <= now + (start - before) * 10 * 25 and (clock() - fake) / real > 10 * 5)
 """
 
 
-def test_the_fake_clock_reaches_every_pacer_runs_faster_and_can_be_held():
+def test_the_fake_clock_reaches_every_pacer_runs_faster_and_can_be_held_and_hurried():
     env = {**os.environ, **fast_typewriter(10)}
     result = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["fast_clock", "fast_sleep", "fast_clock", "True",
-                                    "True", "True"]
+                                    "True", "True", "True"]
     assert "fastclock:" not in result.stderr

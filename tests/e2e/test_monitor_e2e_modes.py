@@ -58,9 +58,11 @@ def test_memory_labels_are_whole_and_narrow_is_narrower():
         terminal = start_monitor(columns, rows)
         terminal.send("go\r")
         wide = memory_rows(terminal.wait_for("keyboard wait"))
-        terminal.send(F2)  # narrow
-        terminal.pump(0.5)
-        narrow = memory_rows(terminal.text())
+        terminal.send(F2 + "w")  # narrow; the "w" typed after it shows that F2 was taken
+        terminal.wait_until(lambda screen: any(  # (at 80 columns F2 changes nothing shown)
+            line.lstrip().startswith("UNIVAC KEYBOARD") and line.rstrip().endswith(" w")
+            for line in screen.splitlines()), 10, "the w typed after F2")
+        narrow = memory_rows(terminal.settle())
         quit_monitor(terminal)
         assert len(wide) > 5 and len(narrow) > 5
         for line in wide + narrow:

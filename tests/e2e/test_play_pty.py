@@ -127,7 +127,7 @@ def whole_words(screen: str, *phrases: str) -> None:
 
 def test_at_80_columns_the_help_and_the_hints_wrap_at_words(tmp_path):
     terminal = Terminal([COMMAND, "play", "--speed", "authentic"], columns=80, rows=24,
-                        cwd=str(tmp_path))
+                        cwd=str(tmp_path), env=fast_typewriter(FAST))  # wrapped as at 1x
     screen = terminal.wait_for("tape time.", timeout=20)
     whole_words(screen, "18 blocks in 1.8 s of tape time.")
     terminal.send("\x1bOR")  # F3: the rest of the greeting at once
@@ -170,6 +170,7 @@ def test_paper_scrolled_back_while_the_univac_types_comes_back_when_it_finishes(
     terminal.hold_typewriter()  # and on it types
     terminal.pump(1.0 / FAST)
     assert "ALREADY TAKEN" not in terminal.text()  # reading back while it types
+    terminal.hurry_typewriter()  # the rest of the greeting: only its end is looked at
     terminal.wait_for("INPUT READY ▸", timeout=60)
     terminal.settle()
     lines = [line[:60].rstrip() for line in terminal.text().splitlines()]
@@ -211,6 +212,7 @@ def test_ctrl_c_in_plain_authentic_mode_types_the_rest_without_a_caret_mid_line(
     screen = terminal.wait_for("   7   8   9")
     assert "^C" not in screen
     assert "NEW GAME. YOU ARE X, THE UNIVAC IS O." in screen.splitlines()
+    terminal.hurry_typewriter()  # the reply below is looked at whole, not as it is typed
     terminal.send("5" + ENTER)  # the next word is answered: no STOP was left pending
     screen = terminal.wait_for("   4   X   6", timeout=20)
     assert "STOP was pressed" not in screen

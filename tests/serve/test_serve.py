@@ -24,7 +24,7 @@ from univac_ttt.classroom.connection_limits import (
 )
 from univac_ttt.classroom.options import Endpoint, ServeOptionError, parse_endpoint
 from univac_ttt.cli import main
-from univac_ttt.serve.server import IDLE, SHUTDOWN
+from univac_ttt.serve.server import IDLE, SHUTDOWN, ClassServer
 
 
 def test_a_full_game_with_bad_input_over_telnet() -> None:
@@ -69,22 +69,34 @@ def _open_fds() -> int:
 
 @pytest.mark.parametrize("left_typing", ["5", "\x1b[200~1\n2\n3", ""])
 def test_abrupt_disconnect_leaves_nothing_behind(left_typing: str) -> None:
+    async def gone(server: ClassServer, tasks: int, fds: int | None = None) -> None:
+        """Until no seat, no application, the loop's tasks back to ``tasks`` (the server's
+        own and this test's) and the descriptors to ``fds``, at most 5 s: a wait on what is
+        checked. Without ``fds``, until their count has held for a few turns of the loop."""
+        deadline = time.monotonic() + 5
+        held, last = 0, -1
+        while time.monotonic() < deadline:
+            now = _open_fds()
+            held, last = (held + 1 if now == last else 0), now
+            if not (server.table.seats or server.apps or len(asyncio.all_tasks()) != tasks
+                    or (now != fds if fds is not None else held < 5)):
+                return
+            await asyncio.sleep(0.01)
+
     async def scenario() -> None:
         async with serving() as server:
+            tasks = len(asyncio.all_tasks())  # before any terminal
             warm = await connected(server)
             await warm.close()
-            await asyncio.sleep(0.2)
-            fds, tasks = _open_fds(), len(asyncio.all_tasks())
+            await gone(server, tasks)
+            fds = _open_fds()
             client = await connected(server)
             if left_typing:
                 await client.send(left_typing)
             else:
                 await client.send("5\r")  # mid-reply: Enter, then gone at once
             await client.close(abrupt=True)
-            deadline = time.monotonic() + 5
-            while (server.table.seats or server.apps) and time.monotonic() < deadline:
-                await asyncio.sleep(0.05)
-            await asyncio.sleep(0.2)
+            await gone(server, tasks, fds)
             assert not server.table.seats and not server.apps
             assert len(asyncio.all_tasks()) == tasks
             assert _open_fds() == fds

@@ -17,12 +17,22 @@ from pathlib import Path
 
 from tests.support.command import read_line
 
-IAC, SB, SE, NAWS = 255, 250, 240, 31
+IAC, WONT, SB, SE, TTYPE, NAWS = 255, 252, 250, 240, 24, 31
 
 
 def _receive_some(sock: socket.socket) -> bytes:
     sock.settimeout(30)
     return sock.recv(65536)
+
+
+def _receive_until(sock: socket.socket, needle: bytes) -> bytes:
+    """Read until ``needle`` has come (each read at most 30 s) or the server closes."""
+    seen = b""
+    while needle not in seen:
+        chunk = _receive_some(sock)
+        assert chunk, f"closed before {needle!r}: {seen!r}"
+        seen += chunk
+    return seen
 
 
 def test_malformed_clients_print_nothing_on_the_server_s_terminal(tmp_path: Path) -> None:
@@ -40,9 +50,12 @@ def test_malformed_clients_print_nothing_on_the_server_s_terminal(tmp_path: Path
                 ports[found.group(1)] = int(found.group(2))
         with socket.create_connection(("127.0.0.1", ports["telnet"]), timeout=30) as telnet:
             _receive_some(telnet)  # the negotiation: the server is reading
-            # A window size whose bytes are all IAC: six 255s read as three doubled ones.
-            telnet.sendall(bytes([IAC, SB, NAWS, *[255] * 6, IAC, SE]) + b"5\r")
-            _receive_some(telnet)
+            # A window size whose bytes are all IAC: six 255s read as three doubled ones;
+            # then a refusal to name the terminal, so the console is drawn at once (not
+            # after the 5 s handshake): once it is, the server has read the window size.
+            telnet.sendall(bytes([IAC, SB, NAWS, *[255] * 6, IAC, SE, IAC, WONT, TTYPE])
+                           + b"5\r")
+            _receive_until(telnet, b"TIC-TAC-TOE")
         with socket.create_connection(("127.0.0.1", ports["web"]), timeout=30) as web:
             web.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 100_000 + b"\r\n\r\n")
             assert _receive_some(web).split(b" ")[1] == b"400"

@@ -125,3 +125,29 @@ def chromium() -> Iterator[object]:
             yield browser
         finally:
             browser.close()
+
+
+_shared: tuple[contextlib.ExitStack, object] | None = None
+
+
+def shared_chromium() -> object:
+    """One Chromium for a worker's browser tests that come one after another (the page's
+    and the layout's modules, which the conftest hands out together): a launch, with
+    Playwright's driver, is ~1 CPU-s. Each test still opens its own context (a renderer,
+    storage and cache of its own) and closes it."""
+    global _shared
+    if _shared is None:
+        stack = contextlib.ExitStack()
+        browser = stack.enter_context(chromium())
+        _shared = (stack, browser)
+    return _shared[1]
+
+
+def close_shared_chromium() -> None:
+    """Close it before a test that does not ask for it: Playwright's synchronous API keeps
+    its event loop running in this thread while a browser is open, and ``asyncio.run``
+    then refuses to start (the web-safety tests after a session-wide browser failed so)."""
+    global _shared
+    if _shared is not None:
+        stack, _shared = _shared[0], None
+        stack.close()

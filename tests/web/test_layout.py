@@ -9,8 +9,7 @@ itself (nothing drawn over it) once scrolled to. One page per mode, one browser.
 
 from __future__ import annotations
 
-import pytest
-from support.web import chromium, web_server
+from support.web import web_server
 
 from univac_ttt.museum.controller import KioskSettings
 
@@ -82,12 +81,6 @@ def layout_faults(m: dict) -> list[str]:
     if m["scrollWidth"] > m["width"]:
         faults.append(f"the page scrolls sideways ({m['scrollWidth']} > {m['width']})")
     return faults
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
 
 
 def check_viewports(browser, running, sizes) -> dict[str, list[str]]:

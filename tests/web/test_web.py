@@ -11,18 +11,12 @@ import os
 from pathlib import Path
 
 import pytest
-from support.web import FakeClock, chromium, web_server
+from support.web import FakeClock, web_server
 
 from univac_ttt.museum.controller import ATTRACT, KioskSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 READY = "document.body.dataset.ready === 'yes'"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture(autouse=True)

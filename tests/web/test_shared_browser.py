@@ -1,0 +1,45 @@
+"""The browser the page's tests share (support/web.shared_chromium): one launch while
+they come one after another, closed before any test that does not ask for it. Held with a
+stand-in for Chromium, so no browser is launched here."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+import pytest
+from support import web
+
+from tests.web.conftest import pytest_runtest_teardown
+
+
+class _Item:
+    def __init__(self, *fixturenames: str) -> None:
+        self.fixturenames = list(fixturenames)
+
+
+def test_one_launch_while_the_browser_tests_follow_each_other(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    launched: list[object] = []
+    closed: list[object] = []
+
+    @contextlib.contextmanager
+    def chromium() -> Iterator[object]:
+        browser = object()
+        launched.append(browser)
+        try:
+            yield browser
+        finally:
+            closed.append(browser)
+
+    monkeypatch.setattr(web, "chromium", chromium)
+    monkeypatch.setattr(web, "_shared", None)
+    first = web.shared_chromium()
+    pytest_runtest_teardown(_Item("browser"), _Item("browser", "tmp_path"))  # type: ignore[arg-type]
+    assert web.shared_chromium() is first and launched == [first] and closed == []
+    pytest_runtest_teardown(_Item("browser"), _Item("tmp_path"))  # type: ignore[arg-type]
+    assert closed == [first]  # closed before a test without it
+    second = web.shared_chromium()
+    assert second is not first and launched == [first, second]
+    pytest_runtest_teardown(_Item("browser"), None)  # type: ignore[arg-type]
+    assert closed == [first, second] and web._shared is None  # the worker's last test
