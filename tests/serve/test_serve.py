@@ -67,19 +67,30 @@ def _open_fds() -> int:
     return len(os.listdir("/proc/self/fd"))
 
 
+QUIET = 0.25  # seconds the emptied room must stay empty (a later leak is seen)
+
+
 @pytest.mark.parametrize("left_typing", ["5", "\x1b[200~1\n2\n3", ""])
 def test_abrupt_disconnect_leaves_nothing_behind(left_typing: str) -> None:
     async def gone(server: ClassServer, tasks: int, fds: int | None = None) -> None:
         """Until no seat, no application, the loop's tasks back to ``tasks`` (the server's
-        own and this test's) and the descriptors to ``fds``, at most 5 s: a wait on what is
-        checked. Without ``fds``, until their count has held for a few turns of the loop."""
+        own and this test's) and the descriptors to ``fds`` (without ``fds``, their count
+        unchanged), all of it holding for QUIET seconds, at most 5 s: a wait on what is
+        checked, and a window in which a task or descriptor a timer leaves behind shortly
+        after the departure is seen."""
         deadline = time.monotonic() + 5
-        held, last = 0, -1
+        since, last = None, -1
         while time.monotonic() < deadline:
             now = _open_fds()
-            held, last = (held + 1 if now == last else 0), now
-            if not (server.table.seats or server.apps or len(asyncio.all_tasks()) != tasks
-                    or (now != fds if fds is not None else held < 5)):
+            empty = not (server.table.seats or server.apps
+                         or len(asyncio.all_tasks()) != tasks
+                         or now != (fds if fds is not None else last))
+            last = now
+            if not empty:
+                since = None
+            elif since is None:
+                since = time.monotonic()
+            elif time.monotonic() - since >= QUIET:
                 return
             await asyncio.sleep(0.01)
 

@@ -49,9 +49,11 @@ async def _cycle(port: int, abrupt: bool) -> None:
 
 
 def _reclaimed(server: ClassServer, tasks: int) -> bool:
-    """Every terminal gone, the server's tasks back to its idle count, and a reclaim of the
-    server's own run since the last departure that found every departed application freed
-    (the heap prunes its watch list at each reclaim). A departure still held by its ending
+    """Every terminal gone, the server's tasks back to its idle count, and the heap's watch
+    list of departed applications emptied by a reclaim of the server's own since the last
+    departure: it empties when every departed application is freed, or when the settle
+    tries run out with some still alive (``heap.abandoned``, which the caller asserts is
+    0). A departure still held by its ending
     task keeps its entry until one of the server's settle reclaims (SETTLE_SECONDS apart)
     frees it; when the first reclaim freed them all, the settles that follow it are not
     waited for: they would find nothing more of the terminals'."""
@@ -71,6 +73,7 @@ async def _cycles(server: ClassServer, count: int, tasks: int) -> None:
         await asyncio.sleep(0.05)  # every terminal gone, and the server's own reclaims run
     assert not server.apps and not server.table.seats and not server.heap.left
     assert not server.heap.departed and len(asyncio.all_tasks()) == tasks
+    assert server.heap.abandoned == 0  # none given up on while alive
 
 
 def _figures() -> tuple[int, int, int, int]:

@@ -136,6 +136,8 @@ def shared_chromium() -> object:
     Playwright's driver, is ~1 CPU-s. Each test still opens its own context (a renderer,
     storage and cache of its own) and closes it."""
     global _shared
+    if _shared is not None and not getattr(_shared[1], "is_connected", lambda: True)():
+        close_shared_chromium()  # it died (a crash): the next test gets a new one
     if _shared is None:
         stack = contextlib.ExitStack()
         browser = stack.enter_context(chromium())
@@ -150,4 +152,12 @@ def close_shared_chromium() -> None:
     global _shared
     if _shared is not None:
         stack, _shared = _shared[0], None
-        stack.close()
+        with contextlib.suppress(Exception):  # a dead browser's driver may refuse to close
+            stack.close()
+
+
+def release_unless_wanted(nextitem: object | None) -> None:
+    """After a test: the shared browser goes when the next test in this worker does not ask
+    for it, or there is none."""
+    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+        close_shared_chromium()
