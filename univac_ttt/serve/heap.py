@@ -7,7 +7,7 @@ terminal waits. So: what start-up made (modules, the program, its compiled block
 frozen once (``gc.freeze``: the collector's rounds skip it; reference counting still frees
 it); CPython's own full collections are switched off (the oldest generation's threshold
 raised), so the terminals' long-lived objects gather in the oldest generation, walked by
-nobody; about once a second the young generations are collected; and a reclaim collects
+nobody, moved there by CPython's own young collections; and a reclaim collects
 the oldest generation, the seated and departed terminals but not start-up's objects, after
 ``reclaim_due_after`` terminals have left (a quarter of those seated, 5 to 50) or every
 RECLAIM_SECONDS: rare pauses instead of frequent ones. When the room is empty the reclaim
@@ -15,7 +15,11 @@ is a whole one (everything unfrozen, collected and start-up's survivors frozen a
 it is repeated every SETTLE_SECONDS while a departed terminal's application is still alive
 (held by its ending task at the first reclaim), at most SETTLE_TRIES times. CPython's own
 young-collection thresholds are kept: making young collections rarer (50,000 allocations)
-was measured and dropped, as each then paused everyone for 50-100 ms.
+was measured and dropped, as each then paused everyone for 50-100 ms. And nothing is
+collected between reclaims but by those thresholds: until 2026-12-06 a young collection
+ran once a second besides (a leftover of a freeze each second, dropped on 2026-12-04),
+0.5-0.7 ms a second in each worker of a seated class, typing or not, for nothing the
+thresholds do not do (docs/performance-log.md, "Tenth round ... serve10").
 
 Until 2026-12-04 every terminal was frozen too and every reclaim unfroze and walked
 everything, start-up's objects included: 25-35 ms of each reclaim in a class, whatever
@@ -93,11 +97,16 @@ class Heap:
         self.departed: list[weakref.ref[object]] = []  # departed graphs not yet seen freed
         self.abandoned = 0  # departed graphs still alive when the settle tries ran out
 
-    def start(self) -> None:
+    def start(self, warm: Callable[[], object] | None = None) -> None:
         """The server has started: what start-up made (modules, the program) leaves the
         collector's rounds at once, and CPython's own full collections stop (the young
-        generations' thresholds stay; ``release`` gives back the oldest's and unfreezes)."""
+        generations' thresholds stay; ``release`` gives back the oldest's and unfreezes).
+        ``warm``, called first, makes what a first terminal would make for the whole
+        process (the server builds one and lets it go), so that it is frozen with
+        start-up's objects instead of walked by every reclaim."""
         self.started = True
+        if warm is not None:
+            warm()
         gc.collect()
         gc.freeze()
         if self.threshold is None:
@@ -124,8 +133,8 @@ class Heap:
         return len(self.departed)
 
     def tick(self, active: int) -> bool:
-        """About once a second: collect the young generations, or reclaim if it is time
-        (True).
+        """About once a second: reclaim if it is time (True); otherwise nothing (the young
+        generations are CPython's, collected at its thresholds).
 
         Once the room has emptied, another reclaim follows SETTLE_SECONDS later, and again
         while a departed terminal's graph is still alive, up to SETTLE_TRIES: the last
@@ -139,7 +148,6 @@ class Heap:
         due = ((self.left > 0 and (active == 0 or self.left >= reclaim_due_after(active)))
                or (active > 0 and now - self.reclaimed_at > RECLAIM_SECONDS) or settle)
         if not due:
-            gc.collect(1)
             return False
         if active == 0:  # nobody waits: start-up's objects too (their cycles, if any)
             gc.unfreeze()
