@@ -6,7 +6,14 @@ from __future__ import annotations
 import weakref
 
 from tests.support.fake_clock import FakeClock
-from univac_ttt.serve.heap import RECLAIM_MIN_LEFT, SETTLE_SECONDS, SETTLE_TRIES, Heap
+from univac_ttt.serve.heap import (
+    PEAK_SECONDS,
+    RECLAIM_MIN_LEFT,
+    SETTLE_SECONDS,
+    SETTLE_TRIES,
+    Heap,
+    reclaim_due_after,
+)
 
 
 class Graph:
@@ -128,7 +135,7 @@ def test_a_tick_with_no_reclaim_due_collects_nothing() -> None:
     heap.start()
     gc.callbacks.append(seen)
     try:
-        for active in (0, 1, 3, 100):
+        for active in (0, 1, 3, 20):
             assert not heap.tick(active=active)
         heap.terminal_left()
         assert not heap.tick(active=20)  # one left while twenty play: no reclaim yet
@@ -196,3 +203,34 @@ def test_the_server_warms_a_terminal_before_the_heap_freezes() -> None:
         await asyncio.wait_for(task, 15)
 
     asyncio.run(scenario())
+
+
+def test_a_class_leaving_is_reclaimed_by_its_size_not_by_those_still_seated() -> None:
+    """A hundred leave one a second: a reclaim after a quarter of the class (its most
+    seated lately) has gone, not after a quarter of those still seated (which came faster
+    and faster as the room emptied, each walking everyone still there). The departures
+    held never pass a quarter of the class; and once the class has been small for
+    PEAK_SECONDS, a quarter of the small class is the bound again."""
+    clock = FakeClock(0.0)
+    heap = Heap(clock)
+    heap.start()
+    try:
+        class_size, walked, most_held = 100, 0, 0
+        for seated in range(class_size, -1, -1):
+            if seated < class_size:
+                heap.terminal_left()
+            most_held = max(most_held, heap.left)
+            if heap.tick(active=seated):
+                walked += seated  # a reclaim walks everyone still seated
+            clock.now += 1.0
+        assert most_held <= reclaim_due_after(class_size)
+        # a quarter of those seated: reclaims at 80, 64, 51, 40, ... walked 320 in all
+        assert walked <= 1.5 * class_size
+        for seated in (8, 8):  # a small class, long after: a quarter of it again
+            clock.now += PEAK_SECONDS + 1
+            heap.tick(active=seated)
+        for _ in range(RECLAIM_MIN_LEFT):
+            heap.terminal_left()
+        assert heap.tick(active=8)
+    finally:
+        heap.release()

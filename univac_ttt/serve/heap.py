@@ -9,8 +9,9 @@ it); CPython's own full collections are switched off (the oldest generation's th
 raised), so the terminals' long-lived objects gather in the oldest generation, walked by
 nobody, moved there by CPython's own young collections; and a reclaim collects
 the oldest generation, the seated and departed terminals but not start-up's objects, after
-``reclaim_due_after`` terminals have left (a quarter of those seated, 5 to 50) or every
-RECLAIM_SECONDS: rare pauses instead of frequent ones. When the room is empty the reclaim
+``reclaim_due_after`` terminals have left (a quarter of the class, 5 to 50, the class being
+the most seated within PEAK_SECONDS) or every RECLAIM_SECONDS: rare pauses instead of
+frequent ones. When the room is empty the reclaim
 is a whole one (everything unfrozen, collected and start-up's survivors frozen again), and
 it is repeated every SETTLE_SECONDS while a departed terminal's application is still alive
 (held by its ending task at the first reclaim), at most SETTLE_TRIES times. CPython's own
@@ -49,6 +50,7 @@ RECLAIM_SHARE = 4  # ... or a quarter of those still seated: a reclaim walks the
 RECLAIM_SECONDS = 300.0  # at most this long between full collections
 SETTLE_SECONDS = 2.0  # the room emptied: another reclaim this long after the last ...
 SETTLE_TRIES = 5  # ... while a departed terminal is still alive, at most this many times
+PEAK_SECONDS = 120.0  # the class's size: the most seated within this long
 
 
 @functools.cache
@@ -77,7 +79,15 @@ def reclaim_due_after(active: int) -> int:
     bounds both the memory held (a quarter of the class's, at most RECLAIM_AFTER_LEFT
     terminals) and the collector's work a departure (about four terminals' walk). Fewer
     held departures keep Python's allocator from growing its high-water mark (1,000
-    connect/disconnect cycles grew a server by 65 MiB when 50 departures waited)."""
+    connect/disconnect cycles grew a server by 65 MiB when 50 departures waited).
+
+    ``Heap`` asks it with the class's size (the most seated within PEAK_SECONDS), not with
+    those seated now: as a class leaves, a quarter of those still seated was fewer and
+    fewer departures, so the reclaims came faster as the room emptied, each walking
+    everyone still there (five walks of the whole class in all, against one and a half;
+    docs/performance-log.md, "Tenth round ... serve10"). The memory held is still a
+    quarter of the class's at most, while the seated shrink: never more than the class
+    held seated."""
     return max(RECLAIM_MIN_LEFT, min(RECLAIM_AFTER_LEFT, active // RECLAIM_SHARE))
 
 
@@ -89,6 +99,8 @@ class Heap:
         self.clock = clock
         self.threshold: tuple[int, int, int] | None = None  # CPython's, while started
         self.left = 0
+        self.peak = 0  # the class's size: the most seated within PEAK_SECONDS ...
+        self.peak_at = clock()  # ... last seen then
         self.reclaimed_at = clock()
         self.reclaims = 0
         self.started = False
@@ -142,10 +154,13 @@ class Heap:
         tests/serve/test_serve_cycles.py, on a slow machine longer than one settle), and
         would otherwise stay frozen until someone else came and went."""
         now = self.clock()
+        if active >= self.peak or now - self.peak_at > PEAK_SECONDS:
+            self.peak, self.peak_at = active, now
         settle = active == 0 and self.settle_at is not None and now >= self.settle_at
         if active > 0 or settle:
             self.settle_at = None
-        due = ((self.left > 0 and (active == 0 or self.left >= reclaim_due_after(active)))
+        due = ((self.left > 0
+                and (active == 0 or self.left >= reclaim_due_after(self.peak)))
                or (active > 0 and now - self.reclaimed_at > RECLAIM_SECONDS) or settle)
         if not due:
             return False
