@@ -7,10 +7,10 @@ prompt_toolkit's default key bindings shared; each its own machine, paper and pr
 application, drawn once on a VT100 output to nowhere), as one server process holds them,
 then times (CPU time, best of 3) what the collector does to everyone at once: a full
 collection with nothing frozen (CPython left alone), a young collection (generations 0
-and 1, what serve/heap.py runs once a second) after one redraw of every terminal, and a
-full collection after gc.freeze() (CPython's own automatic ones, once the terminals are
-frozen). With serve --workers W
-each process holds about N / W of them.
+and 1, what CPython's thresholds run between serve/heap.py's reclaims) after one redraw
+of every terminal, and a full collection after gc.freeze() (CPython's own automatic ones,
+once the terminals are frozen). With serve --workers W each process holds about N / W of
+them.
 """
 
 from __future__ import annotations

@@ -350,7 +350,7 @@ def test_the_heap_freezes_terminals_and_reclaims_the_ones_that_left() -> None:
         assert gc.get_threshold()[:2] == thresholds[:2]  # CPython's own young collections
         heap.settle()
         assert gc.get_freeze_count() > 0
-        assert not heap.tick(active=3)  # nobody has left: the young generations only
+        assert not heap.tick(active=3)  # nobody has left: nothing to collect
         heap.terminal_left()
         assert not heap.tick(active=3)  # one left while others play: wait
         for _ in range(RECLAIM_MIN_LEFT):

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import io
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from tests.support.telnet_client import TelnetClient
 from univac_ttt.classroom.options import Endpoint, ServeOptions
@@ -26,8 +26,8 @@ class CollectorLeftAlone(Heap):
     are still handed over; tests/serve/test_serve_heap.py and the connect-cycles test keep
     the real policy, and so does every ``univac-ttt serve`` the tests start as a process."""
 
-    def start(self) -> None:
-        self.started = True
+    def start(self, warm: Callable[[], object] | None = None) -> None:
+        self.started = True  # nothing frozen, so nothing to build first (``warm``)
 
     def tick(self, active: int) -> bool:
         return False

@@ -7,13 +7,14 @@ its own machine, for one terminal.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
 from prompt_toolkit.application import Application
-from prompt_toolkit.input import Input
-from prompt_toolkit.output import Output
+from prompt_toolkit.input import DummyInput, Input
+from prompt_toolkit.output import DummyOutput, Output
 
 from .key_path import plain_keys
 from .keys import serve_keys
@@ -54,3 +55,15 @@ def make_app(factory: AppFactory, input: Input, output: Output, *, authentic: bo
     # No timer task for a key that holds nothing, no self-pipe for a redraw (wakeups.py).
     quiet_wakeups(app)
     return served
+
+
+def warm_terminal(factory: AppFactory) -> None:
+    """Build one terminal's front end, on no terminal, and let it go. A first terminal
+    builds tables for the whole process as well as its own (prompt_toolkit's shared key
+    bindings and their filters: about 3,600 objects the collector tracks, for 400 of the
+    terminal's own); made here, before the heap freezes start-up's objects (heap.py), they
+    are frozen with them, instead of made by the first student and walked by every
+    reclaim of the class. A front end that cannot start here is left to fail, and say so,
+    on the terminal that asks for it."""
+    with contextlib.suppress(Exception):
+        make_app(factory, DummyInput(), DummyOutput(), authentic=False, transcript=None)

@@ -7,15 +7,20 @@ terminal waits. So: what start-up made (modules, the program, its compiled block
 frozen once (``gc.freeze``: the collector's rounds skip it; reference counting still frees
 it); CPython's own full collections are switched off (the oldest generation's threshold
 raised), so the terminals' long-lived objects gather in the oldest generation, walked by
-nobody; about once a second the young generations are collected; and a reclaim collects
+nobody, moved there by CPython's own young collections; and a reclaim collects
 the oldest generation, the seated and departed terminals but not start-up's objects, after
-``reclaim_due_after`` terminals have left (a quarter of those seated, 5 to 50) or every
-RECLAIM_SECONDS: rare pauses instead of frequent ones. When the room is empty the reclaim
+``reclaim_due_after`` terminals have left (a quarter of the class, 5 to 50, the class being
+the most seated within PEAK_SECONDS) or every RECLAIM_SECONDS: rare pauses instead of
+frequent ones. When the room is empty the reclaim
 is a whole one (everything unfrozen, collected and start-up's survivors frozen again), and
 it is repeated every SETTLE_SECONDS while a departed terminal's application is still alive
 (held by its ending task at the first reclaim), at most SETTLE_TRIES times. CPython's own
 young-collection thresholds are kept: making young collections rarer (50,000 allocations)
-was measured and dropped, as each then paused everyone for 50-100 ms.
+was measured and dropped, as each then paused everyone for 50-100 ms. And nothing is
+collected between reclaims but by those thresholds: until 2026-12-06 a young collection
+ran once a second besides (a leftover of a freeze each second, dropped on 2026-12-04),
+0.5-0.7 ms a second in each worker of a seated class, typing or not, for nothing the
+thresholds do not do (docs/performance-log.md, "Tenth round ... serve10").
 
 Until 2026-12-04 every terminal was frozen too and every reclaim unfroze and walked
 everything, start-up's objects included: 25-35 ms of each reclaim in a class, whatever
@@ -45,6 +50,7 @@ RECLAIM_SHARE = 4  # ... or a quarter of those still seated: a reclaim walks the
 RECLAIM_SECONDS = 300.0  # at most this long between full collections
 SETTLE_SECONDS = 2.0  # the room emptied: another reclaim this long after the last ...
 SETTLE_TRIES = 5  # ... while a departed terminal is still alive, at most this many times
+PEAK_SECONDS = 120.0  # the class's size: the most seated within this long
 
 
 @functools.cache
@@ -73,7 +79,15 @@ def reclaim_due_after(active: int) -> int:
     bounds both the memory held (a quarter of the class's, at most RECLAIM_AFTER_LEFT
     terminals) and the collector's work a departure (about four terminals' walk). Fewer
     held departures keep Python's allocator from growing its high-water mark (1,000
-    connect/disconnect cycles grew a server by 65 MiB when 50 departures waited)."""
+    connect/disconnect cycles grew a server by 65 MiB when 50 departures waited).
+
+    ``Heap`` asks it with the class's size (the most seated within PEAK_SECONDS), not with
+    those seated now: as a class leaves, a quarter of those still seated was fewer and
+    fewer departures, so the reclaims came faster as the room emptied, each walking
+    everyone still there (five walks of the whole class in all, against one and a half;
+    docs/performance-log.md, "Tenth round ... serve10"). The memory held is still a
+    quarter of the class's at most, while the seated shrink: never more than the class
+    held seated."""
     return max(RECLAIM_MIN_LEFT, min(RECLAIM_AFTER_LEFT, active // RECLAIM_SHARE))
 
 
@@ -85,6 +99,8 @@ class Heap:
         self.clock = clock
         self.threshold: tuple[int, int, int] | None = None  # CPython's, while started
         self.left = 0
+        self.peak = 0  # the class's size: the most seated within PEAK_SECONDS ...
+        self.peak_at = clock()  # ... last seen then
         self.reclaimed_at = clock()
         self.reclaims = 0
         self.started = False
@@ -93,11 +109,16 @@ class Heap:
         self.departed: list[weakref.ref[object]] = []  # departed graphs not yet seen freed
         self.abandoned = 0  # departed graphs still alive when the settle tries ran out
 
-    def start(self) -> None:
+    def start(self, warm: Callable[[], object] | None = None) -> None:
         """The server has started: what start-up made (modules, the program) leaves the
         collector's rounds at once, and CPython's own full collections stop (the young
-        generations' thresholds stay; ``release`` gives back the oldest's and unfreezes)."""
+        generations' thresholds stay; ``release`` gives back the oldest's and unfreezes).
+        ``warm``, called first, makes what a first terminal would make for the whole
+        process (the server builds one and lets it go), so that it is frozen with
+        start-up's objects instead of walked by every reclaim."""
         self.started = True
+        if warm is not None:
+            warm()
         gc.collect()
         gc.freeze()
         if self.threshold is None:
@@ -124,8 +145,8 @@ class Heap:
         return len(self.departed)
 
     def tick(self, active: int) -> bool:
-        """About once a second: collect the young generations, or reclaim if it is time
-        (True).
+        """About once a second: reclaim if it is time (True); otherwise nothing (the young
+        generations are CPython's, collected at its thresholds).
 
         Once the room has emptied, another reclaim follows SETTLE_SECONDS later, and again
         while a departed terminal's graph is still alive, up to SETTLE_TRIES: the last
@@ -133,13 +154,15 @@ class Heap:
         tests/serve/test_serve_cycles.py, on a slow machine longer than one settle), and
         would otherwise stay frozen until someone else came and went."""
         now = self.clock()
+        if active >= self.peak or now - self.peak_at > PEAK_SECONDS:
+            self.peak, self.peak_at = active, now
         settle = active == 0 and self.settle_at is not None and now >= self.settle_at
         if active > 0 or settle:
             self.settle_at = None
-        due = ((self.left > 0 and (active == 0 or self.left >= reclaim_due_after(active)))
+        due = ((self.left > 0
+                and (active == 0 or self.left >= reclaim_due_after(self.peak)))
                or (active > 0 and now - self.reclaimed_at > RECLAIM_SECONDS) or settle)
         if not due:
-            gc.collect(1)
             return False
         if active == 0:  # nobody waits: start-up's objects too (their cycles, if any)
             gc.unfreeze()

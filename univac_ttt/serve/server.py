@@ -24,7 +24,7 @@ from ..classroom.room import Listener
 from ..classroom.seats import Hold, SeatCounter, Seats
 from ..classroom.table import ClassTable, Seat
 from ..hostio.wording import count
-from .apps import AppFactories, ServedApp, make_app
+from .apps import AppFactories, ServedApp, make_app, warm_terminal
 from .heap import Heap
 from .private import app_of_failed_callback, forget_terminal
 from .telnet import ServedTelnetConnection, ServedTelnetServer
@@ -219,7 +219,7 @@ class ClassServer:
             for listener in self.listeners:
                 self._announcements.append(await listener.start(self, stop))
             self._announce()
-            self.heap.start()
+            self.heap.start(warm=lambda: warm_terminal(self.factory))
             self.table.start()
             tasks.append(loop.create_task(self._sweep()))
             self.ready.set()
