@@ -31,9 +31,23 @@ if TYPE_CHECKING:  # imported when a server starts: aiohttp costs every worker ~
     from univac_ttt.web.server import WebListener
 
 CHROMIUM = "/usr/bin/chromium"
+# Playwright's own --disable-features (its chromiumSwitches.ts, 1.65): Chromium takes only
+# the last --disable-features given, so ours repeats Playwright's list before adding to it.
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+    "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled",
+    "PreconnectToSearch", "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion")
+# Chromium loads two address-bar popups (WebUI pages, a renderer of their own, ~0.5 CPU-s)
+# into every window it opens, and Playwright opens a window for each context: a headless
+# page under test never shows an address bar, let alone its popup.
+UNSEEN_BROWSER_UI = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
+                 "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required",
+                 "--disable-features=" + ",".join(PLAYWRIGHT_DISABLED_FEATURES
+                                                  + UNSEEN_BROWSER_UI)]
 
 
 @dataclass

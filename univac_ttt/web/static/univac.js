@@ -330,6 +330,9 @@
     // WORD RELEASE. A key reached with Tab keeps its focus, as a keyboard user expects.
     const touched = (event) => { if (event.detail > 0) event.currentTarget.blur(); };
     $("help-key").addEventListener("click", (event) => { touched(event); $("help-dialog").showModal(); });
+    // Nor on the help's CLOSE: the closed dialog's button kept the focus until the next
+    // frame, and an Enter typed before it went to that button, not to WORD RELEASE.
+    $("help-dialog").querySelector("form[method=dialog] button").addEventListener("click", touched);
     $("sound-key").addEventListener("click", (event) => {
       touched(event);
       setSound(!sound.on);
