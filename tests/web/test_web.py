@@ -19,6 +19,14 @@ ROOT = Path(__file__).resolve().parents[2]
 READY = "document.body.dataset.ready === 'yes'"
 
 
+def exhibit_settings(tmp_path: Path, clock: FakeClock, **timing: float) -> KioskSettings:
+    """The exhibit on the fake clock: staff PIN 2468, a minute's idle, the first
+    demonstration at once; ``timing`` sets the demonstration's pauses."""
+    return KioskSettings(pin="2468", printouts=tmp_path / "printouts",
+                         stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
+                         first_demo=0, clock=clock, **timing)
+
+
 @pytest.fixture(autouse=True)
 def _close_pages(browser):
     """Each test's pages close with it: a page left open goes on running its timers and
@@ -232,9 +240,7 @@ def test_attract_mode_idle_reset_and_staff_exit_with_a_fake_clock(browser, tmp_p
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     clock = FakeClock()
-    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
-                             stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
-                             demo_pause=1.0, demo_end_pause=2.0, first_demo=0, clock=clock)
+    settings = exhibit_settings(tmp_path, clock, demo_pause=1.0, demo_end_pause=2.0)
     with web_server(museum=settings) as running:
         page = open_page(browser, running)
         assert "Your move" in page.locator("#caption").inner_text()
@@ -279,9 +285,7 @@ def test_help_left_open_closes_when_the_demonstrations_start(browser, tmp_path):
     """A visitor opened HELP and walked off: the dialog covered the exhibit through every
     demonstration after, until someone touched the screen."""
     clock = FakeClock()
-    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
-                             stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
-                             first_demo=0, clock=clock)
+    settings = exhibit_settings(tmp_path, clock)
     with web_server(museum=settings) as running:
         page = open_page(browser, running)
         page.keyboard.press("F1")
@@ -296,9 +300,7 @@ def test_the_page_says_demonstration_the_whole_time_one_plays(browser, tmp_path)
     on the page said a demonstration was playing or that a key would start a game (the
     terminal kiosk's key bar says so the whole time): the line over the keys says it."""
     clock = FakeClock()
-    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
-                             stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
-                             demo_pause=1.0, demo_end_pause=2.0, first_demo=0, clock=clock)
+    settings = exhibit_settings(tmp_path, clock, demo_pause=1.0, demo_end_pause=2.0)
     hint = "document.getElementById('hint').textContent"
     with web_server(museum=settings) as running:
         page = open_page(browser, running)
@@ -324,9 +326,7 @@ def test_a_touch_on_the_board_shows_the_key_and_wakes_a_demonstration(browser, t
     on a square now names its square-code key (nothing is typed: the keyboard plays), and
     during a demonstration it wakes the exhibit as a key does."""
     clock = FakeClock()
-    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
-                             stats=tmp_path / "tally.json", idle_seconds=60, authentic=False,
-                             first_demo=0, clock=clock)
+    settings = exhibit_settings(tmp_path, clock)
     with web_server(museum=settings) as running:
         page = open_page(browser, running)
         page.locator("#board .cell").nth(4).click()
