@@ -224,7 +224,7 @@ def test_a_class_leaving_is_reclaimed_by_its_size_not_by_those_still_seated() ->
                 walked += seated  # a reclaim walks everyone still seated
             clock.now += 1.0
         assert most_held <= reclaim_due_after(class_size)
-        # a quarter of those seated: reclaims at 80, 64, 51, 40, ... walked 320 in all
+        # a quarter of those seated: reclaims at 80, 64, 51, 41, ... walked 356 in all
         assert walked <= 1.5 * class_size
         for seated in (8, 8):  # a small class, long after: a quarter of it again
             clock.now += PEAK_SECONDS + 1
