@@ -3,8 +3,13 @@ its width, and a raw client's first screen."""
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 
+import pytest
+from rich.console import Console
+
+from univac_ttt.classroom.table import ClassTable, Seat
 from univac_ttt.serve.workers import SharedSeats
 
 
@@ -37,3 +42,29 @@ def test_connection_numbers_are_one_series_across_workers_and_restarts():
             process.join(10)
     assert sorted(drawn) == list(range(1, 31))  # each once, none skipped
     seats.close()
+
+
+@pytest.mark.parametrize("width", [60, 66, 72, 80, 100])
+def test_the_class_table_is_readable_at_60_columns(width):
+    """At 60 columns every heading was cut ("gam…", "UNI…", "pla…", "id…"), the
+    transport too ("tel…"), and an IPv6 address's ":1234:" was drawn as an emoji."""
+    table = ClassTable(io.StringIO(), live=False)
+    table.seat(Seat(1, "192.168.100.200:54321", "telnet", lambda: (3, 1, 0)))
+    table.seat(Seat(12, "[2001:db8::1234:5678]:60000", "ssh", lambda: (0, 0, 0)))
+    table.seat(Seat(103, "127.0.0.1:40000", "web", lambda: (1, 0, 0)))
+    drawn = Console(file=io.StringIO(), width=width)
+    drawn.print(table.render())
+    text = drawn.file.getvalue()
+    lines = text.splitlines()
+    assert all(len(line) <= width for line in lines)
+    assert "…" not in text and "🔢" not in text
+    for heading in ("#", "from", "via", "UNIVAC", "draws", "player", "wins", "idle"):
+        assert heading in text
+    assert "telnet" in text and "192.168.100.200:54321" in text
+    folded = "".join(line[line.find("[2001"):].split()[0] if "[2001" in line else
+                     "" for line in lines)
+    assert folded.startswith("[2001:db8::1234:5678]:")
+    assert "[2001:db8::1234:5678]:60000" in text or any(
+        line.split()[0] == "60000" for line in lines if line.strip())  # whole, or folded
+    row = next(line for line in lines if "192.168.100.200:54321" in line)
+    assert row.replace("│", " ").split()[-4:] == ["3", "1", "0", "0"]  # UNIVAC ... idle
