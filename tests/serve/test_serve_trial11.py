@@ -3,12 +3,16 @@ its width, and a raw client's first screen."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import multiprocessing
+import time
 
 import pytest
 from rich.console import Console
 
+from tests.support.serving import LOCAL, run, serving
+from tests.support.telnet_client import IAC, IS, NAWS, SB, SE, TTYPE, WILL
 from univac_ttt.classroom.table import ClassTable, Seat
 from univac_ttt.serve.workers import SharedSeats
 
@@ -68,3 +72,65 @@ def test_the_class_table_is_readable_at_60_columns(width):
         line.split()[0] == "60000" for line in lines if line.strip())  # whole, or folded
     row = next(line for line in lines if "192.168.100.200:54321" in line)
     assert row.replace("│", " ").split()[-4:] == ["3", "1", "0", "0"]  # UNIVAC ... idle
+
+
+async def _until_screen(reader: asyncio.StreamReader, timeout: float) -> bytes:
+    seen = b""
+    while b"TIC-TAC-TOE" not in seen:
+        chunk = await asyncio.wait_for(reader.read(65536), timeout)
+        assert chunk, "closed before drawing the console"
+        seen += chunk
+    return seen
+
+
+def test_a_raw_client_gets_its_screen_without_the_handshake_wait(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """nc answers none of telnet's options: it waited the whole handshake (5 s) for its
+    first screen. Set far longer here, so that a wait for it fails the test."""
+    import univac_ttt.serve.telnet as telnet
+
+    monkeypatch.setattr(telnet, "HANDSHAKE_SECONDS", 60)
+
+    async def scenario() -> None:
+        async with serving() as server:
+            assert server.telnet is not None
+            reader, writer = await asyncio.open_connection(LOCAL, server.telnet.bound_port)
+            started = time.monotonic()
+            await _until_screen(reader, 10)
+            assert time.monotonic() - started < 10
+            writer.close()
+    run(scenario())
+
+
+def test_a_telnet_client_slow_to_name_its_terminal_is_still_waited_for(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client that answers the options (IAC WILL TTYPE) but names its terminal only
+    later is no raw client: its screen waits for the name, and is drawn for it."""
+    import univac_ttt.serve.telnet as telnet
+
+    monkeypatch.setattr(telnet, "RAW_CLIENT_SECONDS", 0.1)
+    monkeypatch.setattr(telnet, "HANDSHAKE_SECONDS", 60)
+    named: list[str] = []
+    real = telnet.ServedTelnetConnection._ttype_received
+
+    def ttype_received(self, ttype: str) -> None:
+        named.append(ttype)
+        real(self, ttype)
+
+    monkeypatch.setattr(telnet.ServedTelnetConnection, "_ttype_received", ttype_received)
+
+    async def scenario() -> None:
+        async with serving() as server:
+            assert server.telnet is not None
+            reader, writer = await asyncio.open_connection(LOCAL, server.telnet.bound_port)
+            writer.write(bytes([IAC, WILL, TTYPE, IAC, WILL, NAWS]))
+            writer.write(bytes([IAC, SB, NAWS, 0, 70, 0, 24, IAC, SE]))
+            await writer.drain()
+            with pytest.raises(TimeoutError):  # 3 x RAW_CLIENT_SECONDS: no screen yet
+                await _until_screen(reader, 0.3)
+            writer.write(bytes([IAC, SB, TTYPE, IS]) + b"xterm" + bytes([IAC, SE]))
+            await writer.drain()
+            await _until_screen(reader, 10)
+            assert named == ["xterm"]
+            writer.close()
+    run(scenario())
