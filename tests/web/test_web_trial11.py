@@ -88,6 +88,20 @@ def test_pasted_moves_play_one_after_another(browser, authentic):
         assert "still typing" not in page.locator("#hint").inner_text()
 
 
+def test_a_paste_past_a_game_s_end_is_not_played_in_the_next(browser):
+    """Keys a paste held after the move that ended a game belonged to that game (as keys
+    typed ahead do on the terminal console): the next game is not played by them."""
+    with web_server() as running:
+        page = clipboard_page(browser, running)
+        paste(page, "5\n9\n2\n4\n7\n")  # a draw at the fourth move, then a 7
+        page.wait_for_function(f"{READY} && document.getElementById('score').textContent"
+                               ".includes('draws 1')")
+        page.keyboard.press("3")  # a key of one's own, after the paste's answers
+        page.wait_for_function("document.getElementById('line').textContent === '3'")
+        assert "> 7" not in paper(page) and board(page) == [str(n) for n in range(1, 10)]
+        assert page.locator("#line").inner_text() == "3"
+
+
 def test_a_long_paste_is_cut_and_a_word_holds_twelve_keys(browser):
     with web_server() as running:
         page = clipboard_page(browser, running)

@@ -220,7 +220,10 @@
     if (after.instructions) $("move-instructions").textContent = String(after.instructions);
     const [univac, draws, you] = after.score || [0, 0, 0];
     $("score").textContent = `UNIVAC ${univac} · draws ${draws} · you ${you}`;
-    if (after.result) sound.play("bell", now);
+    if (after.result) {
+      sound.play("bell", now);
+      pasted = []; // what a paste held past a game's end belonged to that game
+    }
     // a game's end: once the next greeting is typed, the caption is the new game's
     if (typeof after.caption === "string") $("caption").textContent = after.caption;
     lamps();
