@@ -135,22 +135,3 @@ def test_a_telnet_client_slow_to_name_its_terminal_is_still_waited_for(
             writer.close()
     run(scenario())
 
-
-@pytest.mark.parametrize("option, extra, module", [("--web", "web", "aiohttp"),
-                                                   ("--ssh", "ssh", "asyncssh")])
-def test_a_missing_extra_names_the_install_that_works_from_the_source_folder(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        tmp_path, option: str, extra: str, module: str) -> None:
-    """After the README's `pip install .`, `serve --web 8080` said "pip install
-    'univac-ttt[web]'": pip looks that name up on the package index, not in the folder."""
-    import importlib.util
-
-    from univac_ttt.cli import main
-
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == module else real(name, *a))
-    code = main(["serve", option, "127.0.0.1:0", "--data", str(tmp_path)])
-    err = capsys.readouterr().err
-    assert code != 0 and f"pip install '.[{extra}]'" in err and "univac-ttt[" not in err
-    assert "Traceback" not in err
