@@ -50,7 +50,10 @@ def test_web_or_ssh_without_its_library_says_which_extra_to_install(missing, opt
     server = _start(missing, option, "127.0.0.1:0", "--workers", "1")
     out, err = server.communicate(timeout=60)
     assert server.returncode == 2 and out == ""
-    assert err == f"univac-ttt: {option} needs {missing}: pip install 'univac-ttt[{extra}]'\n"
+    # the install that works where the README's `pip install .` was run: pip would look
+    # 'univac-ttt[web]' up on the package index, not in the folder
+    assert err == (f"univac-ttt: {option} needs {missing}: in univac-ttt's source folder, "
+                   f"pip install '.[{extra}]'\n")
 
 
 def test_a_missing_page_file_is_named_not_blamed_on_the_data_folder(tmp_path, capsys):

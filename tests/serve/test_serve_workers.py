@@ -105,6 +105,9 @@ def test_a_pool_keeps_one_class_and_ends_politely(tmp_path: Path) -> None:
         assert "Traceback" not in err
         # The table of both workers summed: three seated, none now, the refusal counted.
         assert "connections 0 now, 3 in all; games 0" in out
+        # one series of numbers for the pool, in the order the three came (not each
+        # worker's every other number)
+        assert sorted(map(int, re.findall(r"#(\d+) telnet from", out))) == [1, 2, 3], out
         deadline = time.monotonic() + 5
         while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
             time.sleep(0.05)

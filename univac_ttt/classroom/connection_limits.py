@@ -16,6 +16,10 @@ INPUT_BYTES_PER_SECOND = 300.0
 INPUT_BURST_BYTES = 2048.0
 OUTPUT_BACKLOG_BYTES = 1 << 20  # unsent screen output past this: the client is not reading
 HANDSHAKE_SECONDS = 5.0  # a telnet client that never names its terminal gets a VT100
+# A client that has answered none of telnet's options by then (nc, a raw socket) is taking
+# no part in the negotiation: it gets its VT100 screen then, not after HANDSHAKE_SECONDS.
+# One that answers (a telnet client: IAC WILL TTYPE) is waited for up to HANDSHAKE_SECONDS.
+RAW_CLIENT_SECONDS = 0.5
 # A redraw costs in proportion to the screen's area: a window size past these is taken as
 # these (a client asking for 65535 x 65535 would otherwise cost the server minutes a key).
 MAX_COLUMNS, MAX_ROWS = 300, 120

@@ -7,13 +7,27 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from rich.console import Console
+from rich import box
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.live import Live
 from rich.table import Table
+from rich.text import Text
 
 from ..desk.score import Score
 
 MAX_PEER_SHOWN = 47  # an IPv6 address and port: the longest "from" kept whole
+HEADINGS = ("#", "from", "via", "games", "UNIVAC\nwins", "draws", "player\nwins", "idle\ns")
+
+
+class ClassView:
+    """The class table as a rich renderable: laid out for the width it is drawn at (the
+    server's terminal, however wide)."""
+
+    def __init__(self, table: ClassTable) -> None:
+        self.table = table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.table.render_for(options.max_width)
 
 
 @dataclass
@@ -83,26 +97,52 @@ class ClassTable:
                 f"games {t.games}; UNIVAC wins {t.univac_wins}; draws {t.draws}; "
                 f"opponents' wins {t.opponent_wins}")
 
-    def render(self) -> Table:
+    def render(self) -> ClassView:
+        """The table as rich draws it: laid out for the width it is drawn at."""
+        return ClassView(self)
+
+    def render_for(self, width: int) -> Table:
+        """The table for a terminal ``width`` columns wide. Where the ruled table with its
+        games column would not fit (a 60-column terminal cut every heading to "gam…",
+        "UNI…"), a compact one: no rules between columns, no games column (each row's
+        three results and the caption's total say it); an address too long even then is
+        folded onto a second line, never cut."""
         t = self.totals()
-        table = Table(title="UNIVAC I class", caption=self.summary())
-        shown = list(self.seats.values())[:40]
-        # The address whole (an 80-column terminal cut "192.168.1.23:5" to "192.…"): the
-        # figures' headings take two lines instead.
-        widest = max((len(seat.peer) for seat in shown), default=4)
-        for name in ("#", "from", "via", "games", "UNIVAC\nwins", "draws", "player\nwins",
-                     "idle\ns"):
-            if name == "from":
-                table.add_column(name, no_wrap=True, min_width=min(widest, MAX_PEER_SHOWN))
-            else:
-                table.add_column(name, justify="left" if name == "via" else "right")
         now = time.monotonic()
-        for seat in shown:
+        rows: list[dict[str, str]] = []
+        for seat in list(self.seats.values())[:40]:
             won, drawn, lost = seat.results()
-            table.add_row(str(seat.number), seat.peer, seat.transport, str(won + drawn + lost),
-                          str(won), str(drawn), str(lost), f"{now - seat.last_input:.0f}")
-        table.add_row("", "all", "", str(t.games), str(t.univac_wins), str(t.draws),
-                      str(t.opponent_wins), "", style="bold")
+            rows.append(dict(zip(HEADINGS, (
+                str(seat.number), seat.peer, seat.transport, str(won + drawn + lost),
+                str(won), str(drawn), str(lost), f"{now - seat.last_input:.0f}"),
+                strict=True)))
+        rows.append(dict(zip(HEADINGS, ("", "all", "", str(t.games), str(t.univac_wins),
+                                        str(t.draws), str(t.opponent_wins), ""), strict=True)))
+        heading = {name: max(map(len, name.split("\n"))) for name in HEADINGS}
+        wide = {name: max(heading[name], *(len(row[name]) for row in rows))
+                for name in HEADINGS}
+        wide["from"] = min(wide["from"], MAX_PEER_SHOWN)
+        columns = list(HEADINGS)
+        if sum(wide.values()) + 3 * len(columns) + 1 <= width:
+            table = Table(title="UNIVAC I class", caption=self.summary())
+        else:
+            columns.remove("games")
+            table = Table(title="UNIVAC I class", caption=self.summary(), box=box.SIMPLE_HEAD,
+                          padding=(0, 0), pad_edge=False)
+        others = sum(wide[name] + 1 for name in columns if name != "from")
+        for name in columns:
+            if name == "from":  # whole where it fits (an 80-column terminal cut it), or folded
+                table.add_column(name, overflow="fold",
+                                 min_width=max(4, min(wide[name], width - others - 2)))
+            else:
+                table.add_column(name, justify="left" if name == "via" else "right",
+                                 no_wrap=True, min_width=wide[name])
+        for row in rows:
+            # the address and transport as text: rich read "[2001:db8::1234:5678]" as
+            # markup and its ":1234:" as an emoji code
+            table.add_row(*(Text(row[name]) if name in ("from", "via") else row[name]
+                            for name in columns),
+                          style="bold" if row is rows[-1] else None)
         return table
 
     def start(self) -> None:

@@ -31,11 +31,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--telnet", metavar="[HOST:]PORT",
                        help="listen for telnet clients (plain text on the wire)")
     serve.add_argument("--ssh", metavar="[HOST:]PORT",
-                       help="listen for SSH clients (needs the ssh extra: "
-                            "pip install 'univac-ttt[ssh]'); the host key is made in --data")
+                       help="listen for SSH clients (needs the ssh extra: pip install "
+                            "'.[ssh]' in the source folder); the host key is made in --data")
     serve.add_argument("--web", metavar="[HOST:]PORT",
                        help="serve the browser page and a UNIVAC for each tab (plain HTTP; "
-                            "needs the web extra: pip install 'univac-ttt[web]')")
+                            "needs the web extra: pip install '.[web]' in the source folder)")
     serve.add_argument("--kiosk", action="store_true",
                        help="with --web: museum mode (demonstrations when idle, captions, the "
                             "daily tally and printouts in --data, staff exit with the PIN)")

@@ -50,6 +50,14 @@ BAR = " Type a square code, 1 to 9, and press Enter.   F1 help   F2 new game"
 SHORT_BAR = " Square code 1 to 9, then Enter.  F1 help  F2 new game"
 DEMO_BAR = " DEMONSTRATION: the UNIVAC is playing itself. Press any key to play!"
 SHORT_DEMO_BAR = " DEMONSTRATION. Press any key to play!"
+NARROW_BAR = " 1-9, Enter  F1 help  F2 new"  # a 28-column screen's, the smallest
+NARROW_DEMO_BAR = " DEMONSTRATION: press a key"
+TITLE = " UNIVAC I  ·  TIC-TAC-TOE  ·  1951"
+SHORT_TITLE = " UNIVAC I · TIC-TAC-TOE"
+# The paper's column beside the board is shown from this width: the typewriter's board
+# lines ("   O   2   3", 12 characters) fit whole (a narrower column broke them into a
+# column of single squares); below it the paper is left out.
+PAPER_MIN = 14
 STYLE = style({
     "board": "#f0e6c8 bold",
     "board.keyed": "#f0b040 bold",  # the visitor's keyed X, until the UNIVAC's reply shows
@@ -79,6 +87,10 @@ class KioskApp:
     def paper_width(self) -> int:
         """The paper's column: what the board's column and the gap beside it leave."""
         return max(8, self._size()[0] - self.left_width() - 2)
+
+    def paper_shown(self) -> bool:
+        """Whether the paper has a column wide enough for the typewriter's boards."""
+        return self._size()[0] - self.left_width() - 2 >= PAPER_MIN
 
     def _sync(self) -> None:
         """Show the typed paper wrapped at words to the paper's column: the typewriter's
@@ -154,10 +166,21 @@ class KioskApp:
         """A lit error neon; a hint about the last key; else, once INPUT READY is lit,
         "Your move: ..."."""
         if self.kiosk.error_stop:
-            return FormattedText([("class:hint", f" {self.kiosk.error_stop}")])
+            return FormattedText([("class:hint", self._fitted(self.kiosk.error_stop))])
         if not self.kiosk.hint and self.kiosk.your_move:
-            return FormattedText([("class:caption", f" {self.kiosk.your_move}")])
-        return FormattedText([("class:hint", f" {self.kiosk.hint}")])
+            return FormattedText([("class:caption", self._fitted(self.kiosk.your_move))])
+        return FormattedText([("class:hint", self._fitted(self.kiosk.hint))])
+
+    def _fitted(self, text: str) -> str:
+        """A one-line message, indented one: whole on a wide screen; on a narrow one cut
+        after its last whole word that fits, with "…" (no word cut in half)."""
+        columns = self._size()[0]
+        if not text or len(text) + 1 <= columns:
+            return f" {text}" if text else ""
+        return " " + textwrap.shorten(text, max(columns - 1, 4), placeholder=" …")
+
+    def title_text(self) -> str:
+        return TITLE if len(TITLE) <= self._size()[0] else SHORT_TITLE
 
     def _prompt(self) -> FormattedText:
         kiosk = self.kiosk
@@ -175,9 +198,9 @@ class KioskApp:
         """The key bar: while a demonstration plays, that it is one (the caption above
         explains the UNIVAC's strategy meanwhile); the shorter words on a narrow screen."""
         columns = self._size()[0]
-        if self.kiosk.demonstrating:
-            return DEMO_BAR if len(DEMO_BAR) <= columns else SHORT_DEMO_BAR
-        return BAR if len(BAR) <= columns else SHORT_BAR
+        bars = ((DEMO_BAR, SHORT_DEMO_BAR, NARROW_DEMO_BAR) if self.kiosk.demonstrating
+                else (BAR, SHORT_BAR, NARROW_BAR))
+        return next((bar for bar in bars if len(bar) <= columns), bars[-1])
 
     def _bar(self) -> FormattedText:
         lit = "class:bar.demo" if self.kiosk.demonstrating else "class:bar"
@@ -199,11 +222,10 @@ class KioskApp:
             Window(),  # the rest of a tall screen stays empty below the caption
         ], width=lambda: Dimension.exact(self.left_width()))
         body = HSplit([
-            Window(FormattedTextControl(FormattedText([
-                ("class:title", " UNIVAC I  ·  TIC-TAC-TOE  ·  1951")])), height=1,
-                style="class:title"),
-            VSplit([left, Window(width=2),
-                    self.paper.window]),
+            Window(FormattedTextControl(lambda: FormattedText([
+                ("class:title", self.title_text())])), height=1, style="class:title"),
+            VSplit([left, ConditionalContainer(VSplit([Window(width=2), self.paper.window]),
+                                               filter=Condition(self.paper_shown))]),
             Window(FormattedTextControl(self._hint), height=1),
             keyboard_line,
             Window(FormattedTextControl(self._bar), height=1, style="class:bar"),

@@ -25,6 +25,7 @@ from ..machine.tape import Reel
 from ..packs.tictactoe import (
     BAD_CODE_PHRASE,
     DEMO_GAMES,
+    NEW_GAME_PHRASE,
     RESULT_PATTERN,
     results_in,
     tictactoe_pack,
@@ -122,6 +123,7 @@ class Kiosk:
         self.wrong_pins = 0  # wrong PINs since the last right one
         self.pin_locked_until = 0.0
         self.keyed_square: int | None = None  # the visitor's entry while the reply is typed
+        self._keyed_on: tuple[int, ...] | None = None  # the board it was keyed on
         self._game_over = False  # a visitor game ended; the next one's greeting is typing
         self._fresh = True  # the UNIVAC sits at a new game's greeting: no move made in it
         self.waking = False  # a key woke the kiosk; an empty Enter after it is no entry
@@ -138,19 +140,30 @@ class Kiosk:
         """The last board typed so far on the visible paper (only its tail is read, so a
         redraw costs the same after a month as after a minute; keyed lines are skipped).
         A tail with no board (some thirty bad codes in a row push it out) keeps the last
-        board read: the big board went blank while the game still held its moves."""
+        board read: the big board went blank while the game still held its moves. Once
+        a new game's greeting is being typed, the board is the new game's (none yet: an
+        empty one), as on the paper, not the last visitor's finished one."""
         tail = self.pacer.text[-BOARD_TAIL:]
         tail = tail[tail.find("\n") + 1:] if len(tail) == BOARD_TAIL else tail
-        found = last_printed_board("\n".join(line for line in tail.split("\n")
-                                             if not line.startswith(KEYED_MARK)))
+        typed = "\n".join(line for line in tail.split("\n")
+                          if not line.startswith(KEYED_MARK))
+        greeting = typed.rfind(NEW_GAME_PHRASE)
+        if greeting >= 0:  # this game's paper only: its greeting on
+            self._board_read = None
+            typed = typed[greeting:]
+        found = last_printed_board(typed)
         if found is not None:
             self._board_read = found
         return self._board_read
 
     @property
     def shown_keyed(self) -> int | None:
-        """The square the visitor keyed, while the UNIVAC's reply to it is being typed."""
-        return self.keyed_square if self.pacer.busy and self.mode is Mode.PLAYING else None
+        """The square the visitor keyed, while the UNIVAC's reply to it is being typed and
+        the big board is still the one it was keyed on (a game's last X is not drawn on
+        the next game's board while its greeting is typed)."""
+        if not self.pacer.busy or self.mode is not Mode.PLAYING:
+            return None
+        return self.keyed_square if self.board == self._keyed_on else None
 
     @property
     def shown_caption(self) -> str:
@@ -222,6 +235,7 @@ class Kiosk:
             self.hint = STILL_TYPING
             return False
         self._game_over = False
+        self._keyed_on = self.board
         accepted = self._send(text, demo=False)
         if accepted:
             if not self._game_over:  # (a word that ended the game begins no new one)

@@ -71,9 +71,11 @@ def options_from_args(args: argparse.Namespace, data: Path,
         raise ServeOptionError("say where to listen: --telnet [HOST:]PORT, --ssh [HOST:]PORT "
                                "and/or --web [HOST:]PORT")
     if args.ssh and importlib.util.find_spec("asyncssh") is None:
-        raise ServeOptionError("--ssh needs asyncssh: pip install 'univac-ttt[ssh]'")
+        raise ServeOptionError("--ssh needs asyncssh: in univac-ttt's source folder, "
+                               "pip install '.[ssh]'")
     if web and importlib.util.find_spec("aiohttp") is None:
-        raise ServeOptionError("--web needs aiohttp: pip install 'univac-ttt[web]'")
+        raise ServeOptionError("--web needs aiohttp: in univac-ttt's source folder, "
+                               "pip install '.[web]'")
     if args.app not in app_names:
         raise ServeOptionError(f"no front end called {args.app!r} to serve")
     if args.password_file and not args.ssh and not web:

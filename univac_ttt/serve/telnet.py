@@ -2,9 +2,10 @@
 
 Changes to ``prompt_toolkit.contrib.telnet``: the socket never blocks the event loop (unsent
 output waits, and a client that stops reading is dropped), reading pauses when a client types
-faster than the input cap, a client that never names its terminal gets a VT100 after a few
-seconds instead of hanging (at once if it refuses to), the one past --max-clients is told
-so and let go, and telnet's CR LF end of line is one Enter, not two.
+faster than the input cap, a client that never names its terminal gets a VT100 instead of
+hanging (after half a second if it answers no telnet option, as nc does; after a few
+seconds if it negotiates but never names it; at once if it refuses to), the one past
+--max-clients is told so and let go, and telnet's CR LF end of line is one Enter, not two.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ..classroom.connection_limits import (
     DEFAULT_SIZE,
     HANDSHAKE_SECONDS,
     OUTPUT_BACKLOG_BYTES,
+    RAW_CLIENT_SECONDS,
     SUBNEGOTIATION_BYTES,
     InputBucket,
     bounded_size,
@@ -152,6 +154,7 @@ class ServedTelnetConnection(TelnetConnection):
     _size = DEFAULT_SIZE
     _in_subnegotiation = 0  # bytes since IAC SB, or 0 outside one
     _after_iac = False
+    _negotiating = False  # the client has sent a telnet command (it takes part)
 
     @property  # type: ignore[override]
     def size(self) -> Size:
@@ -179,7 +182,10 @@ class ServedTelnetConnection(TelnetConnection):
         self._resume: asyncio.TimerHandle | None = None
 
     def _ttype_received(self, ttype: str) -> None:
-        """The client named its terminal: its output (prompt_toolkit's, but ServedOutput)."""
+        """The client named its terminal: its output (prompt_toolkit's, but ServedOutput).
+        A name that comes after the screen was drawn for a VT100 changes nothing."""
+        if self._ready.is_set():
+            return
         self.vt100_output = ServedOutput(self.stdout, lambda: self.size, term=ttype,
                                          enable_cpr=self.enable_cpr)
         self._ready.set()
@@ -195,6 +201,8 @@ class ServedTelnetConnection(TelnetConnection):
             self.close()
             return
         self.on_input()
+        if not self._negotiating and b"\xff" in data:
+            self._negotiating = True
         if self._subnegotiation_too_long(data):
             self.close()  # an option that never ends: only a hostile client sends one
             return
@@ -252,8 +260,14 @@ class ServedTelnetConnection(TelnetConnection):
         asyncio.get_running_loop().add_reader(self.conn, self._readable)
         try:
             try:  # until the client names its terminal, or leaves (close sets _ready too)
-                await asyncio.wait_for(self._ready.wait(), HANDSHAKE_SECONDS)
+                first = min(RAW_CLIENT_SECONDS, HANDSHAKE_SECONDS)
+                await asyncio.wait_for(self._ready.wait(), first)
             except TimeoutError:
+                if self._negotiating:  # it answers telnet's options: its name is coming
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._ready.wait(), HANDSHAKE_SECONDS - first)
+            if not self._ready.is_set():  # nc, or a client that never named its terminal
+                self._ready.set()
                 self.vt100_output = ServedOutput(self.stdout, lambda: self.size, term="vt100",
                                                  enable_cpr=False)
             if self._closed:

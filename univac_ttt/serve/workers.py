@@ -29,7 +29,6 @@ import contextlib
 import fcntl
 import gc
 import io
-import itertools
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -74,6 +73,7 @@ class SharedSeats:
         context = context or multiprocessing.get_context("fork")
         self.capacity = capacity
         self._counts = context.Array("i", workers, lock=False)
+        self._numbered = context.Value("q", 0, lock=False)  # connections numbered so far
         self._file = tempfile.TemporaryFile()  # noqa: SIM115 - the pool's life (close)
         self._threads = threading.Lock()  # a process's record lock does not exclude its threads
         self.index = 0  # this process's slot; each worker sets its own
@@ -98,6 +98,17 @@ class SharedSeats:
                 return None
             self._counts[self.index] += 1
         return Hold(self)
+
+    def numbers(self) -> Iterator[int]:
+        """The class table's connection numbers, one series for the whole pool: in the
+        order connections came, whichever worker took them, and never reused (a worker's
+        own series of every Nth number interleaved with the others', and a worker started
+        again began its series afresh, giving a second terminal a number in use)."""
+        while True:
+            with self.locked():
+                self._numbered.value += 1
+                number = self._numbered.value
+            yield number
 
     def give_back(self) -> None:
         with self.locked():
@@ -196,7 +207,7 @@ def _worker(index: int, workers: int, options: ServeOptions, factories: AppFacto
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     seats.index = index
     server = ClassServer(options, factories, table=WorkerTable(pipe), seats=seats,
-                         numbers=itertools.count(index + 1, workers), sockets=listeners,
+                         numbers=seats.numbers(), sockets=listeners,
                          listeners=others)
     try:
         asyncio.run(server.run())

@@ -147,14 +147,20 @@ class GameTab:
         self._scored = scores
         figures = session.last_move
         neons = neons_for(session.stop)
-        return {"t": "state", "line": self.line, "hint": self.hint, "caption": self.caption,
-                "mode": "playing", "after": {
-                    "ready": session.waiting_for_keyboard, "neons": neons.lit(),
-                    "error": session.error or "",
-                    "board": self.program.board(session.machine.mem),
-                    "move": format_time(figures.time_us) if figures.instructions else "",
-                    "instructions": figures.instructions,
-                    "score": list(scores), "result": ended[-1] if ended else None}}
+        message = {"t": "state", "line": self.line, "hint": self.hint,
+                   "caption": self.caption, "mode": "playing", "after": {
+                       "ready": session.waiting_for_keyboard, "neons": neons.lit(),
+                       "error": session.error or "",
+                       "board": self.program.board(session.machine.mem),
+                       "move": format_time(figures.time_us) if figures.instructions else "",
+                       "instructions": figures.instructions,
+                       "score": list(scores), "result": ended[-1] if ended else None}}
+        if ended and not self.museum:
+            # The caption explains the game's last decision while its end is typed; once
+            # the next game's greeting is typed (``after``) it is that game's: none yet,
+            # as at the first game (it stayed until the next move).
+            message["after"]["caption"] = self.caption = ""
+        return message
 
 
 class MuseumTab(GameTab):

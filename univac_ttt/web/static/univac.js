@@ -8,6 +8,8 @@
   const RETURN_SECONDS = 0.3; // a carriage return takes longer
   const PAPER_LINES = 2000; // lines kept on the page (the desk keeps its own bounded paper)
   const STILL_TYPING = "The UNIVAC is still typing. Wait for INPUT READY.";
+  const PASTE_KEYS = 200; // keys a paste may type (the terminal's keyboard line holds 200)
+  const PASTE_CUT = `Only the first ${PASTE_KEYS} characters of a paste are typed.`;
   const $ = (id) => document.getElementById(id);
   const paper = $("paper");
   const clock = { now: () => performance.now() / 1000 };
@@ -198,6 +200,7 @@
       lamp.setAttribute("aria-label", `${name} ${on ? "lit" : "dark"}`);
     }
     document.body.dataset.ready = lit ? "yes" : "no";
+    if (lit && pasted.length && !pasteAnswers) setTimeout(pasteOn, 0);
   }
 
   function applyAfter(after, now) {
@@ -217,11 +220,17 @@
     if (after.instructions) $("move-instructions").textContent = String(after.instructions);
     const [univac, draws, you] = after.score || [0, 0, 0];
     $("score").textContent = `UNIVAC ${univac} · draws ${draws} · you ${you}`;
-    if (after.result) sound.play("bell", now);
+    if (after.result) {
+      sound.play("bell", now);
+      pasted = []; // what a paste held past a game's end belonged to that game
+    }
+    // a game's end: once the next greeting is typed, the caption is the new game's
+    if (typeof after.caption === "string") $("caption").textContent = after.caption;
     lamps();
   }
 
   function applyState(message) {
+    if (pasteAnswers) pasteAnswers -= 1;
     $("line").textContent = message.line;
     const before = mode;
     mode = message.mode;
@@ -249,7 +258,25 @@
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(data));
   }
 
-  function key(name) {
+  // What is left of a paste: typed up to each WORD RELEASE, and on from there once the
+  // UNIVAC has answered and INPUT READY is lit again (a key typed while it types would be
+  // refused), so pasted moves play one after another. A key of one's own drops the rest.
+  let pasted = [];
+  let pasteAnswers = 0; // answers (state messages) still due to the pasted keys sent
+  function pasteOn() {
+    while (pasted.length && !pasteAnswers && ready && !typing() && mode === "playing") {
+      let name;
+      do { // the keys up to a WORD RELEASE go at once; then wait for every answer
+        name = pasted.shift();
+        pasteAnswers += 1;
+        key(name, true);
+      } while (pasted.length && name !== "Enter");
+    }
+    if (mode !== "playing") pasted = [];
+  }
+
+  function key(name, fromPaste = false) {
+    if (!fromPaste) pasted = [];
     if (name === "NewGame") finishTyping();
     if (name === "NewGame" || name === "Staff" || name === "Escape") { send({ k: name }); return; }
     if (!hello.museum && typing()) { $("hint").textContent = STILL_TYPING; return; }
@@ -395,6 +422,18 @@
       const button = document.querySelector(`[data-key="${CSS.escape(name)}"]`);
       if (button) strikeKey(button);
       key(name);
+    });
+    // A paste types its characters as keys (a line's end is WORD RELEASE), through the same
+    // checks as typed keys (a key the UNIVAC lacks, a full word); at most PASTE_KEYS.
+    document.addEventListener("paste", (event) => {
+      if (event.target instanceof HTMLInputElement || document.querySelector("dialog[open]")) return;
+      event.preventDefault();
+      const text = (event.clipboardData && event.clipboardData.getData("text")) || "";
+      const keys = Array.from(text.replace(/\r\n?/g, "\n")).slice(0, PASTE_KEYS);
+      sound.ensure();
+      pasted = keys.map((ch) => (ch === "\n" ? "Enter" : ch));
+      pasteOn();
+      if (text.length > PASTE_KEYS) $("hint").textContent = PASTE_CUT;
     });
     let large = null;
     try { large = localStorage.getItem("univac-large"); } catch (e) { /* */ }
