@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from support.web import web_server
-from test_web import READY, board, open_page, paper, press
+from support.web import FakeClock, web_server
+from test_web import READY, board, exhibit_settings, open_page, paper, press
 
 
 @pytest.fixture(autouse=True)
@@ -119,7 +119,35 @@ def test_a_long_paste_is_cut_and_a_word_holds_twelve_keys(browser):
                                "'twelve characters')")  # the server's, as for typed keys
         page.wait_for_function("document.getElementById('line').textContent === "
                                "'777777777777'")
+        cut = "Only the first 200 characters"
+        assert cut in page.locator("#hint").inner_text()  # beside the server's hint
         page.keyboard.press("Backspace")  # after every pasted key, in the socket's order
         page.wait_for_function("document.getElementById('line').textContent === "
                                "'77777777777'")
         assert keys == ["7"] * 200 + ["Backspace"]
+        assert cut not in page.locator("#hint").inner_text()  # said until a key of one's own
+
+
+def test_a_paste_leaves_out_what_the_server_would_refuse(browser):
+    """A tab, a no-break space, a zero-width space or a control character copied from a
+    page is no key: sent, the server ended the connection over it ("bad message")."""
+    with web_server() as running:
+        page = clipboard_page(browser, running)
+        paste(page, "\t5\u00a0\u200b\x07\u2028\n")
+        page.wait_for_function(f"{READY} && document.querySelectorAll('#paper .keyed')"
+                               ".length === 1")
+        assert board(page)[4] == "X"
+        assert page.locator("#bye").is_hidden()
+        assert len(running.listener.tabs) == 1
+
+
+def test_the_museum_exhibit_takes_no_paste(browser, tmp_path):
+    """The exhibit's answers come with its ticks, not one a key: a paste's moves would be
+    refused while its typewriter still types, so a paste types nothing there."""
+    settings = exhibit_settings(tmp_path, FakeClock())
+    with web_server(museum=settings) as running:
+        page = open_page(browser, running, permissions=["clipboard-read", "clipboard-write"])
+        page.locator("#paper").click()
+        paste(page, "5")
+        page.keyboard.press("3")  # after the paste's keys, had it sent any
+        page.wait_for_function("document.getElementById('line').textContent === '3'")

@@ -10,6 +10,10 @@
   const STILL_TYPING = "The UNIVAC is still typing. Wait for INPUT READY.";
   const PASTE_KEYS = 200; // keys a paste may type (the terminal's keyboard line holds 200)
   const PASTE_CUT = `Only the first ${PASTE_KEYS} characters of a paste are typed.`;
+  // What the server takes as a key: a printable character, as Python's str.isprintable
+  // says (a tab, a no-break space or a control character copied from a page is left out:
+  // the server would end the connection over it).
+  const PASTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
   const $ = (id) => document.getElementById(id);
   const paper = $("paper");
   const clock = { now: () => performance.now() / 1000 };
@@ -236,6 +240,7 @@
     mode = message.mode;
     let hint = message.hint || message.your_move || "";
     serverHint = hint;
+    if (pasteCut) hint = hint ? `${hint} ${PASTE_CUT}` : PASTE_CUT; // until a key of one's own
     $("hint").textContent = hint;
     $("caption").textContent = message.caption || "";
     document.body.dataset.mode = mode;
@@ -263,6 +268,7 @@
   // refused), so pasted moves play one after another. A key of one's own drops the rest.
   let pasted = [];
   let pasteAnswers = 0; // answers (state messages) still due to the pasted keys sent
+  let pasteCut = false; // the last paste was longer than PASTE_KEYS: said until a key is typed
   function pasteOn() {
     while (pasted.length && !pasteAnswers && ready && !typing() && mode === "playing") {
       let name;
@@ -276,7 +282,7 @@
   }
 
   function key(name, fromPaste = false) {
-    if (!fromPaste) pasted = [];
+    if (!fromPaste) { pasted = []; pasteCut = false; }
     if (name === "NewGame") finishTyping();
     if (name === "NewGame" || name === "Staff" || name === "Escape") { send({ k: name }); return; }
     if (!hello.museum && typing()) { $("hint").textContent = STILL_TYPING; return; }
@@ -424,16 +430,25 @@
       key(name);
     });
     // A paste types its characters as keys (a line's end is WORD RELEASE), through the same
-    // checks as typed keys (a key the UNIVAC lacks, a full word); at most PASTE_KEYS.
+    // checks as typed keys (a key the UNIVAC lacks, a full word); at most PASTE_KEYS. The
+    // museum's exhibit takes no paste: it is touched, and its answers come with its ticks.
     document.addEventListener("paste", (event) => {
-      if (event.target instanceof HTMLInputElement || document.querySelector("dialog[open]")) return;
+      if (hello.museum || event.target instanceof HTMLInputElement ||
+          document.querySelector("dialog[open]")) return;
       event.preventDefault();
       const text = (event.clipboardData && event.clipboardData.getData("text")) || "";
-      const keys = Array.from(text.replace(/\r\n?/g, "\n")).slice(0, PASTE_KEYS);
+      const keys = [];
+      let cut = false;
+      for (const ch of text.replace(/\r\n?/g, "\n")) {
+        if (ch !== "\n" && !PASTABLE.test(ch)) continue;
+        if (keys.length === PASTE_KEYS) { cut = true; break; }
+        keys.push(ch === "\n" ? "Enter" : ch);
+      }
       sound.ensure();
-      pasted = keys.map((ch) => (ch === "\n" ? "Enter" : ch));
+      pasted = keys;
+      pasteCut = cut;
       pasteOn();
-      if (text.length > PASTE_KEYS) $("hint").textContent = PASTE_CUT;
+      if (cut) $("hint").textContent = PASTE_CUT;
     });
     let large = null;
     try { large = localStorage.getItem("univac-large"); } catch (e) { /* */ }
