@@ -129,12 +129,13 @@ class Paper:
         return pieces
 
     def since(self, mark: int) -> str:
-        return "".join(piece[0] for piece in self._since(mark))
+        return "".join([piece[0] for piece in self._since(mark)])
 
     def typed_since(self, mark: int) -> str:
         """Only what the UNIVAC typed from ``mark`` on (results are read from this, so an
-        entry such as ``YOU WIN`` keyed by the operator never counts)."""
-        return "".join(piece[0] for piece in self._since(mark) if not piece[3])
+        entry such as ``YOU WIN`` keyed by the operator never counts). Read after every
+        reply: joined from a list, not a generator resumed once a piece."""
+        return "".join([piece[0] for piece in self._since(mark) if not piece[3]])
 
     @property
     def text(self) -> str:
