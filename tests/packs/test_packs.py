@@ -326,3 +326,24 @@ def test_the_full_screen_console_runs_a_hand_made_pack(greet):
         terminal.send("\x11\x11")
     finally:
         assert terminal.close() == 0
+
+
+def test_a_paper_without_a_phrase_is_answered_as_the_pattern_would():
+    """results_in skips the pattern when no phrase is in the text (every reply's paper is
+    read): the answer is the pattern's own for texts with a phrase, part of one, one in
+    small letters, run into other words, or none."""
+    from itertools import product
+
+    from univac_ttt.program.pack import Pack
+
+    pack = Pack(name="x", title="x", help="x", folder=None,
+                results={"WELL DONE": "greeted", "YOU WIN": "won", "A DRAW": "drew"})
+    parts = ["", "WELL DONE", "WELL D", "well done", "YOU WINNER", "YOU WIN.", "XA DRAW",
+             "A DRAW\n", "\n   O   2   3\n", "> YOU WIN"]
+    matched = 0
+    for first, second in product(parts, repeat=2):
+        text = first + " " + second
+        expected = [pack.results[m.group(0)] for m in pack._pattern.finditer(text)]
+        assert pack.results_in(text) == expected, text
+        matched += bool(expected)
+    assert matched > 20

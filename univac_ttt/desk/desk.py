@@ -84,6 +84,7 @@ class Desk:
         self.paper = Paper(paper_limit)
         self.typewriter = StampedTypewriter(self.paper, self._clock)
         self.machine = Machine(options, self.keyboard, self.typewriter)
+        self.typewriter.machine = self.machine  # (its clock read as the word is typed)
         self.typewriter.upper = self.machine.options.typewriter_case == "capitals"
         # Addresses whose instruction a run notices without stopping (the kiosk's
         # captions): address -> note. Told by the machine's arrival hook, apart from the
@@ -329,6 +330,7 @@ class Desk:
         capped = cap is None  # the limits' cap, not the caller's (said if it is reached)
         cap = limits.cap if cap is None else cap
         machine = self.machine
+        paper = self.paper
         start = machine.instructions
         self.noticed = []
         observe = self.observe
@@ -347,6 +349,8 @@ class Desk:
                     return self._halt(StopKind.STEP_LIMIT, reason)
                 if after_each is None:
                     stop = machine.run(min(left, limits.check_every))
+                    if paper.untold:  # what this chunk typed, told in one piece
+                        paper.tell()
                 else:
                     stop = self._run_watched(min(left, limits.check_every), after_each)
                     if stop is None:
@@ -355,6 +359,7 @@ class Desk:
                     return stop
         finally:
             machine.arrivals = frozenset()
+            paper.tell()  # (a run ended by an exception too)
 
     def _notice(self, address: int) -> None:
         """An observed address was reached: note it (the last NOTICED_LIMIT are kept)."""
@@ -374,6 +379,7 @@ class Desk:
             address, half = machine.next_instruction_address()
             instruction = machine.sr
             stop = machine.run(1)
+            self.paper.tell()  # a watcher sees the paper's listeners told as it goes
             if stop.kind is not StopKind.STEP_LIMIT:
                 return stop
             if after_each(address, half, instruction):
@@ -416,16 +422,19 @@ class Desk:
                 before = machine.instructions
                 if after_each is None:
                     machine.run(target - before)
+                    self.paper.tell()
                 else:
                     address, half = machine.next_instruction_address()
                     instruction = machine.sr
                     machine.run(1)
+                    self.paper.tell()
                     if machine.instructions > before:
                         after_each(address, half, instruction)
                 if machine.instructions == before:
                     break  # a keyboard wait or error stop: nothing more can run
         finally:
             machine.break_addresses, machine.break_executors = saved
+            self.paper.tell()
 
     # ---- whole-desk state ------------------------------------------------------------
 

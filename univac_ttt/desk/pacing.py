@@ -13,7 +13,11 @@ from collections.abc import Callable
 
 from ..machine.devices import TYPEWRITER_CHARACTER_SECONDS, TYPEWRITER_RETURN_SECONDS
 from ..machine.timing import pulses_to_us
-from .paper import PrintedChunk
+from .paper import PrintedChunk, _new_chunk
+
+TYPE_CHECKING = False  # typing's flag without importing typing
+if TYPE_CHECKING:
+    from .paper import _Piece
 
 SHOWN_LIMIT = 16_000  # characters of typed paper a screen can scroll back through
 # A served terminal's share: its screen's text costs about a hundred bytes a character in
@@ -61,6 +65,26 @@ class TypewriterPacer:
             return
         delay = max(0.0, pulses_to_us(chunk.since_release) / 1_000_000)
         self.add(chunk.text, self._reply_started + delay)
+
+    def add_pieces(self, pieces: list[_Piece]) -> None:
+        """A run's typed pieces (``PrintedChunk``s' fields) in one call, as the paper tells
+        them (``Paper.tell``): the same as ``add_printed`` for each in turn, without a
+        call a word in fast mode (what a served terminal's every reply comes through)."""
+        if self.authentic or self._queue:
+            for piece in pieces:
+                self.add_printed(_new_chunk(PrintedChunk, piece))
+            return
+        shown = self._shown
+        limit = self.shown_limit
+        typed = False
+        for text, _pulses, _since, keyed in pieces:
+            shown.append(text)
+            if len(shown) > SHOWN_PIECES:
+                shown[:] = ["".join(shown)[-limit:]]
+            if not keyed:
+                typed = True
+        if typed:
+            self.finished_at = self.clock()
 
     @property
     def text(self) -> str:

@@ -10,6 +10,11 @@ and numbers is left out of the garbage collector's rounds once it has survived o
 (CPython untracks such tuples, but only of the exact type), and a paper holds up to some
 3,000 pieces. A served class's every full collection walked each seated terminal's
 (``PrintedChunk``s were the most numerous of a terminal's tracked objects).
+
+The desk's typewriter puts each word's piece on the paper as it is typed, stamped with the
+machine's clock, and the listeners are told a run's pieces when the desk's run (or each of
+its chunks) ends (``tell``): the front ends draw only between runs, and a pacer takes the
+pieces in one call (``add_pieces``) rather than a chain of calls a word.
 """
 
 from __future__ import annotations
@@ -27,6 +32,13 @@ PAPER_LIMIT = 16_000  # characters kept: the current game and some forty before 
 KEYED_MARK = "> "
 _new_chunk = tuple.__new__  # a PrintedChunk from its four fields, without its __new__
 _Piece = tuple[str, int, int, bool]  # a kept PrintedChunk's fields, as a plain tuple
+
+TYPE_CHECKING = False  # typing's flag without importing typing
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class _Clocked(Protocol):
+        pulses: int  # the machine's clock
 
 
 class PrintedChunk(Record):
@@ -48,6 +60,7 @@ class Paper:
         self.characters = 0  # characters in chunks
         self.released = 0  # the machine's clock at the last keyboard release (or clear)
         self.listeners: list[Callable[[PrintedChunk], None]] = []
+        self.untold: list[_Piece] = []  # typed pieces the listeners have not been told of
 
     @property
     def end(self) -> int:
@@ -55,18 +68,30 @@ class Paper:
         return self.first + len(self.chunks)
 
     def add(self, text: str, pulses: int) -> None:
-        """Typed by the UNIVAC (the hot path: every print of the proof's 20,000 comes here,
-        so the piece is made and kept without another call unless the paper is full)."""
+        """Typed by the UNIVAC, the listeners told at once (the desk's typewriter writes
+        its pieces itself and tells them at the end of a run: ``StampedTypewriter``)."""
         piece = (text, pulses, pulses - self.released, False)
         self.chunks.append(piece)
         self.characters += len(text)
-        while self.characters > self.limit and len(self.chunks) > 1:  # _trim, written out
-            self.characters -= len(self.chunks.popleft()[0])
-            self.first += 1
-        if self.listeners:
-            chunk = _new_chunk(PrintedChunk, piece)
-            for listener in self.listeners:
-                listener(chunk)
+        self._trim()
+        self.untold.append(piece)
+        self.tell()
+
+    def tell(self) -> None:
+        """Tell the listeners of the pieces typed since they were last told, in order: a
+        listener that is a bound ``add_printed`` of an object with ``add_pieces`` (the
+        typewriter pacer) gets them in one call, any other one piece at a time."""
+        untold = self.untold
+        if not untold:
+            return
+        self.untold = []
+        for listener in self.listeners:
+            many = getattr(getattr(listener, "__self__", None), "add_pieces", None)
+            if many is not None and getattr(listener, "__name__", "") == "add_printed":
+                many(untold)
+                continue
+            for piece in untold:
+                listener(_new_chunk(PrintedChunk, piece))
 
     def add_keyed(self, entry: str, pulses: int) -> None:
         """The operator's released entry, on a line of its own after ``KEYED_MARK``."""
@@ -75,6 +100,7 @@ class Paper:
         self._append(PrintedChunk(f"{newline}{KEYED_MARK}{entry}\n", pulses, 0, keyed=True))
 
     def _append(self, chunk: PrintedChunk) -> None:
+        self.tell()  # (what was typed before it first)
         text = chunk.text
         self.chunks.append((text, chunk.pulses, chunk.since_release, chunk.keyed))
         self.characters += len(text)
@@ -103,12 +129,13 @@ class Paper:
         return pieces
 
     def since(self, mark: int) -> str:
-        return "".join(piece[0] for piece in self._since(mark))
+        return "".join([piece[0] for piece in self._since(mark)])
 
     def typed_since(self, mark: int) -> str:
         """Only what the UNIVAC typed from ``mark`` on (results are read from this, so an
-        entry such as ``YOU WIN`` keyed by the operator never counts)."""
-        return "".join(piece[0] for piece in self._since(mark) if not piece[3])
+        entry such as ``YOU WIN`` keyed by the operator never counts). Read after every
+        reply: joined from a list, not a generator resumed once a piece."""
+        return "".join([piece[0] for piece in self._since(mark) if not piece[3]])
 
     @property
     def text(self) -> str:
@@ -117,12 +144,14 @@ class Paper:
 
     def truncate(self, mark: int) -> None:
         """Tear off everything typed from position ``mark`` on (for going back in time)."""
+        self.tell()
         while self.chunks and self.end > mark:
             self.characters -= len(self.chunks.pop()[0])
         self.first = min(self.first, mark) if not self.chunks else self.first
 
     def replace(self, text: str) -> None:
         """Start again with ``text`` as the paper (a restored machine's paper)."""
+        self.untold = []  # (torn off with the rest, untold)
         self.chunks.clear()
         self.characters = 0
         self.first = 0
@@ -132,12 +161,16 @@ class Paper:
 
 
 class StampedTypewriter(Typewriter):
-    """The SC typewriter: types each word onto the paper with the clock's reading."""
+    """The SC typewriter: types each word onto the paper with the clock's reading (the
+    machine's ``pulses`` when it is given one, else ``clock()``). The listeners are told
+    when the desk's run ends (``Paper.tell``): a word costs one call, not a chain of them."""
 
-    def __init__(self, paper: Paper, clock: Callable[[], int]) -> None:
+    def __init__(self, paper: Paper, clock: Callable[[], int],
+                 machine: _Clocked | None = None) -> None:
         super().__init__()
         self.paper = paper
         self.clock = clock
+        self.machine = machine
 
     def print_word(self, word: str) -> None:
         known = _TYPED_WORDS.get((word, self.upper))  # text_of, written out: the hot path
@@ -145,5 +178,13 @@ class StampedTypewriter(Typewriter):
             text = self.text_of(word)
         else:
             text, self.upper = known
-        if text:
-            self.paper.add(text, self.clock())
+        if text:  # Paper.add written out, untold: every word of every reply comes here
+            paper = self.paper
+            machine = self.machine
+            pulses = machine.pulses if machine is not None else self.clock()
+            piece = (text, pulses, pulses - paper.released, False)
+            paper.chunks.append(piece)
+            paper.untold.append(piece)
+            paper.characters += len(text)
+            if paper.characters > paper.limit:
+                paper._trim()

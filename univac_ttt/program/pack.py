@@ -261,10 +261,18 @@ class Pack:
         return re.compile("|".join(_phrase_pattern(p) for p in phrases))
 
     def results_in(self, text: str) -> list[str]:
-        """The result names the phrases in a piece of paper announce, in order."""
-        if self._pattern is None:
+        """The result names the phrases in a piece of paper announce, in order. Read after
+        every reply: a paper without any phrase in it is answered without the pattern,
+        whose look-behinds make it try every position (4 us a reply against 0.3)."""
+        pattern = self._pattern
+        if pattern is None:
             return []
-        return [self.results[m.group(0)] for m in self._pattern.finditer(text)]
+        for phrase in self.results:
+            if phrase in text:
+                break
+        else:
+            return []
+        return [self.results[m.group(0)] for m in pattern.finditer(text)]
 
     @property
     def result_names(self) -> tuple[str, ...]:
