@@ -138,3 +138,23 @@ def test_a_watched_run_tells_each_word_before_its_instruction_is_seen():
     assert len(events) > 20 and len(events) % 2 == 0
     assert all(e.startswith("typed") for e in events[::2])  # each word told before its
     assert all(e.startswith("seen") for e in events[1::2])  # instruction is seen
+
+
+def test_in_fast_speed_a_run_told_in_one_piece_shows_what_word_by_word_showed():
+    """``add_pieces`` writes ``add_printed``'s fast path out: the same text kept (cut to
+    the limit at the same points) over more pieces than are kept apart."""
+    from univac_ttt.desk.pacing import SHOWN_PIECES
+
+    session = GameSession.from_pack(TTT)
+    for move in MOVES:
+        session.submit(move)
+    pieces = [(c.text, c.pulses, c.since_release, c.keyed)
+              for c in session.desk.paper.pieces_since(0)]
+    assert len(pieces) > SHOWN_PIECES and any(keyed for *_, keyed in pieces)
+    whole, each = TypewriterPacer(), TypewriterPacer()
+    whole.shown_limit = each.shown_limit = 150
+    whole.add_pieces(pieces)
+    for piece in pieces:
+        each.add_printed(PrintedChunk(*piece))
+    assert whole.text == each.text and len(whole.text) >= 150
+    assert whole.text.endswith(session.desk.paper.text[-40:])

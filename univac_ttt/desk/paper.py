@@ -151,7 +151,7 @@ class Paper:
 
     def replace(self, text: str) -> None:
         """Start again with ``text`` as the paper (a restored machine's paper)."""
-        self.untold = []  # (torn off with the rest, untold)
+        self.tell()  # (what was typed before it heard first, as at a tear-off)
         self.chunks.clear()
         self.characters = 0
         self.first = 0

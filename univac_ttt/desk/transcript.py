@@ -13,7 +13,8 @@ class TranscriptError(OSError):
 
 
 class Transcript:
-    """Appends every piece of paper to a file, flushed at once so a crash loses nothing."""
+    """Appends every piece of paper to a file, flushed as it is told (at the end of each run
+    or chunk): an exception loses nothing; a hard kill mid-run, at most one chunk."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
