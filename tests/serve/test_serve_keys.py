@@ -209,3 +209,16 @@ def test_a_key_that_starts_a_longer_binding_has_no_sole_binding() -> None:
             finally:
                 table.remove(added)
             assert ours.sole_binding("5") is not None
+
+
+def test_the_sole_bindings_kept_are_bounded_with_the_lookups() -> None:
+    """A flood of distinct keys (a paste sent as keys, a hostile client) keeps no more
+    sole bindings than lookups: they are cleared together."""
+    with create_pipe_input() as keys:
+        served = make_app(served_apps()["play"], keys, DummyOutput(), authentic=False,
+                          transcript=None)
+        ours = served.application.key_processor._bindings
+        with set_app(served.application):
+            for code in range(0x4E00, 0x4E00 + 3 * KEPT_LOOKUPS):
+                assert ours.sole_binding(chr(code)) is not None  # the console's Any key
+                assert len(ours._sole) <= KEPT_LOOKUPS
