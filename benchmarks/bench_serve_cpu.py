@@ -46,6 +46,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from prompt_toolkit.input import DummyInput  # noqa: E402
+
 from univac_ttt.classroom.options import Endpoint, ServeOptions  # noqa: E402
 from univac_ttt.cli import served_apps  # noqa: E402
 from univac_ttt.serve.server import ClassServer  # noqa: E402
@@ -213,7 +215,8 @@ async def measure(columns: int, rows: int, terminals: int, warmup: int, moves: i
 
     def factory(input: Any, output: Any, **kwargs: Any) -> Any:
         served = base(input, output, **kwargs)
-        seated.put(Seated(served))
+        if not isinstance(input, DummyInput):  # the server's warm terminal (apps.py) is no seat
+            seated.put(Seated(served))
         return served
 
     options = ServeOptions(telnet=Endpoint("127.0.0.1", 0), max_clients=terminals + 1)

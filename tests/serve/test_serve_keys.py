@@ -126,3 +126,99 @@ def test_a_new_terminal_scans_only_its_own_bindings_for_a_first_key(monkeypatch)
         ones, twos = (t.console.app.key_bindings.registries for t in terminals)
         assert ones[-1] is twos[-1]  # the console's own bindings: the process's one table
         assert scanned == []
+
+
+def _chosen(processor: object, key: object) -> object:
+    """The binding prompt_toolkit's state machine takes for one key, asking every filter:
+    the last eager active match, else (no longer active match) the last active match."""
+    presses = [KeyPress(key)]  # type: ignore[arg-type]
+    found = processor._get_matches(presses)  # type: ignore[attr-defined]
+    eager = [b for b in found if b.eager()]
+    if eager:
+        return eager[-1]
+    if not found or processor._is_prefix_of_longer_match(presses):  # type: ignore[attr-defined]
+        return None
+    return found[-1]
+
+
+@pytest.mark.parametrize("name", ["play", "monitor"])
+def test_a_key_s_sole_binding_is_the_state_machine_s_choice_in_every_state(name: str) -> None:
+    """sole_binding (key_path.py's short cut past the filters) names, for every key it
+    names one for, the binding the filters choose in the plain state, whatever else the
+    console's state is; and it names one for a served console's digits, letters and Enter
+    (else the short cut would never be taken)."""
+    from prompt_toolkit.enums import EditingMode
+    from prompt_toolkit.key_binding.vi_state import InputMode
+
+    with create_pipe_input() as keys:
+        served = make_app(served_apps()[name], keys, DummyOutput(), authentic=False,
+                          transcript=None)
+        app = served.application
+        processor = app.key_processor
+        ours = processor._bindings
+        front = getattr(served, "console", None)
+        single = [key for key in Keys] + list(string.printable)
+        with set_app(app):
+            named = 0
+            for state in range(3):  # at rest; help shown; quitting armed
+                if front is not None:
+                    front.show_help, front.quit_armed = state == 1, state == 2
+                for key in single:
+                    sole = ours.sole_binding(_parse_key(key))
+                    if sole is not None:
+                        named += 1
+                        assert sole is _chosen(processor, _parse_key(key)), key
+            if name == "monitor":  # its line is prompt_toolkit's own: its filters choose
+                return
+            assert named > len(string.printable)
+            for key in ["5", "x", "A", Keys.ControlM]:
+                assert ours.sole_binding(key) is _chosen(processor, key) is not None
+            # out of the plain state the filters choose otherwise (key_path.py asks them)
+            sole = ours.sole_binding("5")
+            app.quoted_insert = True
+            assert _chosen(processor, "5") is not sole
+            app.quoted_insert = False
+            processor.arg = "3"
+            assert _chosen(processor, "5") is not sole
+            processor.arg = None
+            app.editing_mode = EditingMode.VI
+            app.vi_state.input_mode = InputMode.NAVIGATION
+            assert _chosen(processor, "5") is not sole
+            app.editing_mode = EditingMode.EMACS
+            assert _chosen(processor, "5") is sole
+
+
+def test_a_key_that_starts_a_longer_binding_has_no_sole_binding() -> None:
+    """A binding added for ("5", "5") makes a lone 5 wait for the next key: the short cut
+    stops naming a binding for it at once, and names it again once the binding goes."""
+    with create_pipe_input() as keys:
+        served = make_app(served_apps()["play"], keys, DummyOutput(), authentic=False,
+                          transcript=None)
+        app = served.application
+        ours = app.key_processor._bindings
+        table = served.console.app.key_bindings.registries[-1]  # the process's one table
+        with set_app(app):
+            assert ours.sole_binding("5") is not None
+
+            def added(event: object) -> None:
+                pass
+            table.add("5", "5")(added)
+            try:
+                assert ours.sole_binding("5") is None
+                assert _chosen(app.key_processor, "5") is None  # the state machine waits
+            finally:
+                table.remove(added)
+            assert ours.sole_binding("5") is not None
+
+
+def test_the_sole_bindings_kept_are_bounded_with_the_lookups() -> None:
+    """A flood of distinct keys (a paste sent as keys, a hostile client) keeps no more
+    sole bindings than lookups: they are cleared together."""
+    with create_pipe_input() as keys:
+        served = make_app(served_apps()["play"], keys, DummyOutput(), authentic=False,
+                          transcript=None)
+        ours = served.application.key_processor._bindings
+        with set_app(served.application):
+            for code in range(0x4E00, 0x4E00 + 3 * KEPT_LOOKUPS):
+                assert ours.sole_binding(chr(code)) is not None  # the console's Any key
+                assert len(ours._sole) <= KEPT_LOOKUPS

@@ -60,3 +60,24 @@ def test_a_fixed_style_is_hashed_once(monkeypatch) -> None:  # type: ignore[no-u
     draw()
     draw()
     assert hashed == []  # not at every redraw
+
+
+def test_a_row_s_trailing_blanks_are_left_to_the_erase_unless_they_show() -> None:
+    """As prompt_toolkit's renderer: blanks at a row's end with no colour are not written
+    (the line's erase shows them), whole padding fragments and a fragment's own trailing
+    spaces alike; blanks in a colour are written; blanks before text are kept."""
+    shaded = Style.from_dict({"shade": "bg:#0000ff"})
+    rows = [(("", "hi  "), ("", "      ")), (("", "  a  "),), (("", "b"), ("class:shade", "   ")),
+            (("", "    "),)]
+    sink = io.StringIO()
+    output = Vt100_Output(sink, lambda: Size(rows=4, columns=20), term="xterm",
+                          enable_cpr=False)
+    renderer = RowRenderer(shaded, output, lambda size: Frame(rows))
+    app = SimpleNamespace(style_transformation=DummyStyleTransformation(),
+                          color_depth=ColorDepth.DEPTH_24_BIT)
+    renderer.render(app, None)  # type: ignore[arg-type]
+    written = sink.getvalue()
+    assert "hi\x1b[0m" in written and "hi " not in written
+    assert "  a\x1b[0m" in written and "a " not in written
+    assert "b" in written and "0;0;255" in written and "   \x1b[0m" in written
+    assert "\x1b[4;1H\x1b[0m\x1b[K\x1b[0m" in written  # the blank row: its erase alone

@@ -64,10 +64,16 @@ class PaperRows(PaperView):
     def sync(self, text: str) -> None:
         if text == self._text:
             return
-        self._text = text
+        old, self._text = self._text, text
         if "window" in vars(self):  # PaperView's window, made: it shows the buffer, read now
             self.buffer  # noqa: B018 - filled as it is read
-        self._lines = text.split("\n")
+        if old and text.startswith(old):  # typed on (the paper is cut only now and then):
+            # the new lines only, split; the lines before are the same strings, their
+            # hashes known to the wrapped lines' tables (a reply split 4,000 characters)
+            lines = self._lines
+            lines[-1:] = (lines[-1] + text[len(old):]).split("\n")
+        else:
+            self._lines = text.split("\n")
         self._version += 1
         if self.top is not None:
             self.top = min(self.top, len(self._lines) - 1)

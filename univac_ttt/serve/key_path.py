@@ -13,6 +13,8 @@ the common key straight to its handler, as the state machine would:
 * only a key that is no flush or cursor report, has a matching binding and is the prefix
   of no longer active binding: the handler is the last eager match if there is one, else
   the last match, exactly the state machine's choice (with the same lookups, serve/keys.py);
+  a key whose choice no filter can change outside quoted insert (``sole_binding``: the
+  console's digits, letters and Enter) is given its binding without asking any;
 * the handler is called as ``_call_handler`` calls it (the event with the previous key
   sequence and repeat flag, the buffer saved to the undo stack first if the binding says
   so, a read-only buffer's bell), the processor's previous sequence and handler kept; a
@@ -48,6 +50,7 @@ def plain_keys(app: Application[Any]) -> None:
     docstring). Its registry must be serve/keys.py's (``matches``)."""
     processor = app.key_processor
     matches = processor._get_matches  # noqa: SLF001 - ServedKeyBindings.matches
+    sole_binding = processor._bindings.sole_binding  # noqa: SLF001 - ServedKeyBindings'
     longer = processor._is_prefix_of_longer_match  # noqa: SLF001
     process_keys = processor.process_keys
     before, after = processor.before_key_press, processor.after_key_press
@@ -62,6 +65,10 @@ def plain_keys(app: Application[Any]) -> None:
     def handler_for(key_press: KeyPress) -> Binding | None:
         if key_press is _Flush or key_press.key == Keys.CPRResponse:
             return None
+        if not app.quoted_insert:
+            sole = sole_binding(key_press.key)
+            if sole is not None:  # the state machine's choice whatever the filters say
+                return sole
         sequence = [key_press]
         found = matches(sequence)
         eager = [binding for binding in found if binding.eager()]

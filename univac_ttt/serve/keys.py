@@ -25,7 +25,9 @@ from typing import Any
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.application.current import get_app
-from prompt_toolkit.filters import Condition, Never
+from prompt_toolkit.filters import Always, Condition, Filter, Never, has_arg, vi_mode
+from prompt_toolkit.filters.base import _AndList
+from prompt_toolkit.key_binding.bindings.basic import in_quoted_insert
 from prompt_toolkit.key_binding.key_bindings import (
     Binding,
     ConditionalKeyBindings,
@@ -82,6 +84,7 @@ class ServedKeyBindings(KeyBindingsBase):
         self._for: dict[KeysTuple, list[Binding]] = {}
         self._may_be_eager: dict[KeysTuple, tuple[bool, ...]] = {}
         self._starting: dict[KeysTuple, list[Binding]] = {}
+        self._sole: dict[Hashable, Binding | None] = {}
 
     @property
     def _version(self) -> Hashable:
@@ -103,6 +106,7 @@ class ServedKeyBindings(KeyBindingsBase):
             self._for.clear()
             self._may_be_eager.clear()
             self._starting.clear()
+            self._sole.clear()
         return self._parts
 
     def _collect(self, window: Any) -> None:
@@ -144,6 +148,7 @@ class ServedKeyBindings(KeyBindingsBase):
             if len(self._for) >= KEPT_LOOKUPS:
                 self._for.clear()
                 self._may_be_eager.clear()
+                self._sole.clear()
             found = self._for[keys] = merged
         return found
 
@@ -169,6 +174,37 @@ class ServedKeyBindings(KeyBindingsBase):
         active.append(bindings[last])
         return active
 
+    def sole_binding(self, key: Hashable) -> Binding | None:
+        """The binding the key processor chooses for this one key whatever its filters
+        say, in the plain state (serve/key_path.py: Emacs mode, no repeat argument) and
+        out of quoted insert; None if the filters could choose another (then ``matches``
+        asks them). That is so when a binding for the key always applies and is not
+        eager, every binding after it (the state machine takes the last match) and every
+        binding before it that may be eager (an eager match goes first) is off in that
+        state (``_off_when_plain``: Vi's, the Emacs repeat argument's digits,
+        prompt_toolkit's quoted insert), and so is every binding that starts with the key
+        (no longer match to wait for: Vi's text objects). Worked out once a key, with the
+        lookups above; for a served console's digits, letters and Enter it is the
+        console's own binding, and a key asks no filter at all (about a dozen a key)."""
+        self._registries()  # a change of focus or of the front end's bindings: asked again
+        if key in self._sole:
+            return self._sole[key]
+        keys = (key,)
+        bindings = self.get_bindings_for_keys(keys)
+        sole = None
+        if all(_off_when_plain(b.filter) for b in self.get_bindings_starting_with_keys(keys)):
+            for index in range(len(bindings) - 1, -1, -1):
+                binding = bindings[index]
+                if isinstance(binding.filter, Always) and isinstance(binding.eager, Never):
+                    if all(isinstance(b.eager, Never) or _off_when_plain(b.filter)
+                           for b in bindings[:index]):
+                        sole = binding
+                    break
+                if not _off_when_plain(binding.filter):
+                    break
+        self._sole[key] = sole
+        return sole
+
     def get_bindings_starting_with_keys(self, keys: KeysTuple) -> list[Binding]:
         parts = self._registries()
         found = self._starting.get(keys)
@@ -178,6 +214,19 @@ class ServedKeyBindings(KeyBindingsBase):
                 self._starting.clear()
             self._starting[keys] = found
         return found
+
+
+_OFF_WHEN_PLAIN = (in_quoted_insert, vi_mode, has_arg)
+
+
+def _off_when_plain(condition: Filter) -> bool:
+    """Whether the filter is false in Emacs mode with no repeat argument and out of quoted
+    insert: prompt_toolkit's ``vi_mode``, ``has_arg`` or ``in_quoted_insert``, alone or
+    as one of an And's terms."""
+    if any(condition is off for off in _OFF_WHEN_PLAIN):
+        return True
+    return isinstance(condition, _AndList) and any(
+        part is off for part in condition.filters for off in _OFF_WHEN_PLAIN)
 
 
 def serve_keys(app: Application[Any]) -> None:

@@ -17,13 +17,15 @@ terminal's whole application (and, through the handler's context, another's) ali
 ``forget_terminal`` undoes both when a terminal ends.
 
 keys.py replaces the key processor's registry (``KeyProcessor._bindings``) with one that
-answers as ``_CombinedRegistry`` does, and tui/static_layout.py overrides the application's
-``_update_invalidate_events``; wakeups.py replaces the key processor's ``_start_timeout``
-and the application's ``invalidate`` (reading ``_invalidated``, ``_is_running``), and
-memory_input.py runs a terminal's reader as the loop runs a callback (``Handle._run``). Besides
-these, telnet.py and ssh.py subclass prompt_toolkit's servers and override or use their
-underscored members (listed in ``PROMPT_TOOLKIT_INTERNALS``): that is the point of those
-subclasses (non-blocking writes, paced reading, a handshake timeout).
+answers as ``_CombinedRegistry`` does (reading an And filter's terms and prompt_toolkit's
+quoted insert's filter to know a key's binding without asking filters), and
+tui/static_layout.py overrides the application's ``_update_invalidate_events``; wakeups.py
+replaces the key processor's ``_start_timeout`` and the application's ``invalidate``
+(reading ``_invalidated``, ``_is_running``), and memory_input.py runs a terminal's reader
+as the loop runs a callback (``Handle._run``). Besides these, telnet.py and ssh.py subclass
+prompt_toolkit's servers and override or use their underscored members (listed in
+``PROMPT_TOOLKIT_INTERNALS``): that is the point of those subclasses (non-blocking writes,
+paced reading, a handshake timeout).
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ PROMPT_TOOLKIT_INTERNALS = (
       "_is_prefix_of_longer_match", "_call_handler", "_previous_key_sequence",
       "_previous_handler")),  # the last five: key_path.py's short path
     ("prompt_toolkit.key_binding.key_processor", None, ("_Flush",)),
+    # keys.py's sole_binding: the filters it knows are off in the plain state
+    ("prompt_toolkit.filters.base", "_AndList", ("filters",)),
+    ("prompt_toolkit.key_binding.bindings.basic", None, ("in_quoted_insert",)),
     ("asyncio.unix_events", "_UnixSelectorEventLoop", ("_signal_handlers",)),
     ("asyncio.events", "Handle", ("_callback", "_run")),
 )

@@ -20,8 +20,10 @@ scheduled with ``call_soon``, the event fired and the screen drawn in one callba
 same calls, in the same order, in the same context: nothing queued can come between
 prompt_toolkit's two); from any other thread, or with a minimum redraw interval or a
 render postponement, it is prompt_toolkit's own; the flush task is not started while the
-input says it holds nothing (its place taken by a finished future, which prompt_toolkit
-only ever cancels).
+input says it holds nothing (its place taken by one finished future, the same for every
+read, which prompt_toolkit only ever cancels). An invalidation while a redraw is already
+held or queued (a key's text and cursor changes fire three) returns at once, as each of
+the ways it could take would.
 
 And the keys' redraw is drawn at the end of their processing, in the same turn of the loop,
 instead of queued for the next: an invalidation while the key processor runs (a key's echo,
@@ -98,6 +100,8 @@ def quiet_wakeups(app: Application[Any]) -> None:
     held = [0, False]  # process_keys running (nested), an invalidation held meanwhile
 
     def invalidate_held() -> None:
+        if app._invalidated:  # noqa: SLF001 - a redraw is held or queued: every way below
+            return  # (prompt_toolkit's own first) would do nothing; a key fires three
         if held[0] and _on_loop_unpaced(app):
             if not app._invalidated:  # noqa: SLF001
                 app._invalidated = True  # noqa: SLF001
@@ -122,13 +126,17 @@ def quiet_wakeups(app: Application[Any]) -> None:
     if may_hold is None:
         return
     create = app.create_background_task
+    finished: list[asyncio.Future[None]] = []  # one done future, for every read
 
     def create_unless_nothing_to_flush(coroutine: Coroutine[Any, Any, None]) -> Any:
         if getattr(coroutine, "__name__", "") == _AUTO_FLUSH and not may_hold():
             coroutine.close()
-            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            done.set_result(None)
-            return done
+            loop = asyncio.get_running_loop()
+            if not finished or finished[0].get_loop() is not loop:
+                done: asyncio.Future[None] = loop.create_future()
+                done.set_result(None)
+                finished[:] = [done]
+            return finished[0]  # prompt_toolkit only ever cancels it: a done one stays done
         return create(coroutine)
 
     app.create_background_task = create_unless_nothing_to_flush  # type: ignore[method-assign]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.data_structures import Size
@@ -188,7 +188,9 @@ class RowRenderer(Renderer):
             style, text = row[end - 1]
             if _shows(self._attrs_for(style)):
                 break
-            stripped = text.rstrip(" ")
+            # a row's padding is all blanks: told by one comparison, where rstrip(" ")
+            # looks the separator up again for every character it strips
+            stripped = "" if text == _blanks(len(text)) else text.rstrip(" ")
             if stripped:
                 last = (style, stripped)
                 break
@@ -287,6 +289,11 @@ def _shared_tables(key: tuple[Hashable, ...]) -> tuple[dict[str, Attrs], dict[Fr
             _tables.clear()  # bounded: renderers holding a dropped pair keep using it
         tables = _tables[key] = ({}, {})
     return tables
+
+
+@lru_cache(maxsize=512)
+def _blanks(width: int) -> str:
+    return " " * width
 
 
 @cache
