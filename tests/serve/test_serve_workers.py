@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -144,3 +145,42 @@ def test_a_worker_that_dies_gives_back_its_seats_and_is_started_again(tmp_path: 
         out, err = process.communicate(timeout=60)
         assert process.returncode == 0, err
         assert re.search(r"worker [12] ended", out) and "starting it again" in out
+
+
+def test_a_stop_signal_ends_the_first_process_s_wait_at_once(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """SIGTERM or Ctrl-C set the pool's ``stopping``, but its wait for the workers'
+    messages went on to its timeout (Python retries a wait a signal interrupts): a stop
+    waited for the table's next redraw, a second. The signal now wakes the wait. Here the
+    redraw is a minute away, and a watchdog alarm fails the test after ten seconds."""
+    import io
+
+    from univac_ttt.classroom.options import Endpoint, ServeOptions
+    from univac_ttt.cli.serve import served_apps
+    from univac_ttt.serve import workers
+
+    class Late(Exception):
+        pass
+
+    def late(*_: object) -> None:
+        raise Late
+
+    options = ServeOptions(telnet=Endpoint("127.0.0.1", 0))
+    first = workers.Pool(options, served_apps(), 1, io.StringIO(), live=False)
+    first._open_wake()
+    previous = signal.signal(signal.SIGTERM, first._stop), signal.signal(signal.SIGALRM, late)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 10)
+        signal.raise_signal(signal.SIGTERM)  # arrives before the wait starts, as it may
+        first._read(timeout=60)
+        assert first.stopping
+        first.stopping = False
+        threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGTERM)).start()
+        first._read(timeout=60)  # ... or while it waits
+        assert first.stopping
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGTERM, previous[0])
+        signal.signal(signal.SIGALRM, previous[1])
+        for fd in first.wake or ():
+            os.close(fd)
+        first.seats.close()

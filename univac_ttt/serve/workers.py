@@ -224,6 +224,13 @@ class Pool:
         self.processes: dict[int, Any] = {}
         self.pipes: dict[int, multiprocessing.connection.Connection] = {}
         self.stopping = False
+        self.wake: tuple[int, int] | None = None  # a signal's byte ends _read's wait
+
+    def _open_wake(self) -> None:
+        """A pipe the stop signal writes to: a signal does not end ``_read``'s wait (Python
+        retries it), so SIGTERM or Ctrl-C waited for the table's next redraw, a second."""
+        self.wake = os.pipe()
+        os.set_blocking(self.wake[1], False)
 
     def _start(self, index: int) -> None:
         reader, writer = self.context.Pipe(duplex=False)
@@ -249,6 +256,9 @@ class Pool:
 
     def _stop(self, *_: object) -> None:
         self.stopping = True
+        if self.wake is not None:
+            with contextlib.suppress(OSError):  # full: a wake is already waiting
+                os.write(self.wake[1], b"\0")
 
     def run(self) -> int:
         options = self.options
@@ -259,6 +269,7 @@ class Pool:
 
             host_key(options.data)  # made once here, not raced by the workers
             self.listeners["ssh"] = options.ssh.listen()
+        self._open_wake()
         previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGINT,
                                                                      signal.SIGTERM)}
         try:
@@ -279,6 +290,9 @@ class Pool:
             for listener in self.listeners.values():
                 listener.close()
             self.seats.close()
+            for fd in self.wake or ():
+                os.close(fd)
+            self.wake = None
             self.table.stop()
         return 0
 
@@ -296,7 +310,11 @@ class Pool:
 
     def _read(self, timeout: float) -> None:
         readers = {pipe: index for index, pipe in self.pipes.items()}
-        for ready in multiprocessing.connection.wait(list(readers), timeout):
+        wake = [] if self.wake is None else [self.wake[0]]
+        for ready in multiprocessing.connection.wait([*readers, *wake], timeout):
+            if ready in wake:
+                os.read(ready, 512)  # type: ignore[arg-type]
+                continue
             index = readers[ready]  # type: ignore[index]
             try:
                 while ready.poll():  # type: ignore[union-attr]
