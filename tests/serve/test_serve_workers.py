@@ -184,3 +184,32 @@ def test_a_stop_signal_ends_the_first_process_s_wait_at_once(monkeypatch) -> Non
         for fd in first.wake or ():
             os.close(fd)
         first.seats.close()
+
+
+def test_a_stop_signal_while_a_worker_starts_is_not_lost(monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A worker forked just before SIGTERM ran the first process's handler until it set its
+    own, so a stop sent to a pool as it announced itself was lost there: the pool waited
+    its ten seconds of grace, then killed the worker (3 stops in 12 on a pool right after its
+    announcement, 2026-12-06). The signals are held across the fork now. Here each worker
+    takes half a second to begin and the stop comes as the pool announces itself (a forked
+    command: the delay is this test's, the pool the command's own)."""
+    from tests.support.command import FRESH_VARIABLE, univac_bytes
+    from univac_ttt.serve import workers
+
+    real_worker, real_announce = workers._worker, workers.Pool._announce
+
+    def slow_to_begin(*args: object) -> None:
+        time.sleep(0.5)
+        real_worker(*args)  # type: ignore[arg-type]
+
+    def announce_then_stop(pool: workers.Pool) -> None:
+        real_announce(pool)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(workers, "_worker", slow_to_begin)
+    monkeypatch.setattr(workers.Pool, "_announce", announce_then_stop)
+    monkeypatch.setenv(FRESH_VARIABLE, "")  # the delay lives in this interpreter
+    ended = univac_bytes("serve", "--telnet", "127.0.0.1:0", "--workers", "2", "--data",
+                         str(tmp_path), timeout=8)
+    assert ended.returncode == 0, ended.stderr
+    assert b"2 worker processes" in ended.stdout

@@ -51,6 +51,7 @@ from .apps import AppFactories
 from .server import SHUTDOWN_GRACE, ClassServer
 
 WORKERS_LIMIT = 64
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 STATE_SECONDS = 1.0  # how often the first process redraws the table
 
 
@@ -194,6 +195,7 @@ def _worker(index: int, workers: int, options: ServeOptions, factories: AppFacto
     composer's listeners, bound before the fork: the browser's)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # held since the fork
     seats.index = index
     server = ClassServer(options, factories, table=WorkerTable(pipe), seats=seats,
                          numbers=itertools.count(index + 1, workers), sockets=listeners,
@@ -238,7 +240,13 @@ class Pool:
             target=_worker, name=f"univac-ttt serve worker {index + 1}", daemon=False,
             args=(index, self.workers, self.options, self.factories, self.seats, writer,
                   self.listeners, self.others))
-        process.start()
+        # held until the worker has its own handlers: a stop signal in between met the
+        # first process's handler in the fork, was lost, and the pool waited 10 s to end
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         writer.close()
         self.processes[index], self.pipes[index] = process, reader
 
