@@ -8,13 +8,12 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.support.command import read_line
+from tests.support.command import read_line, univac_process
 from tests.support.serving import LOCAL, connected, key_in, run, serving
 from tests.support.telnet_client import TelnetClient
 from univac_ttt.classroom.connection_limits import (
@@ -263,9 +262,8 @@ def test_serve_help_warns_about_plain_text(capsys: pytest.CaptureFixture[str]) -
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_says_goodbye_on_every_terminal_and_exits_0(sig: signal.Signals,
                                                              tmp_path: Path) -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "univac_ttt", "serve", "--telnet", "127.0.0.1:0",
-         "--data", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = univac_process("serve", "--telnet", "127.0.0.1:0", "--data", str(tmp_path),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert process.stdout is not None
         line = read_line(process)

@@ -9,14 +9,13 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.support.command import read_line
+from tests.support.command import read_line, univac_process
 from tests.support.serving import key_in, run
 from tests.support.telnet_client import TelnetClient
 from univac_ttt.serve.server import FULL, SHUTDOWN
@@ -24,10 +23,10 @@ from univac_ttt.serve.server import FULL, SHUTDOWN
 
 @contextmanager
 def pool(tmp_path: Path, *args: str) -> Iterator[tuple[subprocess.Popen[str], int, list[int]]]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "univac_ttt", "serve", "--telnet", "127.0.0.1:0",
-         "--data", str(tmp_path), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, start_new_session=True)  # its own group: a failed test ends the workers too
+    process = univac_process(
+        "serve", "--telnet", "127.0.0.1:0", "--data", str(tmp_path), *args,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True)  # its own group: a failed test ends the workers too
     try:
         assert process.stdout is not None
         port = int(re.search(r"telnet on 127\.0\.0\.1:(\d+)",  # type: ignore[union-attr]
