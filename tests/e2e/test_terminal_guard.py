@@ -78,7 +78,7 @@ def test_mouse_like_keys_leave_the_monitor_usable():
     terminal.send("\x15where\r")  # Ctrl-U clears whatever the sequences left typed
     terminal.wait_for("monitor> where")
     terminal.send(CTRL_Q)
-    terminal.pump(0.3)
+    terminal.wait_for("Ctrl-Q again quits")  # the first press armed quit: a wait, not 0.3 s
     terminal.send(CTRL_Q)
     assert terminal.close() == 0
 

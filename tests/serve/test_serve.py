@@ -8,13 +8,12 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.support.command import read_line
+from tests.support.command import read_line, univac_process
 from tests.support.serving import LOCAL, connected, key_in, run, serving
 from tests.support.telnet_client import TelnetClient
 from univac_ttt.classroom.connection_limits import (
@@ -263,9 +262,8 @@ def test_serve_help_warns_about_plain_text(capsys: pytest.CaptureFixture[str]) -
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_says_goodbye_on_every_terminal_and_exits_0(sig: signal.Signals,
                                                              tmp_path: Path) -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "univac_ttt", "serve", "--telnet", "127.0.0.1:0",
-         "--data", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = univac_process("serve", "--telnet", "127.0.0.1:0", "--data", str(tmp_path),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert process.stdout is not None
         line = read_line(process)
@@ -293,6 +291,34 @@ def test_a_signal_says_goodbye_on_every_terminal_and_exits_0(sig: signal.Signals
         if process.poll() is None:
             process.kill()
             process.wait(5)
+
+
+def test_a_server_waits_for_goodbye_lines_only_when_it_said_goodbye(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pause that lets goodbye lines leave is for terminals still seated at the stop:
+    a server that everyone has left stops without it (a drain of a minute would time this
+    out), and one with a terminal still seated says goodbye on it before closing."""
+    from tests.support.serving import until
+    from univac_ttt.serve import server as server_module
+
+    monkeypatch.setattr(server_module, "GOODBYE_DRAIN", 60.0)
+
+    async def everyone_left() -> None:
+        async with serving() as server:
+            client = await connected(server)
+            await client.close()
+            await until(lambda: not server.apps and not server.table.seats)
+
+    run(everyone_left(), timeout=10)
+    monkeypatch.setattr(server_module, "GOODBYE_DRAIN", 0.1)
+
+    async def one_seated() -> TelnetClient:
+        async with serving() as server:
+            client = await connected(server)
+        await client.wait_for(lambda c: c.closed, 10)
+        return client
+
+    assert SHUTDOWN.encode() in bytes(run(one_seated()).raw)
 
 
 def test_the_class_table_counts_live_and_finished_terminals() -> None:

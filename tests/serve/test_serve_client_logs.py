@@ -12,10 +12,9 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.support.command import read_line
+from tests.support.command import read_line, univac_process
 
 IAC, WONT, SB, SE, TTYPE, NAWS = 255, 252, 250, 240, 24, 31
 
@@ -36,10 +35,10 @@ def _receive_until(sock: socket.socket, needle: bytes) -> bytes:
 
 
 def test_malformed_clients_print_nothing_on_the_server_s_terminal(tmp_path: Path) -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "univac_ttt", "serve", "--web", "127.0.0.1:0", "--telnet",
-         "127.0.0.1:0", "--workers", "1", "--speed", "fast", "--data", str(tmp_path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = univac_process(
+        "serve", "--web", "127.0.0.1:0", "--telnet", "127.0.0.1:0", "--workers", "1",
+        "--speed", "fast", "--data", str(tmp_path), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True)
     try:
         assert process.stdout is not None
         ports = {}

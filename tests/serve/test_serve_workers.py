@@ -9,13 +9,13 @@ import os
 import re
 import signal
 import subprocess
-import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.support.command import read_line
+from tests.support.command import read_line, univac_process
 from tests.support.serving import key_in, run
 from tests.support.telnet_client import TelnetClient
 from univac_ttt.serve.server import FULL, SHUTDOWN
@@ -23,10 +23,10 @@ from univac_ttt.serve.server import FULL, SHUTDOWN
 
 @contextmanager
 def pool(tmp_path: Path, *args: str) -> Iterator[tuple[subprocess.Popen[str], int, list[int]]]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "univac_ttt", "serve", "--telnet", "127.0.0.1:0",
-         "--data", str(tmp_path), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True, start_new_session=True)  # its own group: a failed test ends the workers too
+    process = univac_process(
+        "serve", "--telnet", "127.0.0.1:0", "--data", str(tmp_path), *args,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True)  # its own group: a failed test ends the workers too
     try:
         assert process.stdout is not None
         port = int(re.search(r"telnet on 127\.0\.0\.1:(\d+)",  # type: ignore[union-attr]
@@ -147,3 +147,71 @@ def test_a_worker_that_dies_gives_back_its_seats_and_is_started_again(tmp_path: 
         out, err = process.communicate(timeout=60)
         assert process.returncode == 0, err
         assert re.search(r"worker [12] ended", out) and "starting it again" in out
+
+
+def test_a_stop_signal_ends_the_first_process_s_wait_at_once(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """SIGTERM or Ctrl-C set the pool's ``stopping``, but its wait for the workers'
+    messages went on to its timeout (Python retries a wait a signal interrupts): a stop
+    waited for the table's next redraw, a second. The signal now wakes the wait. Here the
+    redraw is a minute away, and a watchdog alarm fails the test after ten seconds."""
+    import io
+
+    from univac_ttt.classroom.options import Endpoint, ServeOptions
+    from univac_ttt.cli.serve import served_apps
+    from univac_ttt.serve import workers
+
+    class Late(Exception):
+        pass
+
+    def late(*_: object) -> None:
+        raise Late
+
+    options = ServeOptions(telnet=Endpoint("127.0.0.1", 0))
+    first = workers.Pool(options, served_apps(), 1, io.StringIO(), live=False)
+    first._open_wake()
+    previous = signal.signal(signal.SIGTERM, first._stop), signal.signal(signal.SIGALRM, late)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 10)
+        signal.raise_signal(signal.SIGTERM)  # arrives before the wait starts, as it may
+        first._read(timeout=60)
+        assert first.stopping
+        first.stopping = False
+        threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGTERM)).start()
+        first._read(timeout=60)  # ... or while it waits
+        assert first.stopping
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGTERM, previous[0])
+        signal.signal(signal.SIGALRM, previous[1])
+        for fd in first.wake or ():
+            os.close(fd)
+        first.seats.close()
+
+
+def test_a_stop_signal_while_a_worker_starts_is_not_lost(monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A worker forked just before SIGTERM ran the first process's handler until it set its
+    own, so a stop sent to a pool as it announced itself was lost there: the pool waited
+    its ten seconds of grace, then killed the worker (3 stops in 12 on a pool right after its
+    announcement, 2026-12-06). The signals are held across the fork now. Here each worker
+    takes half a second to begin and the stop comes as the pool announces itself (a forked
+    command: the delay is this test's, the pool the command's own)."""
+    from tests.support.command import FRESH_VARIABLE, univac_bytes
+    from univac_ttt.serve import workers
+
+    real_worker, real_announce = workers._worker, workers.Pool._announce
+
+    def slow_to_begin(*args: object) -> None:
+        time.sleep(0.5)
+        real_worker(*args)  # type: ignore[arg-type]
+
+    def announce_then_stop(pool: workers.Pool) -> None:
+        real_announce(pool)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(workers, "_worker", slow_to_begin)
+    monkeypatch.setattr(workers.Pool, "_announce", announce_then_stop)
+    monkeypatch.setenv(FRESH_VARIABLE, "")  # the delay lives in this interpreter
+    ended = univac_bytes("serve", "--telnet", "127.0.0.1:0", "--workers", "2", "--data",
+                         str(tmp_path), timeout=8)
+    assert ended.returncode == 0, ended.stderr
+    assert b"2 worker processes" in ended.stdout

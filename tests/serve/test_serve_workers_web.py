@@ -10,10 +10,9 @@ import os
 import re
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
-from tests.support.command import read_line
+from tests.support.command import read_line, univac_process
 from tests.support.lazy import LazyModule
 from tests.support.serving import run
 from univac_ttt.web.protocol import CLOSE_FULL
@@ -36,10 +35,9 @@ def _ready(item: dict) -> bool:
 
 
 def test_the_workers_serve_the_web_page_as_one_class(tmp_path: Path) -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "univac_ttt", "serve", "--web", "127.0.0.1:0", "--workers",
-         "2", "--max-clients", "4", "--speed", "fast", "--data", str(tmp_path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    process = univac_process(
+        "serve", "--web", "127.0.0.1:0", "--workers", "2", "--max-clients", "4", "--speed",
+        "fast", "--data", str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         start_new_session=True)  # its own group: a failed test ends the workers too
     try:
         assert process.stdout is not None

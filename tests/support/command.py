@@ -55,6 +55,53 @@ def univac(*args: str, stdin: str = "", timeout: float = 60, cwd: str | None = N
                                        err.decode(errors="replace"))
 
 
+def univac_process(*args: str, **popen: object) -> subprocess.Popen[str]:
+    """``python -m univac_ttt ARGS`` running beside the test (a server it talks to), as
+    ``subprocess.Popen(..., text=True, **popen)`` starts it; by default its process is a fork
+    of this interpreter that runs ``univac_ttt.cli.main`` (as :func:`univac`'s is), ``--long``
+    a fresh interpreter. The pipes, ``env``, ``cwd`` and ``start_new_session`` are kept."""
+    argv = [sys.executable, "-m", "univac_ttt", *args]
+    kind = subprocess.Popen if fresh_processes() else ForkedProcess
+    return kind(argv, text=True, **popen)  # type: ignore[call-overload, no-any-return]
+
+
+class ForkedProcess(subprocess.Popen):  # type: ignore[type-arg]
+    """subprocess.Popen whose child, instead of executing a new interpreter, is a fork that
+    runs ``univac_ttt.cli.main`` on the pipes (``python -m univac_ttt`` less the start)."""
+
+    def _execute_child(self, args, executable, preexec_fn, close_fds, pass_fds, cwd,  # type: ignore[no-untyped-def, override]
+                       env, startupinfo, creationflags, shell, p2cread, p2cwrite, c2pread,
+                       c2pwrite, errread, errwrite, restore_signals, gid, gids, uid, umask,
+                       start_new_session, process_group):
+        from tests.support.terminal import _as_after_exec
+        from univac_ttt.cli import main  # imported here once, then shared by every fork
+
+        command = [str(a) for a in args[3:]]  # after python -m univac_ttt
+        pid = os.fork()
+        if pid == 0:  # the child: never returns into the test
+            try:
+                if start_new_session:
+                    os.setsid()
+                for fd, standard in ((p2cread, 0), (c2pwrite, 1), (errwrite, 2)):
+                    if fd != -1:  # -1: the test's own stream, inherited
+                        os.dup2(fd, standard)
+                for fd in {p2cread, p2cwrite, c2pread, c2pwrite, errread, errwrite} - {
+                        -1, 0, 1, 2}:
+                    os.close(fd)
+                _as_after_exec()  # no copy of the test's other descriptors kept open
+                if cwd is not None:
+                    os.chdir(cwd)
+                if env is not None:
+                    os.environ.clear()
+                    os.environ.update(env)
+            except BaseException:  # noqa: BLE001 - never back into the test
+                os._exit(1)
+            become_command(lambda: main(command), ["univac_ttt", *command])
+        self.pid = pid
+        self._child_created = True
+        self._close_pipe_fds(p2cread, p2cwrite, c2pread, c2pwrite, errread, errwrite)
+
+
 def univac_bytes(*args: str, stdin: bytes = b"", timeout: float = 60,
                  preexec_fn: Callable[[], None] | None = None,
                  ) -> subprocess.CompletedProcess[bytes]:

@@ -192,11 +192,14 @@ class Driven:
         self.pipe = self.context.__enter__()
         self.front = make(self.pipe)
         self.app: Application[object] = self.front.app  # type: ignore[attr-defined]
-        self.app.ttimeoutlen = 0.02  # the pause that ends an escape or a paste: waited on
+        # the pause that ends an escape or a paste, waited on: each send is one write, in
+        # the pipe whole before the app reads it, so no pause splits it however short
+        self.app.ttimeoutlen = 0.005
         self.quit_keys = quit_keys
         self.alive_before_quit: bool | None = None
         self._fed = False  # the parser was fed since the last send
         self._flushed = False  # ... and flushed after that (the app's pause in the input)
+        self._flush = threading.Event()  # set at each flush: the sender's wait ends at once
 
     def _watch_the_parser(self) -> None:
         """Note each feed and flush of the app's guarded parser, to wait on them."""
@@ -210,6 +213,7 @@ class Driven:
         def flushed() -> None:
             self._flushed = self._fed
             flush()
+            self._flush.set()
 
         parser.feed, parser.flush = fed, flushed
 
@@ -217,13 +221,15 @@ class Driven:
         """Send bytes, then wait until the app has read them all and, ttimeoutlen later,
         flushed its parser (a paste left open is ended there), or has ended."""
         self._fed = self._flushed = False
+        self._flush.clear()
         self.pipe.send_bytes(data)
         if not data:
             return
         while self.app.is_running and time.monotonic() < end and not (
                 self._flushed and fcntl.ioctl(self.pipe.pipe.read_fd, termios.FIONREAD,
                                               b"\0\0\0\0") == b"\0\0\0\0"):
-            time.sleep(0.002)
+            self._flush.wait(0.01)  # a flush, or a look at whether the app has ended
+            self._flush.clear()
 
     def run(self, data: bytes, timeout: float = 20.0) -> object:
         def feed() -> None:

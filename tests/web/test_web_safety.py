@@ -12,12 +12,11 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 
 import pytest
 from support.web import web_server
 
-from tests.support.command import read_line, univac
+from tests.support.command import read_line, univac, univac_process
 from tests.support.lazy import LazyModule
 from univac_ttt.web.protocol import CLOSE_BAD_MESSAGE, CLOSE_FULL, CLOSE_WRONG_PASSWORD
 
@@ -202,8 +201,8 @@ def test_serve_web_from_the_command_line(tmp_path):
     assert refused.returncode == 2 and "staff PIN" in refused.stderr
     refused = univac("serve", "--web", "nowhere", env=env, timeout=30)
     assert refused.returncode == 2 and "[HOST:]PORT" in refused.stderr
-    server = subprocess.Popen([sys.executable, "-m", "univac_ttt", "serve", "--web", "0"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    server = univac_process("serve", "--web", "0", stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
     try:
         line = ""
         while "web on" not in line:

@@ -34,6 +34,7 @@ IDLE = "No key for {s:.0f} seconds: this terminal is closing. Connect again to p
 SHUTDOWN = "The UNIVAC is being switched off for today. Thank you for playing. Goodbye."
 GOODBYE = "Goodbye from the UNIVAC."
 SHUTDOWN_GRACE = 5.0  # seconds for every terminal to hear its goodbye
+GOODBYE_DRAIN = 0.1  # seconds for the goodbye lines to leave, when any were said
 
 
 class Terminal(Protocol):
@@ -250,6 +251,7 @@ class ClassServer:
         self.closing = True
         if self.ssh is not None:
             self.ssh.close()
+        farewells = bool(self.apps)  # terminals to say goodbye to (tabs: their listener)
         for number in list(self.apps):
             self.end(number, SHUTDOWN)
         for listener in self.listeners:
@@ -258,7 +260,8 @@ class ClassServer:
         deadline = time.monotonic() + SHUTDOWN_GRACE
         while self.apps and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-        await asyncio.sleep(0.1)  # let the goodbye lines reach the sockets
+        if farewells:  # nobody to say goodbye to: no wait for their lines
+            await asyncio.sleep(GOODBYE_DRAIN)  # let the goodbye lines reach the sockets
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -50,6 +50,7 @@ from .apps import AppFactories
 from .server import SHUTDOWN_GRACE, ClassServer
 
 WORKERS_LIMIT = 64
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 STATE_SECONDS = 1.0  # how often the first process redraws the table
 
 
@@ -205,6 +206,7 @@ def _worker(index: int, workers: int, options: ServeOptions, factories: AppFacto
     composer's listeners, bound before the fork: the browser's)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # held since the fork
     seats.index = index
     server = ClassServer(options, factories, table=WorkerTable(pipe), seats=seats,
                          numbers=seats.numbers(), sockets=listeners,
@@ -235,6 +237,13 @@ class Pool:
         self.processes: dict[int, Any] = {}
         self.pipes: dict[int, multiprocessing.connection.Connection] = {}
         self.stopping = False
+        self.wake: tuple[int, int] | None = None  # a signal's byte ends _read's wait
+
+    def _open_wake(self) -> None:
+        """A pipe the stop signal writes to: a signal does not end ``_read``'s wait (Python
+        retries it), so SIGTERM or Ctrl-C waited for the table's next redraw, a second."""
+        self.wake = os.pipe()
+        os.set_blocking(self.wake[1], False)
 
     def _start(self, index: int) -> None:
         reader, writer = self.context.Pipe(duplex=False)
@@ -242,7 +251,13 @@ class Pool:
             target=_worker, name=f"univac-ttt serve worker {index + 1}", daemon=False,
             args=(index, self.workers, self.options, self.factories, self.seats, writer,
                   self.listeners, self.others))
-        process.start()
+        # held until the worker has its own handlers: a stop signal in between met the
+        # first process's handler in the fork, was lost, and the pool waited 10 s to end
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            process.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         writer.close()
         self.processes[index], self.pipes[index] = process, reader
 
@@ -260,6 +275,9 @@ class Pool:
 
     def _stop(self, *_: object) -> None:
         self.stopping = True
+        if self.wake is not None:
+            with contextlib.suppress(OSError):  # full: a wake is already waiting
+                os.write(self.wake[1], b"\0")
 
     def run(self) -> int:
         options = self.options
@@ -270,6 +288,7 @@ class Pool:
 
             host_key(options.data)  # made once here, not raced by the workers
             self.listeners["ssh"] = options.ssh.listen()
+        self._open_wake()
         previous = {sig: signal.signal(sig, self._stop) for sig in (signal.SIGINT,
                                                                      signal.SIGTERM)}
         try:
@@ -290,6 +309,9 @@ class Pool:
             for listener in self.listeners.values():
                 listener.close()
             self.seats.close()
+            for fd in self.wake or ():
+                os.close(fd)
+            self.wake = None
             self.table.stop()
         return 0
 
@@ -307,7 +329,11 @@ class Pool:
 
     def _read(self, timeout: float) -> None:
         readers = {pipe: index for index, pipe in self.pipes.items()}
-        for ready in multiprocessing.connection.wait(list(readers), timeout):
+        wake = [] if self.wake is None else [self.wake[0]]
+        for ready in multiprocessing.connection.wait([*readers, *wake], timeout):
+            if ready in wake:
+                os.read(ready, 512)  # type: ignore[arg-type]
+                continue
             index = readers[ready]  # type: ignore[index]
             try:
                 while ready.poll():  # type: ignore[union-attr]
