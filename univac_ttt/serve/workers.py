@@ -199,7 +199,7 @@ class PoolTable:
         table.finished = finished
 
 
-def _worker(index: int, workers: int, options: ServeOptions, factories: AppFactories,
+def _worker(index: int, options: ServeOptions, factories: AppFactories,
             seats: SharedSeats, pipe: multiprocessing.connection.Connection,
             listeners: dict[str, socket.socket], others: Sequence[Listener]) -> None:
     """One worker process: a whole class server on the inherited sockets (``others``, the
@@ -249,7 +249,7 @@ class Pool:
         reader, writer = self.context.Pipe(duplex=False)
         process = self.context.Process(
             target=_worker, name=f"univac-ttt serve worker {index + 1}", daemon=False,
-            args=(index, self.workers, self.options, self.factories, self.seats, writer,
+            args=(index, self.options, self.factories, self.seats, writer,
                   self.listeners, self.others))
         # held until the worker has its own handlers: a stop signal in between met the
         # first process's handler in the fork, was lost, and the pool waited 10 s to end
