@@ -222,3 +222,31 @@ def test_the_sole_bindings_kept_are_bounded_with_the_lookups() -> None:
             for code in range(0x4E00, 0x4E00 + 3 * KEPT_LOOKUPS):
                 assert ours.sole_binding(chr(code)) is not None  # the console's Any key
                 assert len(ours._sole) <= KEPT_LOOKUPS
+
+
+def test_a_binding_whose_filter_reads_the_console_s_state_cancels_the_short_cut() -> None:
+    """Only filters that are off in the plain state are trusted: a binding for the key
+    whose filter reads anything else (here the app's own Condition, after the console's
+    bindings) sends the key back through the filters, whatever that filter says now."""
+    from prompt_toolkit.filters import Condition
+
+    with create_pipe_input() as keys:
+        served = make_app(served_apps()["play"], keys, DummyOutput(), authentic=False,
+                          transcript=None)
+        app = served.application
+        ours = app.key_processor._bindings
+        table = served.console.app.key_bindings.registries[-1]  # the process's one table
+        with set_app(app):
+            assert ours.sole_binding("5") is not None
+            shown = [False]
+
+            def when_shown(event: object) -> None:
+                pass
+            table.add("5", filter=Condition(lambda: shown[0]))(when_shown)
+            try:
+                assert ours.sole_binding("5") is None
+                shown[0] = True
+                assert _chosen(app.key_processor, "5").handler is when_shown
+            finally:
+                table.remove(when_shown)
+            assert ours.sole_binding("5") is not None

@@ -103,9 +103,8 @@ def quiet_wakeups(app: Application[Any]) -> None:
         if app._invalidated:  # noqa: SLF001 - a redraw is held or queued: every way below
             return  # (prompt_toolkit's own first) would do nothing; a key fires three
         if held[0] and _on_loop_unpaced(app):
-            if not app._invalidated:  # noqa: SLF001
-                app._invalidated = True  # noqa: SLF001
-                held[1] = True
+            app._invalidated = True  # noqa: SLF001
+            held[1] = True
             return
         invalidate_on_loop()
 
