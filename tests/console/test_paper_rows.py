@@ -4,7 +4,7 @@ made afresh from the same text, newest lines or scrolled back."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from univac_ttt.console.paper_rows import PaperRows
@@ -21,7 +21,6 @@ def _fresh(text: str, top: int | None, width: int, height: int) -> list[object]:
     return paper.rows(width, height)
 
 
-@settings(max_examples=200, deadline=None)
 @given(STEPS, st.integers(1, 12), st.integers(1, 8))
 def test_the_rows_are_a_fresh_paper_s_however_the_text_changed(
         steps: list[tuple[str, str, int]], width: int, height: int) -> None:
