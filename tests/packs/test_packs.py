@@ -5,6 +5,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -347,3 +349,29 @@ def test_a_paper_without_a_phrase_is_answered_as_the_pattern_would():
         assert pack.results_in(text) == expected, text
         matched += bool(expected)
     assert matched > 20
+
+
+# ---- results: found by str.find as the pattern finds them ---------------------------------
+
+_PHRASE_LETTERS = st.sampled_from(["A", "B", "AB", " ", "1", ".", "!", "a", "é"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(_PHRASE_LETTERS, min_size=1, max_size=4).map("".join),
+                min_size=1, max_size=4, unique=True),
+       st.lists(st.one_of(_PHRASE_LETTERS, st.sampled_from(["\n", "Z", "0", "AB A", "B1"])),
+                max_size=24))
+def test_the_results_read_are_the_pattern_s_matches(phrases, pieces):
+    """``results_in`` finds the phrases with ``str.find`` (the pattern's look-behinds try every
+    position): the same results as the pattern's matches, in order, for overlapping phrases,
+    one inside another, and phrases that start or end with a letter or digit or do not."""
+    from univac_ttt.program.pack import Pack
+
+    results = {phrase: f"r{i}" for i, phrase in enumerate(phrases)}
+    pack = Pack(name="x", title="x", help="x", folder=None, results=results)
+    text = "".join(pieces) + "".join(phrases) + "".join(reversed(pieces))
+    expected = [results[m.group(0)] for m in pack._pattern.finditer(text)]
+    assert pack.results_in(text) == expected
+    for cut in (1, len(text) // 2):
+        assert pack.results_in(text[cut:]) == [
+            results[m.group(0)] for m in pack._pattern.finditer(text[cut:])]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import re
 import signal
 import sys
 import termios
@@ -23,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.key_binding.key_processor import KeyPress
 from prompt_toolkit.keys import Keys
@@ -85,6 +87,34 @@ def test_well_formed_mouse_reports_pass_only_while_mouse_support_is_on():
         off, parser = parse([report], mouse=False)
         assert off == [] and parser.dropped == 1
     assert not mouse_report_ok("\x1b[<64;99999;5M")  # a number no terminal sends
+
+
+_REPORT_PIECES = st.sampled_from(["\x1b", "[", "<", ";", "M", "m", "R", "~", "O", "0", "1",
+                                  "12", "5", "\r", "\x7f", "a", " "])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(st.lists(_REPORT_PIECES, min_size=1, max_size=12).map("".join),
+                 st.text(min_size=1, max_size=8),
+                 st.tuples(st.sampled_from(["\x1b[", "\x1b[<", "\x1b[M", "\x1b", "[", ""]),
+                           st.text(alphabet="0123456789;", max_size=7),
+                           st.sampled_from(["R", "M", "m", "~", "!!", ""])).map("".join)))
+def test_a_prefix_is_matched_as_prompt_toolkit_matches_it(prefix):
+    """The guarded parser skips the report patterns for a prefix that does not start with
+    Esc [: the same key (or none) as prompt_toolkit's own match, reports and all."""
+    guarded = GuardedParser(lambda key: None)
+    assert guarded._get_match(prefix) == Vt100Parser._get_match(guarded, prefix)
+
+
+def test_the_report_patterns_skipped_are_anchored_where_the_guard_says():
+    from prompt_toolkit.input import vt100_parser
+
+    for pattern in (vt100_parser._cpr_response_re, vt100_parser._mouse_event_re):
+        assert pattern.pattern.startswith("^" + re.escape(keyguard.REPORT_START))
+    guarded = GuardedParser(lambda key: None)
+    assert guarded._get_match("\x1b[12;40R") == Keys.CPRResponse
+    assert guarded._get_match("\x1b[<64;10;5M") == Keys.Vt100MouseEvent
+    assert guarded._get_match("\r") == Keys.ControlM and guarded._get_match("5") is None
 
 
 def test_a_cursor_position_report_passes_when_it_is_sane():

@@ -24,6 +24,7 @@ from typing import Any
 from prompt_toolkit.application import Application
 from prompt_toolkit.input import Input
 from prompt_toolkit.input import vt100_parser as _parser_module
+from prompt_toolkit.input.ansi_escape_sequences import ANSI_SEQUENCES
 from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.key_binding.bindings.mouse import typical_mouse_events
 from prompt_toolkit.key_binding.key_processor import KeyPress, KeyProcessor
@@ -35,6 +36,7 @@ PASTE_END = "\x1b[201~"
 SEQUENCE_LIMIT = 40  # no terminal report is longer; a longer unfinished one is flushed
 PREFIX_CACHE_LIMIT = 10_000  # prompt_toolkit caches every prefix it has seen
 
+REPORT_START = "\x1b["  # where prompt_toolkit's report patterns are anchored
 _SGR_MOUSE = re.compile(r"\x1b\[<\d{1,4};\d{1,4};\d{1,4}[mM]\Z")
 _URXVT_MOUSE = re.compile(r"\x1b\[\d{1,4};\d{1,4};\d{1,4}M\Z")
 _CPR = re.compile(r"\x1b\[\d{1,4};\d{1,4}R\Z")
@@ -84,6 +86,14 @@ class GuardedParser(Vt100Parser):
         if key == Keys.BracketedPaste:
             self._paste_started = self.clock()
             self._paste_buffer, self._paste_tail, self._paste_overflow = "", "", False
+
+    def _get_match(self, prefix: str) -> None | Keys | tuple[Keys, ...]:
+        """prompt_toolkit's, without its two reports' patterns (a cursor-position and a mouse
+        report) for a prefix they cannot match: both are anchored at ``Esc [``. It is asked
+        at every character typed (a digit and Enter: four pattern calls a move)."""
+        if prefix.startswith(REPORT_START):
+            return super()._get_match(prefix)
+        return ANSI_SEQUENCES.get(prefix)
 
     @property
     def in_paste(self) -> bool:
