@@ -375,3 +375,17 @@ def test_the_results_read_are_the_pattern_s_matches(phrases, pieces):
     for cut in (1, len(text) // 2):
         assert pack.results_in(text[cut:]) == [
             results[m.group(0)] for m in pack._pattern.finditer(text[cut:])]
+
+
+def test_an_occurrence_refused_at_a_boundary_leaves_the_one_overlapping_it() -> None:
+    """The first A.A in 1A.A.A follows a digit (not a result); the next one starts inside
+    it and is (the search goes on from the next character, not past the refused one)."""
+    from univac_ttt.program.pack import Pack
+
+    for phrases, text, expected in ((["A.A"], "1A.A.A", ["r0"]), (["AA"], "1AAA", []),
+                                    (["AA"], "1AA AA", ["r0"]),
+                                    (["A.A", "1", ".A"], "1A.A.A", ["r2", "r2"])):
+        results = {phrase: f"r{i}" for i, phrase in enumerate(phrases)}
+        pack = Pack(name="x", title="x", help="x", folder=None, results=results)
+        assert [results[m.group(0)] for m in pack._pattern.finditer(text)] == expected
+        assert pack.results_in(text) == expected

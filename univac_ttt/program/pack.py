@@ -281,8 +281,8 @@ class Pack:
     @cached_property
     def _phrases(self) -> tuple[tuple[str, bool, bool], ...] | None:
         """The pattern's phrases in its order (the longest first), each with whether it
-        must not follow and not precede a letter or digit; None if one is empty (only the
-        pattern answers that)."""
+        must not follow and not precede a capital A-Z or a digit 0-9 (the typewriter's);
+        None if one is empty (only the pattern answers that)."""
         phrases = sorted(self.results, key=len, reverse=True)
         if not all(phrases):
             return None
