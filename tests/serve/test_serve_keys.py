@@ -4,7 +4,10 @@ key and many sequences, in the console and the monitor; and the lookups kept are
 
 from __future__ import annotations
 
+import contextlib
 import string
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from prompt_toolkit.application.application import _CombinedRegistry
@@ -188,40 +191,43 @@ def test_a_key_s_sole_binding_is_the_state_machine_s_choice_in_every_state(name:
             assert _chosen(processor, "5") is sole
 
 
-def test_a_key_that_starts_a_longer_binding_has_no_sole_binding() -> None:
-    """A binding added for ("5", "5") makes a lone 5 wait for the next key: the short cut
-    stops naming a binding for it at once, and names it again once the binding goes."""
+@contextlib.contextmanager
+def served_play() -> Iterator[tuple[Any, Any, Any]]:
+    """A served console (play) in its application's context: the application, its key
+    lookups and the process's one table of the console's own bindings."""
     with create_pipe_input() as keys:
         served = make_app(served_apps()["play"], keys, DummyOutput(), authentic=False,
                           transcript=None)
         app = served.application
-        ours = app.key_processor._bindings
         table = served.console.app.key_bindings.registries[-1]  # the process's one table
         with set_app(app):
-            assert ours.sole_binding("5") is not None
+            yield app, app.key_processor._bindings, table
 
-            def added(event: object) -> None:
-                pass
-            table.add("5", "5")(added)
-            try:
-                assert ours.sole_binding("5") is None
-                assert _chosen(app.key_processor, "5") is None  # the state machine waits
-            finally:
-                table.remove(added)
-            assert ours.sole_binding("5") is not None
+
+def test_a_key_that_starts_a_longer_binding_has_no_sole_binding() -> None:
+    """A binding added for ("5", "5") makes a lone 5 wait for the next key: the short cut
+    stops naming a binding for it at once, and names it again once the binding goes."""
+    with served_play() as (app, ours, table):
+        assert ours.sole_binding("5") is not None
+
+        def added(event: object) -> None:
+            pass
+        table.add("5", "5")(added)
+        try:
+            assert ours.sole_binding("5") is None
+            assert _chosen(app.key_processor, "5") is None  # the state machine waits
+        finally:
+            table.remove(added)
+        assert ours.sole_binding("5") is not None
 
 
 def test_the_sole_bindings_kept_are_bounded_with_the_lookups() -> None:
     """A flood of distinct keys (a paste sent as keys, a hostile client) keeps no more
     sole bindings than lookups: they are cleared together."""
-    with create_pipe_input() as keys:
-        served = make_app(served_apps()["play"], keys, DummyOutput(), authentic=False,
-                          transcript=None)
-        ours = served.application.key_processor._bindings
-        with set_app(served.application):
-            for code in range(0x4E00, 0x4E00 + 3 * KEPT_LOOKUPS):
-                assert ours.sole_binding(chr(code)) is not None  # the console's Any key
-                assert len(ours._sole) <= KEPT_LOOKUPS
+    with served_play() as (_app, ours, _table):
+        for code in range(0x4E00, 0x4E00 + 3 * KEPT_LOOKUPS):
+            assert ours.sole_binding(chr(code)) is not None  # the console's Any key
+            assert len(ours._sole) <= KEPT_LOOKUPS
 
 
 def test_a_binding_whose_filter_reads_the_console_s_state_cancels_the_short_cut() -> None:
@@ -230,23 +236,17 @@ def test_a_binding_whose_filter_reads_the_console_s_state_cancels_the_short_cut(
     bindings) sends the key back through the filters, whatever that filter says now."""
     from prompt_toolkit.filters import Condition
 
-    with create_pipe_input() as keys:
-        served = make_app(served_apps()["play"], keys, DummyOutput(), authentic=False,
-                          transcript=None)
-        app = served.application
-        ours = app.key_processor._bindings
-        table = served.console.app.key_bindings.registries[-1]  # the process's one table
-        with set_app(app):
-            assert ours.sole_binding("5") is not None
-            shown = [False]
+    with served_play() as (app, ours, table):
+        assert ours.sole_binding("5") is not None
+        shown = [False]
 
-            def when_shown(event: object) -> None:
-                pass
-            table.add("5", filter=Condition(lambda: shown[0]))(when_shown)
-            try:
-                assert ours.sole_binding("5") is None
-                shown[0] = True
-                assert _chosen(app.key_processor, "5").handler is when_shown
-            finally:
-                table.remove(when_shown)
-            assert ours.sole_binding("5") is not None
+        def when_shown(event: object) -> None:
+            pass
+        table.add("5", filter=Condition(lambda: shown[0]))(when_shown)
+        try:
+            assert ours.sole_binding("5") is None
+            shown[0] = True
+            assert _chosen(app.key_processor, "5").handler is when_shown
+        finally:
+            table.remove(when_shown)
+        assert ours.sole_binding("5") is not None
