@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import multiprocessing
+import re
 import time
 
 import pytest
@@ -96,8 +97,14 @@ def test_a_raw_client_gets_its_screen_without_the_handshake_wait(
             assert server.telnet is not None
             reader, writer = await asyncio.open_connection(LOCAL, server.telnet.bound_port)
             started = time.monotonic()
-            await _until_screen(reader, 10)
+            screen = await _until_screen(reader, 10)
             assert time.monotonic() - started < 10
+            # drawn for 80x24 (no size was told), not prompt_toolkit's guess of 79x40: a
+            # row past 24 on a 24-row terminal overwrote the key bar
+            (connection,) = server.telnet.connections
+            assert (connection.size.columns, connection.size.rows) == (80, 24)
+            rows = [int(row) for row in re.findall(rb"\x1b\[(\d+);\d+H", screen)]
+            assert rows and max(rows) <= 24
             writer.close()
     run(scenario())
 

@@ -139,6 +139,10 @@ def test_a_paste_leaves_out_what_the_server_would_refuse(browser):
         assert board(page)[4] == "X"
         assert page.locator("#bye").is_hidden()
         assert len(running.listener.tabs) == 1
+        paste(page, "\t\u00a0")  # nothing in it is a key: said, nothing sent
+        page.wait_for_function("document.getElementById('hint').textContent.includes("
+                               "'Nothing in that paste')")
+        assert page.locator("#line").inner_text() == ""
 
 
 def test_the_museum_exhibit_takes_no_paste(browser, tmp_path):

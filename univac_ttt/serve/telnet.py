@@ -166,6 +166,8 @@ class ServedTelnetConnection(TelnetConnection):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)  # sends the options (the socket is non-blocking)
+        self._size = DEFAULT_SIZE  # prompt_toolkit's guess (79x40) until NAWS says better:
+        # a raw client (nc) never does, and a 40-row screen hid the key bar on an 80x24 one
         self.stdout = cast(TextIO, _SocketWriter(self.conn, self.encoding, self.close))
         self.parser.ttype_received_callback = self._ttype_received
         line_ends, to_input = TelnetLineEnds(), self.parser.data_received_callback

@@ -10,6 +10,7 @@
   const STILL_TYPING = "The UNIVAC is still typing. Wait for INPUT READY.";
   const PASTE_KEYS = 200; // keys a paste may type (the terminal's keyboard line holds 200)
   const PASTE_CUT = `Only the first ${PASTE_KEYS} characters of a paste are typed.`;
+  const PASTE_NOTHING = "Nothing in that paste is a key: type a square code, 1 to 9.";
   // What the server takes as a key: a printable character, as Python's str.isprintable
   // says (a tab, a no-break space or a control character copied from a page is left out:
   // the server would end the connection over it).
@@ -443,6 +444,10 @@
         if (ch !== "\n" && !PASTABLE.test(ch)) continue;
         if (keys.length === PASTE_KEYS) { cut = true; break; }
         keys.push(ch === "\n" ? "Enter" : ch);
+      }
+      if (!keys.length) { // a tab, a space copied from a page: nothing the UNIVAC has
+        if (text) $("hint").textContent = PASTE_NOTHING;
+        return;
       }
       sound.ensure();
       pasted = keys;
