@@ -8,22 +8,18 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from tests.support.fake_clock import FakeClock
+from tests.support.exhibit import exhibit
 from univac_ttt.kiosk.app import KioskApp
 from univac_ttt.kiosk.bigboard import big_board, board_size
-from univac_ttt.museum.controller import WOKEN, Kiosk, KioskSettings, Mode
-from univac_ttt.packs.tictactoe import BAD_CODE_PHRASE, load_tictactoe
+from univac_ttt.museum.controller import WOKEN, Mode
+from univac_ttt.packs.tictactoe import BAD_CODE_PHRASE
 
-SHIPPED = load_tictactoe()
 F12, ESC = "\x1b[24~", "\x1b"
 
 
 @pytest.fixture
 def kiosk(tmp_path):
-    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
-                             stats=tmp_path / "tally.json", idle_seconds=10,
-                             authentic=False, first_demo=0, clock=FakeClock(5000.0))
-    return Kiosk(SHIPPED.image.words, SHIPPED.program, settings)
+    return exhibit(tmp_path, idle_seconds=10)
 
 
 def sized(columns, rows):

@@ -5,20 +5,14 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 
 from tests.kiosk.test_kiosk_trial import render, sized
-from tests.support.fake_clock import FakeClock
+from tests.support.exhibit import exhibit
 from univac_ttt.kiosk.app import KioskApp
-from univac_ttt.museum.controller import YOUR_MOVE, Kiosk, KioskSettings
-from univac_ttt.packs.tictactoe import load_tictactoe
-
-SHIPPED = load_tictactoe()
+from univac_ttt.museum.controller import YOUR_MOVE
 
 
 @pytest.fixture
 def kiosk(tmp_path):
-    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
-                             stats=tmp_path / "tally.json", idle_seconds=600,
-                             authentic=True, first_demo=0, clock=FakeClock(5000.0))
-    return Kiosk(SHIPPED.image.words, SHIPPED.program, settings)
+    return exhibit(tmp_path, idle_seconds=600, authentic=True)
 
 
 def board_marks(app):
@@ -75,10 +69,7 @@ def test_narrow_screens_show_whole_boards_and_whole_words(tmp_path, columns):
     """On 30-40 columns the paper beside the board got a column of a few characters, and
     the typewriter's boards on it broke up ("4   5" over "6"); the title, the hint and
     the key bar were cut in the middle of a word."""
-    settings = KioskSettings(pin="2468", printouts=tmp_path / "printouts",
-                             stats=tmp_path / "tally.json", idle_seconds=600,
-                             authentic=False, first_demo=0, clock=FakeClock(5000.0))
-    kiosk = Kiosk(SHIPPED.image.words, SHIPPED.program, settings)
+    kiosk = exhibit(tmp_path, idle_seconds=600)
     kiosk.submit("5")
     with create_pipe_input() as pipe:
         app = KioskApp(kiosk, input=pipe, output=sized(columns, 24))
