@@ -41,6 +41,9 @@ class ConsoleRows:
         # the paper's and the panel's rows and the spare width the middle was made from
         self._middle_from: tuple[list[Row] | None, list[Row] | None, int] = (None, None, -1)
         self._middle: list[Row] = []
+        self._middle_parts: list[tuple[Row, ...]] = []
+        self._right_from: tuple[list[Row] | None, int] = (None, -1)  # the panel, the spare
+        self._right: list[Row] = []  # the gutter, the panel's rows and the spare blank
         self._panel_rows: list[Row] = []
         self._hint_key: tuple[str, bool, int] | None = None
         self._hint_rows: list[Row] = []
@@ -71,21 +74,39 @@ class ConsoleRows:
         panel = self._panel(body, lamp) if wide else None  # rows exactly PANEL_COLUMNS wide
         made_from = self._middle_from
         if paper is not made_from[0] or panel is not made_from[1] or spare != made_from[2]:
-            blank: Row = (("", " " * spare),) if spare else ()
-            self._middle = paper if panel is None else [
-                paper[y] + GUTTER + panel[y] + blank for y in range(body)]
+            self._middle, self._middle_parts = self._beside(paper, panel, spare, body)
             self._middle_from = (paper, panel, spare)
-        middle = self._middle
-        rows = ([title] if tall else []) + middle + hint
+        rows = ([title] if tall else []) + self._middle + hint
         keyboard_y = len(rows)
         keyboard, cursor_x = self._keyboard(prompt, columns, drawn)
         rows.append(keyboard)
         if tall:
             rows.append(bar)
+        parts: list[tuple[Row, ...]] | None = None
         if console.show_help:
             rows = self._with_help(rows, columns, height, drawn)
+        else:
+            parts = ([(title,)] if tall else []) + self._middle_parts + [
+                (row,) for row in rows[keyboard_y - len(hint):]]
         return Frame(rows[:height], (cursor_x, keyboard_y),
-                     self._mouse_for(1 if tall else 0, paper_width, body))
+                     self._mouse_for(1 if tall else 0, paper_width, body),
+                     None if parts is None else parts[:height])
+
+    def _beside(self, paper: list[Row], panel: list[Row] | None, spare: int,
+                body: int) -> tuple[list[Row], list[tuple[Row, ...]]]:
+        """The middle rows (the paper's beside the gutter, the panel's and the spare
+        blank) and each one's two parts, the paper's and the rest: as the paper scrolls,
+        a row shows the line of the row below it beside the same panel row, two parts the
+        renderer has encoded before. The rest is made again only when the panel changes."""
+        if panel is None:
+            return paper, [(row,) for row in paper]
+        if panel is not self._right_from[0] or spare != self._right_from[1]:
+            blank: Row = (("", " " * spare),) if spare else ()
+            self._right = [GUTTER + row + blank for row in panel]
+            self._right_from = (panel, spare)
+        right = self._right
+        return ([paper[y] + right[y] for y in range(body)],
+                [(paper[y], right[y]) for y in range(body)])
 
     def _lamps(self) -> tuple[Lamp, Row]:
         """The panel's lamp and the keyboard line's prompt, worked out again only when
