@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 WIDE, TALL = PANEL_FROM, 10  # from these sizes on, the panel, the title and the key bar show
 GUTTER: Row = (("", " " * GUTTER_COLUMNS),)
+PANEL_BLANK: Row = (("", " " * PANEL_COLUMNS),)  # under the panel (one object: kept rows)
 
 
 class ConsoleRows:
@@ -100,9 +101,15 @@ class ConsoleRows:
         renderer has encoded before. The rest is made again only when the panel changes."""
         if panel is None:
             return paper, [(row,) for row in paper]
-        if panel is not self._right_from[0] or spare != self._right_from[1]:
+        was, was_spare = self._right_from
+        if panel is not was or spare != was_spare:
             blank: Row = (("", " " * spare),) if spare else ()
-            self._right = [GUTTER + row + blank for row in panel]
+            if was is None or spare != was_spare or len(was) != len(panel):
+                self._right = [GUTTER + row + blank for row in panel]
+            else:  # a panel row as it was (the card's, the score's) keeps its right row
+                right = self._right
+                self._right = [right[y] if row is was[y] else GUTTER + row + blank
+                               for y, row in enumerate(panel)]
             self._right_from = (panel, spare)
         right = self._right
         return ([paper[y] + right[y] for y in range(body)],
@@ -156,11 +163,11 @@ class ConsoleRows:
         if key != self._panel_key or len(self._panel_shown) != height:
             if key != self._panel_key:
                 self._panel_rows = panel_rows.panel_rows(
-                    session, typing, console.pacer.authentic, pack=pack, uniservos=uniservos)
+                    session, typing, console.pacer.authentic, pack=pack, uniservos=uniservos,
+                    lamp=lamp)
                 self._panel_key = key
-            blank: Row = (("", " " * PANEL_COLUMNS),)
             rows = self._panel_rows[:height]
-            self._panel_shown = rows + [blank] * (height - len(rows))
+            self._panel_shown = rows + [PANEL_BLANK] * (height - len(rows))
         return self._panel_shown
 
     def _keyboard(self, prompt: Row, columns: int, drawn: int) -> tuple[Row, int]:
