@@ -6,7 +6,8 @@ the two drawings equal, cell by cell).
 Each part is rebuilt only when what it shows changes: the paper when the paper, its scroll
 or the size change (paper_rows.py), the panel when its figures change (side_panel.py's
 cache), the hint when the hint changes; a key's echo builds one row. A frame is then a
-list of tuples that the renderer compares with the last one.
+list of tuples that the renderer compares with the last one, and each middle row's two
+parts (the paper's, the rest) that it encodes them by.
 """
 
 from __future__ import annotations

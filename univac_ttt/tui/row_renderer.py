@@ -78,7 +78,8 @@ def _ignored(_event: MouseEvent) -> NotImplementedOrNone:
 @dataclass
 class Frame:
     """One screen: ``rows`` (at most the terminal's rows, each at most its columns wide),
-    where the cursor stands (column, row; None hides it) and who handles the mouse."""
+    where the cursor stands (column, row; None hides it), who handles the mouse and, when
+    the composer knows them, each row's ``parts``."""
 
     rows: list[Row]
     cursor: tuple[int, int] | None = None
