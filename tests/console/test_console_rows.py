@@ -551,3 +551,56 @@ def test_the_figures_put_together_line_by_line_are_the_whole_texts(instructions:
     whole = text_rows(figures_text_of(last, game, width), width)  # type: ignore[arg-type]
     assert _figures_rows(_Figures(last.instructions, last.time_us),
                          _Figures(game.instructions, game.time_us), width) == whole
+
+
+@pytest.mark.parametrize(("columns", "rows"), SIZES)
+def test_a_frame_s_parts_are_its_rows(columns: int, rows: int) -> None:
+    """The parts the renderer encodes a row by (the paper's, then the gutter's, the
+    panel's and the spare blank) are that row, in every state the frame has."""
+    console, _ = _console(columns, rows, served=True)
+    size = Size(rows=rows, columns=columns)
+
+    def check() -> None:
+        frame = console.rows.frame(size)
+        if frame.parts is not None:
+            assert [tuple(part for each in row for part in each)
+                    for row in frame.parts] == frame.rows
+        else:
+            assert console.show_help  # a help box over the rows: they are drawn whole
+
+    check()
+    console.keyboard_buffer.insert_text("5")
+    check()
+    _play(console, "5901")
+    check()
+    console.paper.scroll(-2)
+    check()
+    console.show_help = True
+    check()
+
+
+def test_a_scrolled_frame_encodes_nothing_shown_before(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """When the paper scrolls, each row shows a paper line shown a row away beside the
+    same panel row: the renderer writes every row again but encodes no part of it anew
+    (the whole row, never drawn as such, was encoded again: 7.7 rows a frame at 120x40)."""
+    from univac_ttt.tui.row_renderer import RowRenderer
+
+    console, _ = _console(120, 40, served=True)
+    drawn = _Drawn(console, 120, 40)
+    _play(console, "280513475173")  # the paper overfills the window, beside the panel
+    assert console.paper.buffer.text.count("\n") > 38  # the window: 36 rows
+    drawn.draw()
+    encoded: list[object] = []
+    codes = RowRenderer._codes
+    monkeypatch.setattr(RowRenderer, "_codes",
+                        lambda self, row, *args, **kwargs: encoded.append(row)
+                        or codes(self, row, *args, **kwargs))
+    console.paper.scroll(-1)  # a line back: every row shows the line of the row above
+    back = drawn.draw()
+    assert len(_rows_written(back)) >= 30
+    assert len(encoded) <= 2  # the line come into view at the top (whole, stripped)
+    encoded.clear()
+    console.paper.to_end()
+    forth = drawn.draw()
+    assert len(_rows_written(forth)) >= 30 and encoded == []
+    assert drawn.screen() == _both(console, 120, 40)[0]

@@ -6,7 +6,8 @@ the two drawings equal, cell by cell).
 Each part is rebuilt only when what it shows changes: the paper when the paper, its scroll
 or the size change (paper_rows.py), the panel when its figures change (side_panel.py's
 cache), the hint when the hint changes; a key's echo builds one row. A frame is then a
-list of tuples that the renderer compares with the last one.
+list of tuples that the renderer compares with the last one, and each middle row's two
+parts (the paper's, the rest) that it encodes them by.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 WIDE, TALL = PANEL_FROM, 10  # from these sizes on, the panel, the title and the key bar show
 GUTTER: Row = (("", " " * GUTTER_COLUMNS),)
+PANEL_BLANK: Row = (("", " " * PANEL_COLUMNS),)  # under the panel (one object: kept rows)
 
 
 class ConsoleRows:
@@ -41,6 +43,9 @@ class ConsoleRows:
         # the paper's and the panel's rows and the spare width the middle was made from
         self._middle_from: tuple[list[Row] | None, list[Row] | None, int] = (None, None, -1)
         self._middle: list[Row] = []
+        self._middle_parts: list[tuple[Row, ...]] = []
+        self._right_from: tuple[list[Row] | None, int] = (None, -1)  # the panel, the spare
+        self._right: list[Row] = []  # the gutter, the panel's rows and the spare blank
         self._panel_rows: list[Row] = []
         self._hint_key: tuple[str, bool, int] | None = None
         self._hint_rows: list[Row] = []
@@ -71,21 +76,45 @@ class ConsoleRows:
         panel = self._panel(body, lamp) if wide else None  # rows exactly PANEL_COLUMNS wide
         made_from = self._middle_from
         if paper is not made_from[0] or panel is not made_from[1] or spare != made_from[2]:
-            blank: Row = (("", " " * spare),) if spare else ()
-            self._middle = paper if panel is None else [
-                paper[y] + GUTTER + panel[y] + blank for y in range(body)]
+            self._middle, self._middle_parts = self._beside(paper, panel, spare, body)
             self._middle_from = (paper, panel, spare)
-        middle = self._middle
-        rows = ([title] if tall else []) + middle + hint
+        rows = ([title] if tall else []) + self._middle + hint
         keyboard_y = len(rows)
         keyboard, cursor_x = self._keyboard(prompt, columns, drawn)
         rows.append(keyboard)
         if tall:
             rows.append(bar)
+        parts: list[tuple[Row, ...]] | None = None
         if console.show_help:
             rows = self._with_help(rows, columns, height, drawn)
+        else:
+            parts = ([(title,)] if tall else []) + self._middle_parts + [
+                (row,) for row in rows[keyboard_y - len(hint):]]
         return Frame(rows[:height], (cursor_x, keyboard_y),
-                     self._mouse_for(1 if tall else 0, paper_width, body))
+                     self._mouse_for(1 if tall else 0, paper_width, body),
+                     None if parts is None else parts[:height])
+
+    def _beside(self, paper: list[Row], panel: list[Row] | None, spare: int,
+                body: int) -> tuple[list[Row], list[tuple[Row, ...]]]:
+        """The middle rows (the paper's beside the gutter, the panel's and the spare
+        blank) and each one's two parts, the paper's and the rest: as the paper scrolls,
+        a row shows the line of the row below it beside the same panel row, two parts the
+        renderer has encoded before. The rest is made again only when the panel changes."""
+        if panel is None:
+            return paper, [(row,) for row in paper]
+        was, was_spare = self._right_from
+        if panel is not was or spare != was_spare:
+            blank: Row = (("", " " * spare),) if spare else ()
+            if was is None or spare != was_spare or len(was) != len(panel):
+                self._right = [GUTTER + row + blank for row in panel]
+            else:  # a panel row as it was (the card's, the score's) keeps its right row
+                right = self._right
+                self._right = [right[y] if row is was[y] else GUTTER + row + blank
+                               for y, row in enumerate(panel)]
+            self._right_from = (panel, spare)
+        right = self._right
+        return ([paper[y] + right[y] for y in range(body)],
+                [(paper[y], right[y]) for y in range(body)])
 
     def _lamps(self) -> tuple[Lamp, Row]:
         """The panel's lamp and the keyboard line's prompt, worked out again only when
@@ -135,11 +164,11 @@ class ConsoleRows:
         if key != self._panel_key or len(self._panel_shown) != height:
             if key != self._panel_key:
                 self._panel_rows = panel_rows.panel_rows(
-                    session, typing, console.pacer.authentic, pack=pack, uniservos=uniservos)
+                    session, typing, console.pacer.authentic, pack=pack, uniservos=uniservos,
+                    lamp=lamp)
                 self._panel_key = key
-            blank: Row = (("", " " * PANEL_COLUMNS),)
             rows = self._panel_rows[:height]
-            self._panel_shown = rows + [blank] * (height - len(rows))
+            self._panel_shown = rows + [PANEL_BLANK] * (height - len(rows))
         return self._panel_shown
 
     def _keyboard(self, prompt: Row, columns: int, drawn: int) -> tuple[Row, int]:

@@ -233,12 +233,15 @@ def _speed_rows(authentic: bool, width: int) -> tuple[Row, ...]:
 
 def panel_rows(session: GameSession, typing: bool, authentic: bool,
                width: int = PANEL_WIDTH, pack: Pack = NO_PACK,
-               uniservos: Sequence[str] = ()) -> list[Row]:
+               uniservos: Sequence[str] = (), lamp: Lamp | None = None) -> list[Row]:
     """side_panel.render_panel's panel, as rows: the card, the lamp, the figures, the
     Uniservos, the score and the speed. Each part's rows are kept by what it shows (the
-    figures by their numbers): a reply builds none it has shown before, on any terminal."""
+    figures by their numbers): a reply builds none it has shown before, on any terminal.
+    ``lamp``: the lamp, when the caller has worked it out already (lamp_for's)."""
     rows = list(card_rows(pack.card, pack.card_title, width)) if pack.card else []
-    rows += _lamp_rows(lamp_for(session, typing, pack.key_hint), width)
+    if lamp is None:
+        lamp = lamp_for(session, typing, pack.key_hint)
+    rows += _lamp_rows(lamp, width)
     last, game = session.last_move, session.game
     rows += _figures_rows(_Figures(last.instructions, last.time_us),
                           _Figures(game.instructions, game.time_us), width,

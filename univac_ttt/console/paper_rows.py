@@ -113,13 +113,22 @@ class PaperRows(PaperView):
         self._known, self._wrapped = self._wrapped, {}  # the lines in view, wrapped
         wrapped: list[Row] = []
         if self.top is None:  # the newest lines: as many whole lines as fit, from the end
-            first = len(self._lines)
-            while first > 0:
-                line = self._wrapped_line(self._lines[first - 1], width)
-                if len(wrapped) + len(line) > height and first < len(self._lines):
+            lines, known, kept = self._lines, self._known, self._wrapped
+            first = len(lines)
+            picked: list[list[Row]] = []  # the lines' rows, newest first
+            count = 0
+            while first > 0:  # (the wrapped line looked up here: a reply's frame looks up
+                text = lines[first - 1]  # every line in view, a call each was a tenth)
+                line = known.get(text)
+                if line is None:
+                    line = self._wrap(text, width)
+                kept[text] = line
+                if count + len(line) > height and first < len(lines):
                     break
-                wrapped[:0] = line
+                picked.append(line)
+                count += len(line)
                 first -= 1
+            wrapped = [row for line in reversed(picked) for row in line]
             wrapped = wrapped[:height]  # a newest line taller than the window: its start
             self._first_shown = first
         else:

@@ -78,11 +78,16 @@ def _ignored(_event: MouseEvent) -> NotImplementedOrNone:
 @dataclass
 class Frame:
     """One screen: ``rows`` (at most the terminal's rows, each at most its columns wide),
-    where the cursor stands (column, row; None hides it) and who handles the mouse."""
+    where the cursor stands (column, row; None hides it), who handles the mouse and, when
+    the composer knows them, each row's ``parts``."""
 
     rows: list[Row]
     cursor: tuple[int, int] | None = None
     mouse: MouseRegions = field(default_factory=MouseRegions)
+    # each row's parts, when the composer knows them (rows[y] is their concatenation): a
+    # row is encoded part by part, so a scrolled row (the paper's line of the row below
+    # beside the same panel row) is two parts encoded before, on any terminal
+    parts: list[tuple[Row, ...]] | None = None
 
 
 class RowRenderer(Renderer):
@@ -94,9 +99,7 @@ class RowRenderer(Renderer):
         self._rows: list[Row] | None = None  # what the terminal shows now (None: unknown)
         self._shown_cursor: tuple[int, int] | None = None
         self._encoded: dict[Fragment, str] = {}  # escape codes of fragments (shared)
-        # Rows written lately, whole: when the paper scrolls, each row shows what the row
-        # below it showed (about two frames' worth: a terminal's share of memory).
-        self._row_codes: dict[Row, str] = {}
+        self._part_codes: dict[Row, tuple[str, str]] = {}  # and of rows' parts (shared)
         self._attrs: dict[str, Attrs] = {}
         self._attrs_key: tuple[Hashable, Hashable, ColorDepth] | None = None
         self._transform: Callable[[Attrs], Attrs] = lambda attrs: attrs
@@ -106,7 +109,6 @@ class RowRenderer(Renderer):
 
     def reset(self, _scroll: bool = False, leave_alternate_screen: bool = True) -> None:
         self._rows = None  # the next frame is written whole
-        self._row_codes = {}
         self._shown_cursor = None
         super().reset(_scroll=_scroll, leave_alternate_screen=leave_alternate_screen)
 
@@ -146,7 +148,7 @@ class RowRenderer(Renderer):
         cursor = frame.cursor
         if changed or gone or cursor != self._shown_cursor or self._rows is None:
             output.hide_cursor()
-            self._write_rows(rows, changed, app.color_depth)
+            self._write_rows(rows, changed, app.color_depth, frame.parts)
             for y in gone:
                 output.cursor_goto(y + 1, 1)
                 output.erase_end_of_line()
@@ -160,31 +162,58 @@ class RowRenderer(Renderer):
         self._last_size = size
         self.mouse_handlers = frame.mouse  # type: ignore[assignment]
 
-    def _write_rows(self, rows: list[Row], changed: list[int], depth: ColorDepth) -> None:
+    def _write_rows(self, rows: list[Row], changed: list[int], depth: ColorDepth,
+                    parts: list[tuple[Row, ...]] | None = None) -> None:
         """The changed rows in one write, each its line erased, then its fragments from the
         first column. The erase comes first: after a character in the last column a real
         terminal's cursor stays on that column, and an erase there (as prompt_toolkit
         writes it, after the text) took a full-width row's last character away."""
-        parts = []
-        known = self._row_codes
+        written = []
         for y in changed:
-            row = rows[y]
-            code = known.get(row)
-            if code is None:
-                if len(known) > 2 * len(rows):  # about two frames' rows, no more
-                    known.clear()
-                code = known[row] = "".join(self._codes(row, depth))
-            parts.append(f"\x1b[{y + 1};1H{_RESET}{_ERASE_LINE}{code}{_RESET}")
-        self.output.write_raw("".join(parts))
+            code = self._row_code(parts[y] if parts is not None else (rows[y],), depth)
+            written.append(f"\x1b[{y + 1};1H{_RESET}{_ERASE_LINE}{code}{_RESET}")
+        self.output.write_raw("".join(written))
 
-    def _codes(self, row: Row, depth: ColorDepth) -> list[str]:
+    def _row_code(self, parts: tuple[Row, ...], depth: ColorDepth) -> str:
+        """A row's codes from its parts' (escape codes carry no state from one fragment to
+        the next: each sets every attribute): the parts before the last one that shows
+        anything whole, that one without its trailing blanks, those after it nothing (as
+        ``_codes`` strips a whole row). Each part's two codes are kept, for every terminal
+        drawing in this style: the paper's lines and the panel's rows repeat from row to
+        row as the paper scrolls and from terminal to terminal."""
+        known = self._part_codes
+        end = len(parts)
+        while end:
+            end -= 1
+            part = parts[end]
+            entry = known.get(part)
+            if entry is None:
+                entry = self._part_code(part, depth)
+            if entry[1]:
+                if not end:
+                    return entry[1]
+                head = [known.get(each) or self._part_code(each, depth)
+                        for each in parts[:end]]
+                return "".join([each[0] for each in head]) + entry[1]
+        return ""
+
+    def _part_code(self, part: Row, depth: ColorDepth) -> tuple[str, str]:
+        """A part's codes whole and with its trailing blanks left to the erase, kept."""
+        known = self._part_codes
+        if len(known) > _KEPT_PARTS:  # bounded whatever a long session shows
+            known.clear()
+        entry = known[part] = ("".join(self._codes(part, depth, strip=False)),
+                               "".join(self._codes(part, depth)))
+        return entry
+
+    def _codes(self, row: Row, depth: ColorDepth, strip: bool = True) -> list[str]:
         """Each fragment's escape codes and text. As prompt_toolkit does, the row's
         trailing blanks without a colour are left to the erase (a copy from the terminal
-        has no spaces at the ends of lines). A fragment's codes are kept: when the paper
-        scrolls, each row shows what the row below it showed, beside the same panel."""
+        has no spaces at the ends of lines), unless ``strip`` is False (a part with more
+        of the row after it). A fragment's codes are kept, for every terminal."""
         end = len(row)
         last: Fragment | None = None
-        while end:
+        while end and strip:
             style, text = row[end - 1]
             if _shows(self._attrs_for(style)):
                 break
@@ -232,8 +261,7 @@ class RowRenderer(Renderer):
         key = (self._style_hash(), app.style_transformation.invalidation_hash(),
                app.color_depth)
         if key != self._attrs_key:
-            self._attrs, self._encoded = _shared_tables((self.style, *key))
-            self._row_codes.clear()
+            self._attrs, self._encoded, self._part_codes = _shared_tables((self.style, *key))
             self._attrs_key = key
             self._rows = None
             self._transform = app.style_transformation.transform_attrs
@@ -271,23 +299,27 @@ class RowRenderer(Renderer):
 
 _RESET, _ERASE_LINE = "\x1b[0m", "\x1b[K"  # what Vt100_Output writes for these
 _KEPT_FRAGMENTS = 8192  # fragments kept encoded, for every terminal of the process
+_KEPT_PARTS = 4096  # rows' parts kept encoded, for every terminal of the process (a scripted
+# terminal used 200 of them, 32,000 characters, in 300 moves)
 _KEPT_TABLES = 8  # styles in use at once (a front end's, in one or two colour depths)
-_tables: dict[tuple[Hashable, ...], tuple[dict[str, Attrs], dict[Fragment, str]]] = {}
+_Tables = tuple[dict[str, Attrs], dict[Fragment, str], dict[Row, tuple[str, str]]]
+_tables: dict[tuple[Hashable, ...], _Tables] = {}
 
 
-def _shared_tables(key: tuple[Hashable, ...]) -> tuple[dict[str, Attrs], dict[Fragment, str]]:
-    """The resolved styles and fragments' escape codes for one style, transformation and
-    colour depth, one pair of tables for every renderer of the process that draws with
-    them: a served class's terminals show the same program's lines, so a fragment one
-    terminal encoded is not encoded again for the next (each terminal resolved and encoded
-    every fragment afresh; a new terminal's first replies were its dearest). The key holds
+def _shared_tables(key: tuple[Hashable, ...]) -> _Tables:
+    """The resolved styles and the escape codes of fragments and of rows' parts for one
+    style, transformation and colour depth, one set of tables for every renderer of the
+    process that draws with them: a served class's terminals show the same program's
+    lines, so a fragment or a paper line one terminal encoded is not encoded again for the
+    next (each terminal resolved and encoded every fragment afresh; a new terminal's first
+    replies were its dearest). The key holds
     the style itself (so its id-based hash cannot be reused by another) and the hashes
     prompt_toolkit's own renderer compares to know a drawing still holds."""
     tables = _tables.get(key)
     if tables is None:
         if len(_tables) >= _KEPT_TABLES:
-            _tables.clear()  # bounded: renderers holding a dropped pair keep using it
-        tables = _tables[key] = ({}, {})
+            _tables.clear()  # bounded: renderers holding dropped tables keep using them
+        tables = _tables[key] = ({}, {}, {})
     return tables
 
 
