@@ -6,6 +6,7 @@ the keyboard line alone, a frame with nothing new writes nothing."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import re
 
@@ -604,3 +605,34 @@ def test_a_scrolled_frame_encodes_nothing_shown_before(monkeypatch) -> None:  # 
     forth = drawn.draw()
     assert len(_rows_written(forth)) >= 30 and encoded == []
     assert drawn.screen() == _both(console, 120, 40)[0]
+
+
+def test_a_frame_drawn_by_its_parts_writes_what_its_whole_rows_write() -> None:
+    """The parts are only a way to encode a row: two terminals playing the same game, one
+    drawn part by part and one by whole rows, receive the same bytes through echoes,
+    replies, scrolling back and forth, the help box and resizes across the panel's width."""
+    consoles = [_console(120, 40, served=True)[0] for _ in range(2)]
+    drawn = [_Drawn(console, 120, 40) for console in consoles]
+    whole = drawn[1].renderer
+    compose = whole._compose
+    whole._compose = lambda size: dataclasses.replace(compose(size), parts=None)
+    steps = [lambda console: _play(console, "28"),
+             lambda console: setattr(console.keyboard_buffer, "text", "5"),
+             lambda console: _play(console, "0513475173"),
+             lambda console: console.paper.scroll(-3),
+             lambda console: setattr(console, "show_help", True),
+             lambda console: setattr(console, "show_help", False),
+             lambda console: console.paper.to_end()]
+    sizes = [(120, 40), (80, 24), (200, 60), (60, 20)]
+    frames_with_parts = 0
+    for columns, rows in sizes:
+        for step in steps:
+            written = []
+            for console, terminal in zip(consoles, drawn, strict=True):
+                terminal.size[:] = [columns, rows]
+                step(console)
+                written.append(terminal.draw())
+            assert written[0] == written[1]
+            frames_with_parts += bool(written[0]) and compose(Size(rows, columns)).parts is not None
+    assert frames_with_parts >= 10
+    assert drawn[0].sink.getvalue() == drawn[1].sink.getvalue()

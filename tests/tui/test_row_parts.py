@@ -57,6 +57,7 @@ def test_a_row_drawn_from_its_parts_writes_the_whole_row_s_bytes(
 def test_the_parts_kept_for_every_terminal_stay_bounded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A server runs for months: the shared table of parts' codes is emptied when full."""
     monkeypatch.setattr(row_renderer, "_KEPT_PARTS", 40)
+    monkeypatch.setattr(row_renderer, "_tables", {})  # a table of its own, from empty
     sink = io.StringIO()
     output = Vt100_Output(sink, lambda: Size(rows=2, columns=60), term="xterm",
                           enable_cpr=False)
@@ -64,13 +65,30 @@ def test_the_parts_kept_for_every_terminal_stay_bounded(monkeypatch) -> None:  #
 
     def frame(size: Size) -> Frame:
         row = (("class:word", f"line {shown[0]}"),)
-        return Frame([row, row], parts=[(row, (("", " "),)), (row,)])
+        return Frame([row + (("", " "),), row], parts=[(row, (("", " "),)), (row,)])
 
     renderer = RowRenderer(STYLE, output, frame)
     app = SimpleNamespace(style_transformation=DummyStyleTransformation(),
                           color_depth=ColorDepth.DEPTH_24_BIT)
+    kept = []
     for count in range(500):
         shown[0] = count
         renderer.render(app, None)  # type: ignore[arg-type]
-        assert len(renderer._part_codes) <= 41
+        kept.append(len(renderer._part_codes))
+    assert max(kept) <= 41
+    assert any(later < earlier for earlier, later in zip(kept, kept[1:], strict=False))  # emptied
     assert "line 499" in sink.getvalue()
+
+
+def test_rows_past_the_parts_given_are_drawn_whole() -> None:
+    """A composer that gives parts for some rows only: the others are drawn as one part."""
+    sink = io.StringIO()
+    output = Vt100_Output(sink, lambda: Size(rows=3, columns=60), term="xterm",
+                          enable_cpr=False)
+    top = (("class:word", "top"),)
+    rows = [top, (("", "middle"),), (("", "bottom"),)]
+    renderer = RowRenderer(STYLE, output, lambda size: Frame(rows, parts=[(top,)]))
+    app = SimpleNamespace(style_transformation=DummyStyleTransformation(),
+                          color_depth=ColorDepth.DEPTH_24_BIT)
+    renderer.render(app, None)  # type: ignore[arg-type]
+    assert all(word in sink.getvalue() for word in ("top", "middle", "bottom"))

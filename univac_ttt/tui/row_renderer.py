@@ -84,9 +84,10 @@ class Frame:
     rows: list[Row]
     cursor: tuple[int, int] | None = None
     mouse: MouseRegions = field(default_factory=MouseRegions)
-    # each row's parts, when the composer knows them (rows[y] is their concatenation): a
-    # row is encoded part by part, so a scrolled row (the paper's line of the row below
-    # beside the same panel row) is two parts encoded before, on any terminal
+    # each row's parts, when the composer knows them (rows[y] must be their concatenation;
+    # a row past the list's end is drawn as one part): a row is encoded part by part, so a
+    # scrolled row (the paper's line of the row below beside the same panel row) is two
+    # parts encoded before, on any terminal
     parts: list[tuple[Row, ...]] | None = None
 
 
@@ -170,7 +171,9 @@ class RowRenderer(Renderer):
         writes it, after the text) took a full-width row's last character away."""
         written = []
         for y in changed:
-            code = self._row_code(parts[y] if parts is not None else (rows[y],), depth)
+            # a row the composer gave no parts for is its own one part
+            code = self._row_code(parts[y] if parts is not None and y < len(parts)
+                                  else (rows[y],), depth)
             written.append(f"\x1b[{y + 1};1H{_RESET}{_ERASE_LINE}{code}{_RESET}")
         self.output.write_raw("".join(written))
 
