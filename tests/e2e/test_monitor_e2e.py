@@ -5,7 +5,6 @@ its first line, back then a different move, and the panes fit a small screen."""
 import shutil
 
 import pytest
-
 from support.terminal import quit_monitor, start_monitor
 
 from univac_ttt.monitor.core import COMMANDS, Monitor
