@@ -1,6 +1,6 @@
 """The full-screen lecture monitor in a real pseudo-terminal (pexpect + pyte), as a lecturer
-sees it (issue 13): the paper pane shows the newest lines, help can be scrolled back to
-its first line, back then a different move, and the panes fit a small screen."""
+sees it (issue 13): the paper pane shows the newest lines, help opens at
+its first line and pages on, back then a different move, and the panes fit a small screen."""
 
 import shutil
 
