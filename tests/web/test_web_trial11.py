@@ -6,6 +6,8 @@ import pytest
 from support.web import FakeClock, web_server
 from test_web import READY, board, exhibit_settings, open_page, paper, press
 
+LAST_STEP = "The UNIVAC's last step:"  # the caption at INPUT READY (test_web_trial12.py)
+
 
 @pytest.fixture(autouse=True)
 def _close_pages(browser):
@@ -25,14 +27,14 @@ def test_the_caption_follows_the_game_to_the_next_greeting(browser):
         page = open_page(browser, running)
         assert caption(page) == ""
         press(page, "5")
-        assert caption(page).startswith("The opening")
+        assert caption(page).startswith(f"Your move. {LAST_STEP} the opening")
         for square in "924":
             press(page, square)
         assert "THE GAME IS A DRAW" in paper(page)
         assert board(page) == [str(n) for n in range(1, 10)]  # the next game, INPUT READY
         assert caption(page) == ""  # the new game's: none yet, as at the first
         press(page, "5")
-        assert caption(page).startswith("The opening")
+        assert caption(page).startswith(f"Your move. {LAST_STEP} the opening")
 
 
 def paste(page, text: str) -> None:

@@ -229,7 +229,7 @@
       sound.play("bell", now);
       pasted = []; // what a paste held past a game's end belonged to that game
     }
-    // a game's end: once the next greeting is typed, the caption is the new game's
+    // once the reply is typed: the player's turn, or at a game's end the new game's (none)
     if (typeof after.caption === "string") $("caption").textContent = after.caption;
     lamps();
   }
