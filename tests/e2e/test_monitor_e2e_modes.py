@@ -77,7 +77,7 @@ def test_pane_lists_every_pane_and_all_off_gives_the_output_the_screen():
     terminal = start_monitor(100, 30)
     terminal.send(F3 + F4 + F6)
     terminal.send("pane\r")
-    screen = terminal.wait_for("panes: memory wide, registers off, board off, paper off")
+    terminal.wait_for("panes: memory wide, registers off, board off, paper off")
     terminal.send(F2 + F2)  # memory wide -> narrow -> off: no pane left
     terminal.send("help\r")
 
