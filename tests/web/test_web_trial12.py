@@ -79,7 +79,8 @@ def test_a_paste_with_keys_the_univac_lacks_says_which(browser):
                                ".textContent.startsWith('Of the')")
         assert board(page)[4] == "X"  # the 5 was released
         assert hint(page) == ("Of the 4 characters pasted, 2 were typed: the UNIVAC keyboard "
-                              "has no \"€\" key; tabs and control characters are no keys.")
+                              "has no \"€\" key; tabs, special spaces and control "
+                              "characters are no keys.")
 
 
 def test_a_whole_paste_leaves_no_note(browser):

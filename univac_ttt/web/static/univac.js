@@ -317,7 +317,7 @@
       const keys = [...p.lacking].slice(0, 3).map((k) => `"${k}"`).join(", ");
       why.push(`the UNIVAC keyboard has no ${keys} key${p.lacking.size > 1 ? "s" : ""}`);
     }
-    if (p.skipped) why.push("tabs and control characters are no keys");
+    if (p.skipped) why.push("tabs, special spaces and control characters are no keys");
     if (p.cut) why.push(`a paste types at most ${PASTE_KEYS} characters`);
     if (p.ended) why.push("the rest was for the game that ended");
     if (p.other) why.push(p.other.replace(/\.$/, ""));
