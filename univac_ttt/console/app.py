@@ -277,7 +277,11 @@ class ConsoleApp:
         release once the last reply is typed (INPUT READY), a last line without a line end
         at once. The ticker calls it when a reply is typed, and a long run when it ends."""
         paste = self._paste
-        while paste is not None and paste.lines and not self.holding():
+        while paste is not None and paste.lines:
+            if self.holding():  # a game ended: the rest was for it
+                paste.ended = True
+                paste.lines.clear()
+                break
             keys, released = paste.lines[0]
             if released and (self.typing or self.running or self.session.error
                              or not self.session.waiting_for_keyboard):
@@ -291,9 +295,6 @@ class ConsoleApp:
                     paste.lines.clear()
                     break
                 paste.used += 1
-                if self._hold_until is not None and paste.lines:  # the game ended
-                    paste.ended = True
-                    paste.lines.clear()
         if paste is not None and not paste.lines:
             self._paste = None
             note = paste.note(KEYBOARD_LINE)
