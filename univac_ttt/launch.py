@@ -175,10 +175,12 @@ def main() -> int:
         _FLOW.append((0, saved))
     _lock_a_kiosk(sys.argv)
     try:
-        for name in ("SIGINT", "SIGQUIT"):  # cli.main's from here: a KeyboardInterrupt
-            number = getattr(_signal, name, None)
-            if number is not None and _signal.getsignal(number) is _interrupted_before_main:
-                _signal.signal(number, _signal.default_int_handler)
+        if _signal.getsignal(_signal.SIGINT) is _interrupted_before_main:
+            _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # cli.main's from here
+        quit_signal = getattr(_signal, "SIGQUIT", None)
+        if quit_signal is not None and _signal.getsignal(quit_signal) is _interrupted_before_main:
+            _signal.signal(quit_signal, _signal.default_int_handler  # as Ctrl-C, or as it was
+                           if _quit_is_interrupt(sys.argv) else _signal.SIG_DFL)
         _hold_the_collector()
         from .cli.main import main as run_command
 
