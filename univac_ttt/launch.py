@@ -134,9 +134,22 @@ def _flow_control_back() -> None:
             continue
 
 
+QUITS_AS_INTERRUPT = ("play", "run")  # commands whose Ctrl-\\ (SIGQUIT) ends as Ctrl-C does
+
+
+def _quit_is_interrupt(argv: list[str]) -> bool:
+    """Whether this command takes the terminal's quit key (Ctrl-\\, SIGQUIT) as Ctrl-C: a
+    game's player who presses it wants the game to end, as Ctrl-C ends it (the score said,
+    status 130), not SIGQUIT's default of status 131 and a core dump."""
+    command = argv[1] if len(argv) > 1 and not argv[1].startswith("-") else "play"
+    return command in QUITS_AS_INTERRUPT and hasattr(_signal, "SIGQUIT")
+
+
 if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not where it is ignored
     _signal.signal(_signal.SIGINT, _interrupted_before_main)
     sys.unraisablehook = _unraisable
+    if _quit_is_interrupt(sys.argv) and _signal.getsignal(_signal.SIGQUIT) == _signal.SIG_DFL:
+        _signal.signal(_signal.SIGQUIT, _interrupted_before_main)
 
 
 def interrupted_within(exc: BaseException) -> bool:
@@ -164,6 +177,10 @@ def main() -> int:
     try:
         if _signal.getsignal(_signal.SIGINT) is _interrupted_before_main:
             _signal.signal(_signal.SIGINT, _signal.default_int_handler)  # cli.main's from here
+        quit_signal = getattr(_signal, "SIGQUIT", None)
+        if quit_signal is not None and _signal.getsignal(quit_signal) is _interrupted_before_main:
+            _signal.signal(quit_signal, _signal.default_int_handler  # as Ctrl-C, or as it was
+                           if _quit_is_interrupt(sys.argv) else _signal.SIG_DFL)
         _hold_the_collector()
         from .cli.main import main as run_command
 

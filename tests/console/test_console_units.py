@@ -254,11 +254,15 @@ def test_f1_shows_help_and_enter_closes_it():
     assert not console.show_help and console.session.words_typed == 0
 
 
-def test_a_pasted_flood_types_only_the_first_line():
+def test_a_pasted_flood_plays_its_lines_up_to_200_keys():
+    """Each line end is WORD RELEASE, as on the class page (the console typed only the
+    first line); at most 200 keys, and the hint says what became of the rest."""
     flood = "\x1b[200~" + "\n".join(["5", "9", "1"] * 50) + "\x1b[201~"
     console, _ = run_console(flood + CTRL_Q + CTRL_Q)
-    assert console.keyboard_buffer.text == "5"
-    assert any("first of 150" in said for said in console.hint_log)
+    assert console.session.words_typed == 100  # 100 lines of a key and a line end
+    assert console.keyboard_buffer.text == ""
+    assert ("Of the 299 characters pasted, 200 were typed: a paste types at most 200 "
+            "characters.") in console.hint_log
 
 
 def test_transcript_keeps_the_paper(tmp_path):

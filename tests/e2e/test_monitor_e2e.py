@@ -1,9 +1,10 @@
 """The full-screen lecture monitor in a real pseudo-terminal (pexpect + pyte), as a lecturer
-sees it (issue 13): the paper pane shows the newest lines, help can be scrolled back to
-its first line, back then a different move, and the panes fit a small screen."""
+sees it (issue 13): the paper pane shows the newest lines, help opens at
+its first line and pages on, back then a different move, and the panes fit a small screen."""
 
 import shutil
 
+import pytest
 from support.terminal import quit_monitor, start_monitor
 
 from univac_ttt.monitor.core import COMMANDS, Monitor
@@ -72,30 +73,38 @@ def test_the_paper_pane_shows_the_latest_board():
     quit_monitor(terminal)
 
 
-def test_help_is_reachable_by_scrolling_back():
-    terminal = start_monitor(100, 30)
+@pytest.mark.parametrize("columns, rows", [(80, 24), (100, 30)])
+def test_help_opens_at_its_start_and_pages_on_to_its_end(columns, rows):
+    """A user trial: on an 80x24 terminal the help opened scrolled to its end (its first
+    lines off the top). An answer taller than the output pane opens at its start now, and
+    PageDown reads on, PageUp back."""
+    terminal = start_monitor(columns, rows)
     terminal.send("help\r")
-    seen = terminal.wait_for("Addresses: 000-999")
-    assert "step [n]" not in seen  # the first lines went off the top
+    seen = terminal.wait_until(lambda screen: "step [n]" in screen and "monitor> help"
+                               in screen.split("─" * 20)[-1], 10, "the help's start")
+    assert "Addresses: 000-999" not in seen
     for _ in range(20):
         before = terminal.text()
-        terminal.send(PAGE_UP)
-        terminal.wait_until(lambda screen, before=before: screen != before, 5, "a page up")
+        terminal.send(PAGE_DOWN)
+        terminal.wait_until(lambda screen, before=before: screen != before, 5, "a page down")
         terminal.settle()
         seen += terminal.text()
-        if "step [n]" in terminal.text():
+        if "Addresses: 000-999" in terminal.text():
             break
     for command in COMMANDS:
         assert command.usage[:30] in seen, command.usage
-    assert "step [n]" in terminal.text()
-    for _ in range(20):
-        terminal.send(PAGE_DOWN)
-        terminal.settle()
-        if "Addresses: 000-999" in terminal.text():
-            break
     assert "Addresses: 000-999" in terminal.text()
-    terminal.send("\x1b[<64;10;25M" * 3)  # the mouse wheel, up, over the output
+    terminal.send(f"\x1b[<64;10;{rows - 4}M" * 3)  # the mouse wheel, up, over the output
     terminal.wait_until(lambda screen: "Addresses: 000-999" not in screen, 5, "wheel up")
+    for _ in range(20):
+        terminal.send(PAGE_UP)
+        terminal.settle()
+        if "step [n]" in terminal.text():
+            break
+    assert "step [n]" in terminal.text()
+    terminal.send("examine 000\r")  # a short answer: the newest line, as before
+    terminal.wait_until(lambda screen: screen.split("─" * 20)[-1].count("monitor>") == 2
+                        and "step [n]" not in screen, 5, "the newest line")
     quit_monitor(terminal)
 
 

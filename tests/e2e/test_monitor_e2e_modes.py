@@ -77,11 +77,17 @@ def test_pane_lists_every_pane_and_all_off_gives_the_output_the_screen():
     terminal = start_monitor(100, 30)
     terminal.send(F3 + F4 + F6)
     terminal.send("pane\r")
-    screen = terminal.wait_for("panes: memory wide, registers off, board off, paper off")
+    terminal.wait_for("panes: memory wide, registers off, board off, paper off")
     terminal.send(F2 + F2)  # memory wide -> narrow -> off: no pane left
     terminal.send("help\r")
-    screen = terminal.wait_for("Addresses: 000-999")
-    lines = screen.splitlines()
-    assert lines[1].lstrip().startswith("state:")  # the state line under the title
-    assert sum(1 for line in lines if line.strip()) >= 26  # help fills the screen
+
+    def whole(screen: str) -> bool:
+        """The help at its start, the output with the screen under the state line and
+        filled by the help (a frame still being drawn is waited out)."""
+        lines = screen.splitlines()
+        return ("step [n]" in screen and lines[1].lstrip().startswith("state:")
+                and lines[3].startswith("monitor> help")
+                and sum(1 for line in lines if line.strip()) >= 26)
+
+    terminal.wait_until(whole, 10, "the help at its start, filling the screen")
     quit_monitor(terminal)

@@ -72,7 +72,7 @@ def test_the_class_table_is_readable_at_60_columns(width):
     assert "[2001:db8::1234:5678]:60000" in text or any(
         line.split()[0] == "60000" for line in lines if line.strip())  # whole, or folded
     row = next(line for line in lines if "192.168.100.200:54321" in line)
-    assert row.replace("│", " ").split()[-4:] == ["3", "1", "0", "0"]  # UNIVAC ... idle
+    assert row.replace("│", " ").split()[-4:] == ["3", "1", "0", "0s"]  # UNIVAC ... idle
 
 
 async def _until_screen(reader: asyncio.StreamReader, timeout: float) -> bytes:

@@ -117,7 +117,8 @@ def test_a_draw_by_touching_5_9_2_4(browser):
         press(page, "5")
         assert board(page)[4] == "X" and board(page).count("O") == 1  # the UNIVAC's reply
         assert page.locator("#move-time").inner_text().endswith("ms")
-        assert page.locator("#caption").inner_text().startswith("The opening")
+        assert page.locator("#caption").inner_text().startswith(  # INPUT READY: their turn
+            "Your move. The UNIVAC's last step: the opening")
         assert page.get_by_role("img", name="INPUT READY lit", exact=True).count() == 1
         assert page.get_by_role("img", name="OVERFLOW dark", exact=True).count() == 1
         for square in "924":

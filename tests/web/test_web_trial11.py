@@ -6,6 +6,8 @@ import pytest
 from support.web import FakeClock, web_server
 from test_web import READY, board, exhibit_settings, open_page, paper, press
 
+LAST_STEP = "The UNIVAC's last step:"  # the caption at INPUT READY (test_web_trial12.py)
+
 
 @pytest.fixture(autouse=True)
 def _close_pages(browser):
@@ -25,14 +27,14 @@ def test_the_caption_follows_the_game_to_the_next_greeting(browser):
         page = open_page(browser, running)
         assert caption(page) == ""
         press(page, "5")
-        assert caption(page).startswith("The opening")
+        assert caption(page).startswith(f"Your move. {LAST_STEP} the opening")
         for square in "924":
             press(page, square)
         assert "THE GAME IS A DRAW" in paper(page)
         assert board(page) == [str(n) for n in range(1, 10)]  # the next game, INPUT READY
         assert caption(page) == ""  # the new game's: none yet, as at the first
         press(page, "5")
-        assert caption(page).startswith("The opening")
+        assert caption(page).startswith(f"Your move. {LAST_STEP} the opening")
 
 
 def paste(page, text: str) -> None:
@@ -116,16 +118,18 @@ def test_a_long_paste_is_cut_and_a_word_holds_twelve_keys(browser):
         tab.key = counted
         paste(page, "7" * 5_000)
         page.wait_for_function("document.getElementById('hint').textContent.includes("
-                               "'twelve characters')")  # the server's, as for typed keys
-        page.wait_for_function("document.getElementById('line').textContent === "
-                               "'777777777777'")
-        cut = "Only the first 200 characters"
-        assert cut in page.locator("#hint").inner_text()  # beside the server's hint
+                               "'Of the 5000')")  # once every pasted key is answered
+        assert page.locator("#line").inner_text() == "777777777777"
+        # what was typed and why not the rest, once, in the page's words (it said "first
+        # 200 typed" beside the server's "A word is twelve characters" when twelve were)
+        assert page.locator("#hint").inner_text() == (
+            "Of the 5000 characters pasted, 12 were typed: a word is 12 characters; a "
+            "paste types at most 200 characters. Press WORD RELEASE or ERASE.")
         page.keyboard.press("Backspace")  # after every pasted key, in the socket's order
         page.wait_for_function("document.getElementById('line').textContent === "
                                "'77777777777'")
         assert keys == ["7"] * 200 + ["Backspace"]
-        assert cut not in page.locator("#hint").inner_text()  # said until a key of one's own
+        assert "Of the" not in page.locator("#hint").inner_text()  # until a key of one's own
 
 
 def test_a_paste_leaves_out_what_the_server_would_refuse(browser):

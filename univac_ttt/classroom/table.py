@@ -16,7 +16,10 @@ from rich.text import Text
 from ..desk.score import Score
 
 MAX_PEER_SHOWN = 47  # an IPv6 address and port: the longest "from" kept whole
-HEADINGS = ("#", "from", "via", "games", "UNIVAC\nwins", "draws", "player\nwins", "idle\ns")
+# "idle" with its unit on each figure ("12s"): "idle" over "s" read as a stray letter.
+HEADINGS = ("#", "from", "via", "games", "UNIVAC wins", "draws", "player wins", "idle")
+# Where a heading may break to save width: two words stacked, each whole.
+STACKED = {"UNIVAC wins": "UNIVAC\nwins", "player wins": "player\nwins"}
 
 
 class ClassView:
@@ -102,11 +105,12 @@ class ClassTable:
         return ClassView(self)
 
     def render_for(self, width: int) -> Table:
-        """The table for a terminal ``width`` columns wide. Where the ruled table with its
-        games column would not fit (a 60-column terminal cut every heading to "gam…",
-        "UNI…"), a compact one: no rules between columns, no games column (each row's
-        three results and the caption's total say it); an address too long even then is
-        folded onto a second line, never cut."""
+        """The table for a terminal ``width`` columns wide: the first layout that fits of
+        ruled with one-line headings, ruled with two-word headings stacked, the same two
+        without rules between columns, and last (a 60-column terminal with long
+        addresses) without the games column (each row's three results and the caption's
+        total say it), its address folded onto a second line where even that is too
+        narrow, never cut. Headings are never cut or broken inside a word."""
         t = self.totals()
         now = time.monotonic()
         rows: list[dict[str, str]] = []
@@ -114,28 +118,36 @@ class ClassTable:
             won, drawn, lost = seat.results()
             rows.append(dict(zip(HEADINGS, (
                 str(seat.number), seat.peer, seat.transport, str(won + drawn + lost),
-                str(won), str(drawn), str(lost), f"{now - seat.last_input:.0f}"),
+                str(won), str(drawn), str(lost), f"{now - seat.last_input:.0f}s"),
                 strict=True)))
         rows.append(dict(zip(HEADINGS, ("", "all", "", str(t.games), str(t.univac_wins),
                                         str(t.draws), str(t.opponent_wins), ""), strict=True)))
-        heading = {name: max(map(len, name.split("\n"))) for name in HEADINGS}
-        wide = {name: max(heading[name], *(len(row[name]) for row in rows))
-                for name in HEADINGS}
-        wide["from"] = min(wide["from"], MAX_PEER_SHOWN)
-        columns = list(HEADINGS)
-        if sum(wide.values()) + 3 * len(columns) + 1 <= width:
-            table = Table(title="UNIVAC I class", caption=self.summary())
+        cells = {name: max(len(row[name]) for row in rows) for name in HEADINGS}
+        cells["from"] = min(cells["from"], MAX_PEER_SHOWN)
+        every = list(HEADINGS)
+        no_games = [name for name in HEADINGS if name != "games"]
+        layouts = [(ruled, stacked, every) for ruled in (True, False)
+                   for stacked in (False, True)] + [(False, True, no_games)]
+        for ruled, stacked, columns in layouts:
+            wide = {name: max(cells[name], *map(len, self._heading(name, stacked).split("\n")))
+                    for name in columns}
+            spent = 3 * len(columns) + 1 if ruled else len(columns) + 1
+            if sum(wide.values()) + spent <= width:
+                break
+        caption = self._caption(width - 2)
+        if ruled:
+            table = Table(title="UNIVAC I class", caption=caption)
         else:
-            columns.remove("games")
-            table = Table(title="UNIVAC I class", caption=self.summary(), box=box.SIMPLE_HEAD,
+            table = Table(title="UNIVAC I class", caption=caption, box=box.SIMPLE_HEAD,
                           padding=(0, 0), pad_edge=False)
         others = sum(wide[name] + 1 for name in columns if name != "from")
         for name in columns:
+            heading = self._heading(name, stacked)
             if name == "from":  # whole where it fits (an 80-column terminal cut it), or folded
-                table.add_column(name, overflow="fold",
+                table.add_column(heading, overflow="fold",
                                  min_width=max(4, min(wide[name], width - others - 2)))
             else:
-                table.add_column(name, justify="left" if name == "via" else "right",
+                table.add_column(heading, justify="left" if name == "via" else "right",
                                  no_wrap=True, min_width=wide[name])
         for row in rows:
             # the address and transport as text: rich read "[2001:db8::1234:5678]" as
@@ -144,6 +156,20 @@ class ClassTable:
                             for name in columns),
                           style="bold" if row is rows[-1] else None)
         return table
+
+    def _caption(self, width: int) -> str:
+        """The summary broken only between its parts ("draws" over "2" read as no figure)."""
+        lines: list[str] = []
+        for part in self.summary().split("; "):
+            if lines and len(lines[-1]) + len(part) + 2 <= width:
+                lines[-1] += f"; {part}"
+            else:
+                lines.append(part)
+        return ";\n".join(lines)
+
+    @staticmethod
+    def _heading(name: str, stacked: bool) -> str:
+        return STACKED.get(name, name) if stacked else name
 
     def start(self) -> None:
         self._started = True

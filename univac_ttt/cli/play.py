@@ -32,7 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                       "the keyboard is stopped (exit status 1).")
     play.add_argument("--plain", action="store_true",
                       help="plain text on stdout, prompt '> ' at each keyboard wait (also "
-                           "chosen when stdin or stdout is not a terminal)")
+                           "chosen when stdin or stdout is not a terminal); Ctrl-C or "
+                           "Ctrl-\\ at the prompt ends the game, the score said")
     play.add_argument("--speed", choices=["fast", "authentic"], default=None,
                       help="how the typewriter types: at once (default, unless the "
                            "program's pack says otherwise) or at about 10 "

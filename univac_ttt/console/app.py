@@ -51,6 +51,7 @@ from .app_keys import console_bindings
 from .app_layout import STYLE, ConsoleLayout
 from .app_rows import ConsoleRows
 from .paper_rows import PaperRows
+from .paste import Paste
 from .side_panel import PANEL_WIDTH
 
 STILL_TYPING = "The UNIVAC is still typing; wait for the INPUT READY lamp."
@@ -97,6 +98,7 @@ class ConsoleApp:
         self.help_top = 0  # the first help line shown when the screen is too short for all
         self.paper = PaperRows()
         self._hold_until: float | None = None  # a game ended: older type-ahead is dropped
+        self._paste: Paste | None = None  # a paste's lines still to type (paste.py)
         self.keyboard_buffer = RecallBuffer(multiline=False, history=BoundedHistory(KEY_LINES))
         self._speed_changed = asyncio.Event()  # wakes the ticker, asleep in fast speed
         self.layout = ConsoleLayout(self)
@@ -173,21 +175,25 @@ class ConsoleApp:
         self.keyboard_buffer.reset()
         self._hold_until = self.settings.clock() + TYPEAHEAD_GRACE
 
-    def submit(self) -> None:
+    def submit(self, own: bool = True) -> bool:
+        """Enter: release the keyboard line. True when the UNIVAC took it. Enter pressed by
+        the player (``own``) drops what is left of a paste."""
+        if own:
+            self._paste = None
         text = self.keyboard_buffer.text
         if self.holding():
             self.keyboard_buffer.reset()
             self._dropped()
-            return
+            return False
         if self.typing:
             self.say(STILL_TYPING, True)
-            return
+            return False
         if self.session.error:
             self.say("The UNIVAC has stopped on an error. Press F2 for a new game.", True)
-            return
+            return False
         if self.running:
             self.say("The UNIVAC is still running; Esc or Ctrl-C stops it (STOP).", True)
-            return
+            return False
         self.pacer.start_reply()
         games = self.session.score.games
         result = self.session.release(text)
@@ -207,6 +213,7 @@ class ConsoleApp:
             error = self.transcript.error
             self.say(f"{error[:1].upper()}{error[1:]}; the game goes on.", True)
         self._sync_paper()
+        return result.accepted
 
     def _run_on(self) -> None:
         self.running = True
@@ -222,6 +229,7 @@ class ConsoleApp:
                 self.say(f"The UNIVAC stopped: {self.session.error}. F2 starts a new game.",
                          True)
             self._sync_paper()
+            self.paste_on()
             self.app.invalidate()
 
         self.app.create_background_task(finish())
@@ -234,6 +242,7 @@ class ConsoleApp:
         return True
 
     def type_key(self, data: str) -> None:
+        self._paste = None  # a key of one's own: what is left of a paste is dropped
         if self.holding():
             self._dropped()
             return
@@ -250,27 +259,47 @@ class ConsoleApp:
 
     def refuse(self, key: str) -> None:
         """A key the UNIVAC keyboard lacks: refused on the spot, nothing typed."""
+        self._paste = None
         hint = self.settings.pack.key_hint
         then = f" {hint[:1].upper()}{hint[1:]}." if hint else ""
         self.say(f"The UNIVAC keyboard has no {key} key.{then}", True)
 
     def paste(self, data: str) -> None:
+        """A paste types its lines one after another, as the class page does (paste.py)."""
         if self.holding():
             self._dropped()
             return
-        lines = data.splitlines() or [""]
-        first = lines[0]
-        typed = [ch for ch in first if ch in KEYBOARD_KEYS]
-        room = max(0, KEYBOARD_LINE - len(self.keyboard_buffer.text))
-        self.keyboard_buffer.insert_text("".join(typed[:room]).upper())
-        notes = []
-        if len(typed) < len(first):
-            notes.append("keys the UNIVAC lacks were left out")
-        if len(typed) > room:
-            notes.append(f"the keyboard line holds {KEYBOARD_LINE} keys: the rest were left out")
-        if len(lines) > 1:
-            notes.append(f"only the first of {len(lines)} pasted lines was typed")
-        self.say("; ".join(notes).capitalize() + "." if notes else "", bool(notes))
+        self._paste = Paste(data)
+        self.paste_on()
+
+    def paste_on(self) -> None:
+        """Type what is left of a paste while the UNIVAC waits for its keyboard: a line to
+        release once the last reply is typed (INPUT READY), a last line without a line end
+        at once. The ticker calls it when a reply is typed, and a long run when it ends."""
+        paste = self._paste
+        while paste is not None and paste.lines:
+            if self.holding():  # a game ended: the rest was for it
+                paste.ended = True
+                paste.lines.clear()
+                break
+            keys, released = paste.lines[0]
+            if released and (self.typing or self.running or self.session.error
+                             or not self.session.waiting_for_keyboard):
+                return  # the next line waits for INPUT READY
+            paste.lines.popleft()
+            room = max(0, KEYBOARD_LINE - len(self.keyboard_buffer.text))
+            self.keyboard_buffer.insert_text(paste.type_line(keys, room))
+            if released:
+                if not self.submit(own=False):
+                    paste.refused = self.hint
+                    paste.lines.clear()
+                    break
+                paste.used += 1
+        if paste is not None and not paste.lines:
+            self._paste = None
+            note = paste.note(KEYBOARD_LINE)
+            if note:
+                self.say(note, True)
 
     def new_game(self) -> None:
         if self.running:
@@ -280,6 +309,7 @@ class ConsoleApp:
         self.pacer.start_reply()
         self._boot_started = self.settings.clock()
         self.keyboard_buffer.reset()  # keys typed for the old game are not the new one's
+        self._paste = None
         self.session.new_game()
         self._hold_until = None
         self.paper.to_end()
@@ -377,6 +407,7 @@ class ConsoleApp:
                         self.paper.to_end()  # the reply is typed: its newest line shows
                         if self.hint == STILL_TYPING:  # INPUT READY: the wait is over
                             self.say("")
+                        self.paste_on()  # a paste's next line
                     self.app.invalidate()
                 if self.pacer.busy:
                     await asyncio.sleep(0.03)

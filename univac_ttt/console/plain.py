@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 
 
 PROMPT = "> "
+# Ctrl-C, and the terminal's quit key Ctrl-\\ (SIGQUIT) beside it: a player who presses
+# either wants the game to end as Ctrl-C ends it (the score said, status 130), not with
+# SIGQUIT's status 131 and a core dump.
+INTERRUPT_SIGNALS = tuple(getattr(_signal, name) for name in ("SIGINT", "SIGQUIT")
+                          if hasattr(_signal, name))
 
 
 class PlainResult(Record):
@@ -139,18 +144,21 @@ class PlainConsole:
         self._sinks.append(sink)
 
     def run(self) -> PlainResult:
-        """Run to the end of input or a stop. Ctrl-C while the UNIVAC runs presses the
-        desk's STOP (the run ends with a message); at the prompt it interrupts as usual."""
+        """Run to the end of input or a stop. Ctrl-C (or Ctrl-\\) while the UNIVAC runs
+        presses the desk's STOP (the run ends with a message); at the prompt it interrupts
+        as usual."""
+        taken: list[tuple[int, object]] = []
         try:
-            previous, on_main = _signal.signal(_signal.SIGINT, self._interrupt), True
+            for number in INTERRUPT_SIGNALS:
+                taken.append((number, _signal.signal(number, self._interrupt)))
         except ValueError:  # not the main thread: Ctrl-C is not this session's to take
-            previous, on_main = None, False
+            pass
         try:
             return self._run()
         finally:
             self._echo_control(True)
-            if on_main:
-                _signal.signal(_signal.SIGINT, previous)
+            for number, previous in taken:
+                _signal.signal(number, previous)
 
     def _echo_control(self, on: bool) -> None:
         """While the typewriter types at its pace on a terminal, the terminal must not echo

@@ -32,8 +32,8 @@ from prompt_toolkit.output import Output
 
 from ..hostio.stdin_lines import KEYBOARD_LINE
 from ..machine.charset import KEYBOARD_KEYS
-from ..museum.controller import STILL_TYPING, Kiosk, Mode
-from ..packs.tictactoe import tictactoe_pack
+from ..museum.controller import GREETING, NEW_GAME, STILL_TYPING, Kiosk, Mode
+from ..packs.tictactoe import RESULT_PATTERN, tictactoe_pack
 from ..tui.guard import run_guarded
 from ..tui.paper_view import PaperView
 from ..tui.theme import style
@@ -51,6 +51,8 @@ SHORT_BAR = " Square code 1 to 9, then Enter.  F1 help  F2 new game"
 DEMO_BAR = " DEMONSTRATION: the UNIVAC is playing itself. Press any key to play!"
 SHORT_DEMO_BAR = " DEMONSTRATION. Press any key to play!"
 NARROW_BAR = " 1-9, Enter  F1 help  F2 new"  # a 28-column screen's, the smallest
+KEYS_BAR = " F1 help   F2 new game"  # while the screen already asks for the move
+KEYED_MARK = "> "  # the visitor's entries on the paper
 NARROW_DEMO_BAR = " DEMONSTRATION: press a key"
 TITLE = " UNIVAC I  ·  TIC-TAC-TOE  ·  1951"
 SHORT_TITLE = " UNIVAC I · TIC-TAC-TOE"
@@ -129,12 +131,16 @@ class KioskApp:
     def shown_caption_lines(self) -> list[str]:
         """The caption under the board, after a blank line where there is room for one; none
         at all where it would not fit whole (a board cut off or half a sentence helps
-        nobody; the paper beside still says what happened)."""
-        room = self._size()[1] - CHROME_ROWS - self._board_rows()
+        nobody; the paper beside still says what happened). The hint's rows come first."""
+        room = self._room() - (len(self.hint_lines()) - 1)
         lines = self.caption_lines()
         if len(lines) > room:
             return []
         return ([""] if len(lines) < room else []) + lines
+
+    def _room(self) -> int:
+        """Rows under the board beside the one-row hint, keyboard line, title and bar."""
+        return self._size()[1] - CHROME_ROWS - self._board_rows()
 
     def left_width(self) -> int:
         """The board's column: the board, indented two, and one column to spare."""
@@ -152,8 +158,26 @@ class KioskApp:
     def caption_lines(self) -> list[str]:
         """The caption wrapped at words to the board's column, every line indented alike."""
         width = max(10, self.left_width() - 2)
-        return textwrap.wrap(self.kiosk.shown_caption, width, initial_indent=" ",
+        return textwrap.wrap(self.caption_text(), width, initial_indent=" ",
                              subsequent_indent=" ") or [""]
+
+    def caption_text(self) -> str:
+        """The caption; without the paper beside the board, a game's result as the UNIVAC
+        typed it goes before the next game's greeting caption (the result was on no line
+        of the screen once the greeting was typed)."""
+        caption = self.kiosk.shown_caption
+        if caption not in (GREETING, NEW_GAME) or self.paper_shown():
+            return caption
+        text = self.kiosk.pacer.text[-2_000:]
+        keyed = text.rfind("\n" + KEYED_MARK)
+        result = None
+        for match in RESULT_PATTERN.finditer(text, max(keyed, 0)):
+            result = match
+        if keyed < 0 or result is None:
+            return caption  # the first game, or F2: no game has just ended
+        start = text.rfind("\n", 0, result.start()) + 1
+        end = text.find("\n", result.end())
+        return f"{text[start:end if end >= 0 else len(text)].strip()} {caption}"
 
     def help_lines(self) -> list[str]:
         """The help wrapped at words to the screen (an 80-column console cuts no word)."""
@@ -162,14 +186,33 @@ class KioskApp:
     def _caption(self) -> FormattedText:
         return FormattedText([("class:caption", "\n".join(self.shown_caption_lines()))])
 
-    def _hint(self) -> FormattedText:
+    def _hint_text(self) -> tuple[str, str]:
         """A lit error neon; a hint about the last key; else, once INPUT READY is lit,
-        "Your move: ..."."""
+        "Your move: ..." (style, text)."""
         if self.kiosk.error_stop:
-            return FormattedText([("class:hint", self._fitted(self.kiosk.error_stop))])
+            return "class:hint", self.kiosk.error_stop
         if not self.kiosk.hint and self.kiosk.your_move:
-            return FormattedText([("class:caption", self._fitted(self.kiosk.your_move))])
-        return FormattedText([("class:hint", self._fitted(self.kiosk.hint))])
+            return "class:caption", self.kiosk.your_move
+        return "class:hint", self.kiosk.hint
+
+    def hint_lines(self) -> list[str]:
+        """The hint over the keyboard line, wrapped at words onto the rows the board leaves
+        (a 36-column kiosk cut "Your move: type a square code, 1 …" after every move); cut
+        after its last whole word only where even those rows are too few."""
+        text = self._hint_text()[1]
+        lines = textwrap.wrap(text, max(self._size()[0] - 1, 8), initial_indent=" ",
+                              subsequent_indent=" ") or [""]
+        return lines if len(lines) <= 1 + max(0, self._room()) else [self._fitted(text)]
+
+    def _hint(self) -> FormattedText:
+        return FormattedText([(self._hint_text()[0], "\n".join(self.hint_lines()))])
+
+    def asks_for_the_move(self) -> bool:
+        """Whether the caption or the hint, shown whole, already says how to move."""
+        caption = self.shown_caption_lines()
+        hint = self.hint_lines()
+        return ("Your move" in " ".join(caption) and "Enter" in caption[-1]) or (
+            "Your move" in hint[0] and hint[-1].rstrip().endswith("Enter."))
 
     def _fitted(self, text: str) -> str:
         """A one-line message, indented one: whole on a wide screen; on a narrow one cut
@@ -199,6 +242,7 @@ class KioskApp:
         explains the UNIVAC's strategy meanwhile); the shorter words on a narrow screen."""
         columns = self._size()[0]
         bars = ((DEMO_BAR, SHORT_DEMO_BAR, NARROW_DEMO_BAR) if self.kiosk.demonstrating
+                else (KEYS_BAR,) if self.asks_for_the_move()  # said once: not in the bar too
                 else (BAR, SHORT_BAR, NARROW_BAR))
         return next((bar for bar in bars if len(bar) <= columns), bars[-1])
 
@@ -226,7 +270,8 @@ class KioskApp:
                 ("class:title", self.title_text())])), height=1, style="class:title"),
             VSplit([left, ConditionalContainer(VSplit([Window(width=2), self.paper.window]),
                                                filter=Condition(self.paper_shown))]),
-            Window(FormattedTextControl(self._hint), height=1),
+            Window(FormattedTextControl(self._hint),
+                   height=lambda: Dimension.exact(len(self.hint_lines()))),
             keyboard_line,
             Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
         ])

@@ -134,15 +134,30 @@ class MonitorLayout:
         return max(10, self.size().columns - 1)
 
     def sync_output(self) -> None:
-        """Wrap every line at spaces to the pane's width; show the newest. A file's escapes
-        are shown as text (terminal_text.visible)."""
+        """Wrap every line at spaces to the pane's width; show the newest, or the start of
+        a command's answer too tall for the pane (``state.answer``). A file's escapes are
+        shown as text (terminal_text.visible)."""
         width = self.output_width()
         self._wrapped_width = width
-        shown = (visible(line) for line in self.state.lines)
-        text = "\n".join(line if len(line) <= width else "\n".join(
+        shown = [line if len(line) <= width else "\n".join(
             textwrap.wrap(line, width, subsequent_indent="    ", break_on_hyphens=False)
-            or [""]) for line in shown)
-        self.output_buffer.set_document(Document(text, len(text)), bypass_readonly=True)
+            or [""]) for line in map(visible, self.state.lines)]
+        text = "\n".join(shown)
+        document = Document(text, len(text))
+        answer, self.state.answer = self.state.answer, 0
+        if answer:
+            rows = sum(line.count("\n") + 1 for line in shown[-answer:])
+            height = self.output_rows()
+            if rows > height:  # the cursor on the pane's last row, the echo on its first
+                first = document.line_count - rows
+                document = Document(text, document.translate_row_col_to_index(
+                    first + height - 1, 0))
+        self.output_buffer.set_document(document, bypass_readonly=True)
+
+    def output_rows(self) -> int:
+        """The output pane's rows: what the title, the panes, the state line, its rule, the
+        prompt and the key bar leave."""
+        return max(1, self.size().rows - 5 - self.plan().top_rows)
 
     def scroll(self, pages: int) -> None:
         """PageUp (-1) / PageDown (+1): move the view a page, keeping a line of context."""

@@ -51,6 +51,10 @@ class MonitorState:
         self.late_until = 0.0  # until then (time.monotonic) a Ctrl-C is a late STOP
         self.pending: deque[str | None] = deque()  # typed lines; None: a quit key
         self.busy = False  # a command is running on the worker thread
+        # Lines of the last command's answer, its echo first, until the output shows it:
+        # one taller than the output pane opens at its start (help on an 80x24 screen
+        # opened at its end), and PageDown reads on.
+        self.answer = 0
         self.frozen = Frozen()
         self.freeze()
 
@@ -79,15 +83,14 @@ class MonitorState:
         """Run one typed line (on the worker thread)."""
         monitor = self.monitor
         if not self.is_command(line):
-            self.lines.append(f"UNIVAC KEYBOARD ▸ {line}")
-            typed = monitor.execute(f"type {line}")
-            self.lines.extend(typed)
-            if typed and not typed[0].startswith("??"):
-                self.lines.extend(monitor.execute("continue"))
+            answer = [f"UNIVAC KEYBOARD ▸ {line}", *monitor.execute(f"type {line}")]
+            if len(answer) > 1 and not answer[1].startswith("??"):
+                answer += monitor.execute("continue")
         else:
             command = line[len(COMMAND_PREFIX):] if line.startswith(COMMAND_PREFIX) else line
-            self.lines.append(f"monitor> {command}")
-            self.lines.extend(monitor.execute(command))
+            answer = [f"monitor> {command}", *monitor.execute(command)]
+        self.lines.extend(answer)
+        self.answer = min(len(answer), len(self.lines))
 
     def freeze(self) -> None:
         """Take what the panes show from the machine (never while the worker runs it)."""

@@ -35,6 +35,15 @@ COMMANDS = ("Enter", "Backspace", "NewGame", "Staff", "Escape")
 STILL_TYPING = "The UNIVAC is still typing. Wait for INPUT READY."
 NO_SUCH_KEY = "The UNIVAC keyboard has no key for {key!r}."
 WORD_FULL = "A word is twelve characters: press WORD RELEASE or ERASE."
+YOUR_TURN = "Your move. The UNIVAC's last step: {step}"  # the caption at INPUT READY
+
+
+def your_turn(caption: str) -> str:
+    """The caption once the UNIVAC waits for the player: their turn, then the step that
+    led there (it read as what the UNIVAC was still doing)."""
+    if len(caption) > 1 and caption[1].islower():
+        caption = caption[0].lower() + caption[1:]
+    return YOUR_TURN.format(step=caption)
 
 
 def paper_message(chunk: PrintedChunk) -> Message:
@@ -160,6 +169,10 @@ class GameTab:
             # the next game's greeting is typed (``after``) it is that game's: none yet,
             # as at the first game (it stayed until the next move).
             message["after"]["caption"] = self.caption = ""
+        elif self.caption and session.waiting_for_keyboard and not self.museum:
+            # once the reply is typed and INPUT READY is lit, it is the player's turn: the
+            # caption says so first (the museum's says "Your move" over its keys)
+            message["after"]["caption"] = your_turn(self.caption)
         return message
 
 

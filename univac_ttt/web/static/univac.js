@@ -9,7 +9,6 @@
   const PAPER_LINES = 2000; // lines kept on the page (the desk keeps its own bounded paper)
   const STILL_TYPING = "The UNIVAC is still typing. Wait for INPUT READY.";
   const PASTE_KEYS = 200; // keys a paste may type (the terminal's keyboard line holds 200)
-  const PASTE_CUT = `Only the first ${PASTE_KEYS} characters of a paste are typed.`;
   const PASTE_NOTHING = "Nothing in that paste is a key: type a square code, 1 to 9.";
   // What the server takes as a key: a printable character, as Python's str.isprintable
   // says (a tab, a no-break space or a control character copied from a page is left out:
@@ -205,7 +204,7 @@
       lamp.setAttribute("aria-label", `${name} ${on ? "lit" : "dark"}`);
     }
     document.body.dataset.ready = lit ? "yes" : "no";
-    if (lit && pasted.length && !pasteAnswers) setTimeout(pasteOn, 0);
+    if (lit && pasted.length && paste && !paste.sent.length) setTimeout(pasteOn, 0);
   }
 
   function applyAfter(after, now) {
@@ -227,21 +226,32 @@
     $("score").textContent = `UNIVAC ${univac} · draws ${draws} · you ${you}`;
     if (after.result) {
       sound.play("bell", now);
-      pasted = []; // what a paste held past a game's end belonged to that game
+      if (pasted.length && paste) { // what a paste held past a game's end was that game's
+        paste.ended = true;
+        pasted = [];
+        pasteDone();
+      }
     }
-    // a game's end: once the next greeting is typed, the caption is the new game's
+    // once the reply is typed: the player's turn, or at a game's end the new game's (none)
     if (typeof after.caption === "string") $("caption").textContent = after.caption;
     lamps();
   }
 
   function applyState(message) {
-    if (pasteAnswers) pasteAnswers -= 1;
+    const answered = paste && paste.sent.length ? paste.sent.shift() : undefined;
+    if (answered) pasteAnswered(answered, message);
     $("line").textContent = message.line;
     const before = mode;
     mode = message.mode;
     let hint = message.hint || message.your_move || "";
     serverHint = hint;
-    if (pasteCut) hint = hint ? `${hint} ${PASTE_CUT}` : PASTE_CUT; // until a key of one's own
+    // A paste's keys are answered one by one ("a word is twelve characters" to each key
+    // past the twelfth); what became of the paste is said once, at its end, and stays
+    // until a key of one's own.
+    if (paste && (paste.note || answered !== undefined)) {
+      hint = paste.note;
+      if (!paste.sent.length && !pasted.length && !paste.note) hint = pasteDone() || serverHint;
+    }
     $("hint").textContent = hint;
     $("caption").textContent = message.caption || "";
     document.body.dataset.mode = mode;
@@ -268,22 +278,59 @@
   // UNIVAC has answered and INPUT READY is lit again (a key typed while it types would be
   // refused), so pasted moves play one after another. A key of one's own drops the rest.
   let pasted = [];
-  let pasteAnswers = 0; // answers (state messages) still due to the pasted keys sent
-  let pasteCut = false; // the last paste was longer than PASTE_KEYS: said until a key is typed
+  // The paste's account: its characters, those the UNIVAC took, why the rest were not
+  // typed; ``sent`` the keys whose answers (state messages) are still due, in order (null:
+  // an earlier paste's).
+  let paste = null;
   function pasteOn() {
-    while (pasted.length && !pasteAnswers && ready && !typing() && mode === "playing") {
+    while (pasted.length && paste && !paste.sent.length && ready && !typing() &&
+           mode === "playing") {
       let name;
       do { // the keys up to a WORD RELEASE go at once; then wait for every answer
         name = pasted.shift();
-        pasteAnswers += 1;
+        paste.sent.push(name);
         key(name, true);
       } while (pasted.length && name !== "Enter");
     }
     if (mode !== "playing") pasted = [];
   }
 
+  function pasteAnswered(name, message) {
+    if (name === "Enter") {
+      if (message.hint) paste.other = message.hint; // a release refused
+      else paste.used += 1;
+    } else if (message.line.length > paste.line.length) paste.used += 1;
+    else if (paste.line.length >= hello.word) paste.word = true;
+    else paste.lacking.add(name);
+    paste.line = message.line;
+  }
+
+  // The paste has been typed as far as it goes: if not all of it, the hint says how much
+  // and why, in plain words (it said "first 200 typed" beside the server's hint that a
+  // word is twelve characters, when twelve were typed). Returns the hint ("" when whole).
+  function pasteDone() {
+    const p = paste;
+    if (p.used >= p.total) { paste = null; return ""; }
+    const why = [];
+    if (p.word) why.push(`a word is ${hello.word} characters`);
+    if (p.lacking.size) {
+      const keys = [...p.lacking].slice(0, 3).map((k) => `"${k}"`).join(", ");
+      why.push(`the UNIVAC keyboard has no ${keys} key${p.lacking.size > 1 ? "s" : ""}`);
+    }
+    if (p.skipped) why.push("tabs, special spaces and control characters are no keys");
+    if (p.cut) why.push(`a paste types at most ${PASTE_KEYS} characters`);
+    if (p.ended) why.push("the rest was for the game that ended");
+    if (p.other) why.push(p.other.replace(/\.$/, ""));
+    const typed = p.used === 0 ? "none was" : p.used === 1 ? "1 was" : `${p.used} were`;
+    const full = p.word && p.line.length >= hello.word ? " Press WORD RELEASE or ERASE." : "";
+    p.note = `Of the ${p.total} character${p.total === 1 ? "" : "s"} pasted, ${typed} ` +
+      `typed: ${why.join("; ") || "the UNIVAC did not take them"}.${full}`;
+    $("hint").textContent = p.note;
+    return p.note;
+  }
+
   function key(name, fromPaste = false) {
-    if (!fromPaste) { pasted = []; pasteCut = false; }
+    if (!fromPaste) { pasted = []; paste = null; }
     if (name === "NewGame") finishTyping();
     if (name === "NewGame" || name === "Staff" || name === "Escape") { send({ k: name }); return; }
     if (!hello.museum && typing()) { $("hint").textContent = STILL_TYPING; return; }
@@ -439,10 +486,12 @@
       event.preventDefault();
       const text = (event.clipboardData && event.clipboardData.getData("text")) || "";
       const keys = [];
-      let cut = false;
+      let total = 0, skipped = 0, cut = false;
       for (const ch of text.replace(/\r\n?/g, "\n")) {
-        if (ch !== "\n" && !PASTABLE.test(ch)) continue;
-        if (keys.length === PASTE_KEYS) { cut = true; break; }
+        total += 1;
+        if (cut) continue; // counted, not looked at
+        if (ch !== "\n" && !PASTABLE.test(ch)) { skipped += 1; continue; }
+        if (keys.length === PASTE_KEYS) { cut = true; continue; }
         keys.push(ch === "\n" ? "Enter" : ch);
       }
       if (!keys.length) { // a tab, a space copied from a page: nothing the UNIVAC has
@@ -451,9 +500,10 @@
       }
       sound.ensure();
       pasted = keys;
-      pasteCut = cut;
+      paste = { total, used: 0, skipped, cut, ended: false, word: false, lacking: new Set(),
+                other: "", note: "", line: $("line").textContent,
+                sent: paste ? paste.sent.map(() => null) : [] };
       pasteOn();
-      if (cut) $("hint").textContent = PASTE_CUT;
     });
     let large = null;
     try { large = localStorage.getItem("univac-large"); } catch (e) { /* */ }
