@@ -141,6 +141,9 @@ def _quit_is_interrupt(argv: list[str]) -> bool:
     """Whether this command takes the terminal's quit key (Ctrl-\\, SIGQUIT) as Ctrl-C: a
     game's player who presses it wants the game to end, as Ctrl-C ends it (the score said,
     status 130), not SIGQUIT's default of status 131 and a core dump."""
+    program = os.path.basename(argv[0]) if argv else ""
+    if program not in ("univac-ttt", "__main__.py"):  # a process that only imports us
+        return False  # (a test runner, a script): its Ctrl-\ is its own
     command = argv[1] if len(argv) > 1 and not argv[1].startswith("-") else "play"
     return command in QUITS_AS_INTERRUPT and hasattr(_signal, "SIGQUIT")
 

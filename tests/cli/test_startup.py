@@ -225,3 +225,19 @@ def test_the_start_holds_the_collector_and_the_command_runs_with_it():
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             timeout=60)
     assert (result.returncode, result.stdout) == (0, "True True\n"), result.stderr
+
+
+@pytest.mark.parametrize(("argv", "takes_it"), [
+    (["/usr/bin/univac-ttt"], True),  # the game, play by default
+    (["/venv/bin/univac-ttt", "run", "x.img"], True),
+    (["/src/univac_ttt/__main__.py", "--plain"], True),  # python -m univac_ttt
+    (["/venv/bin/univac-ttt", "kiosk"], False),  # its own signals (lock_signals)
+    (["/venv/bin/univac-ttt", "serve"], False),
+    (["/venv/bin/pytest", "-n", "4"], False),  # a process that only imports the launcher
+    (["-c"], False),
+    ([], False),
+])
+def test_ctrl_backslash_is_taken_as_ctrl_c_only_by_the_game_s_own_commands(argv, takes_it):  # type: ignore[no-untyped-def]
+    from univac_ttt import launch
+
+    assert launch._quit_is_interrupt(argv) is takes_it

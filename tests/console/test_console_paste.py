@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -39,14 +40,63 @@ def test_a_last_line_without_a_line_end_waits_on_the_keyboard_line():
     assert keyed(console) == ["> 5"] and console.keyboard_buffer.text == "9"
 
 
-def test_a_key_of_one_s_own_drops_the_rest_of_a_paste():
-    """In authentic speed the second line waits for the reply to be typed; a key typed
-    meanwhile is the player's own, and the paste's rest is not typed after it."""
-    clock = FakeClock()
-    console, _ = run_console(pasted("5\n9\n") + "3" + CTRL_Q + CTRL_Q,
-                             ConsoleSettings(authentic=True, clock=clock))
-    assert console.session.words_typed == 0  # the greeting still typing: nothing released
-    assert console.keyboard_buffer.text == "3"
+def _typing_console(pipe):  # type: ignore[no-untyped-def]
+    """A console at the typewriter's own speed on a clock that moves only when told, its
+    greeting typed: a pasted line's reply is still typing until the test finishes it."""
+    console = ConsoleApp(lambda on_print: GameSession.from_pack(TTT, on_print=on_print),
+                         ConsoleSettings(pack=TTT, authentic=True, clock=FakeClock()),
+                         input=pipe, output=DummyOutput())
+    console.pacer.finish()
+    console._sync_paper()
+    return console
+
+
+def _reply_typed(console: ConsoleApp) -> None:
+    """What the ticker does when a reply's last word is typed: INPUT READY, the paste on."""
+    console.pacer.finish()
+    console._sync_paper()
+    console.paste_on()
+
+
+def test_a_paste_s_next_line_waits_for_the_reply_to_be_typed():
+    with create_pipe_input() as pipe:
+        console = _typing_console(pipe)
+        console.paste("5\n9\n")
+        assert keyed(console) == ["> 5"] and console.typing
+        _reply_typed(console)
+        assert keyed(console) == ["> 5", "> 9"]
+
+
+@pytest.mark.parametrize("own", [
+    lambda console: console.type_key("3"),
+    lambda console: (console.keyboard_buffer.load_history_if_not_yet_loaded(),  # as run
+                     console.keyboard_buffer.auto_up()),  # Up: the last line recalled
+    lambda console: console.keyboard_buffer.insert_text("3"),  # an edit by any binding
+])
+def test_a_key_of_one_s_own_drops_the_rest_of_a_paste(own):  # type: ignore[no-untyped-def]
+    """The second line waits for the reply to be typed; a key typed meanwhile (a square
+    code, Up's recall of the last line) is the player's own, and the paste's rest is not
+    typed after it."""
+    with create_pipe_input() as pipe:
+        console = _typing_console(pipe)
+        console.paste("5\n9\n")
+        own(console)
+        typed = console.keyboard_buffer.text
+        assert typed
+        _reply_typed(console)
+        assert keyed(console) == ["> 5"]
+        assert console.keyboard_buffer.text == typed
+
+
+def test_f3_while_a_paste_waits_types_its_next_line():
+    """F3 to fast speed types the reply at once: the paste goes on (the ticker, which
+    would have, never sees the typing end)."""
+    with create_pipe_input() as pipe:
+        console = _typing_console(pipe)
+        console.paste("5\n9\n")
+        assert keyed(console) == ["> 5"]
+        console.toggle_speed()
+        assert keyed(console) == ["> 5", "> 9"]
 
 
 def test_what_a_paste_could_not_type_is_said_once_with_why():

@@ -55,3 +55,21 @@ def test_headings_are_whole_at_every_width(peers, width):
     caption = lines[next(i for i, line in enumerate(lines) if "connections" in line):]
     assert all(line.rstrip().endswith((";", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"))
                for line in caption if line.strip()), caption
+
+
+def test_at_40_columns_no_figure_is_cut():
+    """At 40 columns seat 10 (two digits) idle for 3,000 s overflowed the narrowest layout
+    and rich cut the idle column ("idl" over "3000", the "s" lost): the transport goes too
+    there, and every figure stays whole."""
+    table = ClassTable(io.StringIO(), live=False)
+    seat = Seat(10, "127.0.0.1:54321", "telnet", lambda: (3, 1, 0))
+    seat.last_input -= 3000
+    table.seat(seat)
+    console = Console(file=io.StringIO(), width=40)
+    console.print(table.render())
+    lines = console.file.getvalue().splitlines()
+    assert all(len(line) <= 40 for line in lines)
+    text = "\n".join(lines)
+    assert "…" not in text and "idle" in text
+    row = next(line for line in lines if line.split() and line.split()[0] == "10")
+    assert row.split()[-1] == "3000s"

@@ -16,6 +16,7 @@ from rich.text import Text
 from ..desk.score import Score
 
 MAX_PEER_SHOWN = 47  # an IPv6 address and port: the longest "from" kept whole
+FOLDED_PEER = 9  # the narrowest a folded address is left: "127.0.0." a line at least
 # "idle" with its unit on each figure ("12s"): "idle" over "s" read as a stray letter.
 HEADINGS = ("#", "from", "via", "games", "UNIVAC wins", "draws", "player wins", "idle")
 # Where a heading may break to save width: two words stacked, each whole.
@@ -109,8 +110,8 @@ class ClassTable:
         ruled with one-line headings, ruled with two-word headings stacked, the same two
         without rules between columns, and last (a 60-column terminal with long
         addresses) without the games column (each row's three results and the caption's
-        total say it), its address folded onto a second line where even that is too
-        narrow, never cut. Headings are never cut or broken inside a word."""
+        total say it), then without the transport too (a 40-column terminal), its address
+        folded onto a second line where even that is too narrow, never cut. Headings are never cut or broken inside a word."""
         t = self.totals()
         now = time.monotonic()
         rows: list[dict[str, str]] = []
@@ -126,14 +127,20 @@ class ClassTable:
         cells["from"] = min(cells["from"], MAX_PEER_SHOWN)
         every = list(HEADINGS)
         no_games = [name for name in HEADINGS if name != "games"]
+        no_via = [name for name in no_games if name != "via"]
         layouts = [(ruled, stacked, every) for ruled in (True, False)
                    for stacked in (False, True)] + [(False, True, no_games)]
         for ruled, stacked, columns in layouts:
-            wide = {name: max(cells[name], *map(len, self._heading(name, stacked).split("\n")))
-                    for name in columns}
+            wide = self._widths(cells, columns, stacked)
             spent = 3 * len(columns) + 1 if ruled else len(columns) + 1
             if sum(wide.values()) + spent <= width:
                 break
+        else:  # the address folded; without the transport where even that leaves no room
+            for columns in (no_games, no_via):
+                wide = self._widths(cells, columns, stacked)
+                spent = len(columns) + 1
+                if sum(wide.values()) - wide["from"] + spent + FOLDED_PEER <= width:
+                    break
         caption = self._caption(width - 2)
         if ruled:
             table = Table(title="UNIVAC I class", caption=caption)
@@ -166,6 +173,11 @@ class ClassTable:
             else:
                 lines.append(part)
         return ";\n".join(lines)
+
+    def _widths(self, cells: dict[str, int], columns: list[str],
+                stacked: bool) -> dict[str, int]:
+        return {name: max(cells[name], *map(len, self._heading(name, stacked).split("\n")))
+                for name in columns}
 
     @staticmethod
     def _heading(name: str, stacked: bool) -> str:

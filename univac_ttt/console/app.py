@@ -277,6 +277,10 @@ class ConsoleApp:
         release once the last reply is typed (INPUT READY), a last line without a line end
         at once. The ticker calls it when a reply is typed, and a long run when it ends."""
         paste = self._paste
+        if paste is not None and paste.left is not None \
+                and paste.left != self.keyboard_buffer.text:
+            self._paste = None  # the player edited the line meanwhile: the rest is dropped
+            return
         while paste is not None and paste.lines:
             if self.holding():  # a game ended: the rest was for it
                 paste.ended = True
@@ -285,6 +289,7 @@ class ConsoleApp:
             keys, released = paste.lines[0]
             if released and (self.typing or self.running or self.session.error
                              or not self.session.waiting_for_keyboard):
+                paste.left = self.keyboard_buffer.text
                 return  # the next line waits for INPUT READY
             paste.lines.popleft()
             room = max(0, KEYBOARD_LINE - len(self.keyboard_buffer.text))
@@ -322,6 +327,7 @@ class ConsoleApp:
         self.pacer.set_authentic(authentic)
         self.say("Typing at the typewriter's own speed." if authentic else "Typing at once.")
         self._sync_paper()
+        self.paste_on()  # typed at once: a paste's next line need not wait for the ticker
         self._speed_changed.set()
 
     def save_paper(self) -> Path | None:

@@ -33,6 +33,9 @@ class Paste:
         self.full = False  # the keyboard line was full
         self.ended = False  # the game ended with lines still to type
         self.refused = ""  # why a release was refused
+        # the keyboard line as the paste last left it: a line found otherwise when the paste
+        # goes on was edited by the player (a key, Up's recall, Backspace), who has taken over
+        self.left: str | None = None
 
     def type_line(self, keys: str, room: int) -> str:
         """The keys of a line the UNIVAC keyboard has, at most ``room`` of them; what was
