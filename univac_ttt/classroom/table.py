@@ -110,8 +110,9 @@ class ClassTable:
         ruled with one-line headings, ruled with two-word headings stacked, the same two
         without rules between columns, and last (a 60-column terminal with long
         addresses) without the games column (each row's three results and the caption's
-        total say it), then without the transport too (a 40-column terminal), its address
-        folded onto a second line where even that is too narrow, never cut. Headings are never cut or broken inside a word."""
+        total say it), its address folded onto a second line where even that is too
+        narrow, never cut; where a folded address leaves no room (40 columns), without the
+        transport too. Headings are never cut or broken inside a word."""
         t = self.totals()
         now = time.monotonic()
         rows: list[dict[str, str]] = []
