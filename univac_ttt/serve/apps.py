@@ -19,6 +19,7 @@ from prompt_toolkit.output import DummyOutput, Output
 from .key_path import plain_keys
 from .keys import serve_keys
 from .wakeups import quiet_wakeups
+from .winch import no_winch
 
 
 class ServedApp(Protocol):
@@ -54,6 +55,8 @@ def make_app(factory: AppFactory, input: Input, output: Output, *, authentic: bo
     plain_keys(app)
     # No timer task for a key that holds nothing, no self-pipe for a redraw (wakeups.py).
     quiet_wakeups(app)
+    # Its size comes from the connection (NAWS, SSH), never from the server's SIGWINCH.
+    no_winch(app)
     return served
 
 

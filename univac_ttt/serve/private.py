@@ -65,6 +65,8 @@ PROMPT_TOOLKIT_INTERNALS = (
     ("prompt_toolkit.filters.base", "_AndList", ("filters",)),
     ("prompt_toolkit.key_binding.bindings.basic", None, ("in_quoted_insert",)),
     ("asyncio.unix_events", "_UnixSelectorEventLoop", ("_signal_handlers",)),
+    # winch.py replaces the attach run_async looks up in its module at every run
+    ("prompt_toolkit.application.application", None, ("attach_winch_signal_handler",)),
     ("asyncio.events", "Handle", ("_callback", "_run")),
 )
 
