@@ -250,3 +250,42 @@ def test_a_binding_whose_filter_reads_the_console_s_state_cancels_the_short_cut(
         finally:
             table.remove(when_shown)
         assert ours.sole_binding("5") is not None
+
+
+def test_terminals_with_the_same_registries_share_their_lookups(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Served consoles collect the same registries (all the process's): a key one
+    terminal looked up is answered for the next without asking any registry, and the
+    answer is the same. Monitors each have bindings of their own: tables of their own."""
+    from prompt_toolkit.key_binding.key_bindings import KeyBindingsBase
+
+    asked: list[object] = []
+    with create_pipe_input() as keys:
+        consoles = [make_app(served_apps()["play"], keys, DummyOutput(), authentic=False,
+                             transcript=None) for _ in range(2)]
+        monitors = [make_app(served_apps()["monitor"], keys, DummyOutput(), authentic=False,
+                             transcript=None) for _ in range(2)]
+        with set_app(consoles[0].application):
+            first = consoles[0].application.key_processor._bindings
+            chosen = first.sole_binding("5")
+            found = first.get_bindings_for_keys(("5",))
+        assert chosen is not None
+        for part in {type(p) for p in first._parts}:
+            for name in ("get_bindings_for_keys", "get_bindings_starting_with_keys"):
+                method = getattr(part, name)
+
+                def counted(self: KeyBindingsBase, keys_: Any, method: Any = method) -> Any:
+                    asked.append(self)
+                    return method(self, keys_)
+                monkeypatch.setattr(part, name, counted)
+        with set_app(consoles[1].application):
+            second = consoles[1].application.key_processor._bindings
+            assert second.sole_binding("5") is chosen
+            assert second.get_bindings_for_keys(("5",)) == found
+        assert asked == []
+        assert second._lookups is first._lookups
+        ours = [m.application.key_processor._bindings for m in monitors]
+        for served, lookups in zip(monitors, ours, strict=True):
+            with set_app(served.application):
+                lookups.get_bindings_for_keys(("5",))
+        assert ours[0]._lookups is not ours[1]._lookups
+        assert ours[0]._lookups is not first._lookups
