@@ -289,3 +289,37 @@ def test_terminals_with_the_same_registries_share_their_lookups(monkeypatch) -> 
                 lookups.get_bindings_for_keys(("5",))
         assert ours[0]._lookups is not ours[1]._lookups
         assert ours[0]._lookups is not first._lookups
+
+
+WARMED = """
+from prompt_toolkit.input import DummyInput
+from prompt_toolkit.key_binding import key_bindings
+from prompt_toolkit.output import DummyOutput
+from univac_ttt.cli.serve import served_apps
+from univac_ttt.serve.apps import WARM_KEYS, make_app, warm_terminal
+
+factory = served_apps()["play"]
+warm_terminal(factory)
+made = []
+init = key_bindings.Binding.__init__
+key_bindings.Binding.__init__ = lambda self, *a, **k: (made.append(1), init(self, *a, **k))[1]
+served = make_app(factory, DummyInput(), DummyOutput(), authentic=False, transcript=None)
+lookups = served.application.key_processor._bindings
+for key in WARM_KEYS:
+    lookups.sole_binding(key)
+print(len(made), sum(lookups.sole_binding(key) is not None for key in [*"0123456789", "c-m"]))
+"""
+
+
+def test_the_server_s_warm_terminal_builds_the_first_key_s_tables() -> None:
+    """In a fresh process (the tables are the process's), after the server's warm-up a
+    class's keys build no binding: prompt_toolkit's conditional copies of its defaults (1,072
+    bindings with their filters) were built before the heap froze start-up's objects, not
+    at the first student's first key."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", WARMED], capture_output=True, text=True,
+                          timeout=60, check=True)
+    made, sole = done.stdout.split()
+    assert (int(made), int(sole)) == (0, 11)
