@@ -250,3 +250,76 @@ def test_a_binding_whose_filter_reads_the_console_s_state_cancels_the_short_cut(
         finally:
             table.remove(when_shown)
         assert ours.sole_binding("5") is not None
+
+
+def test_terminals_with_the_same_registries_share_their_lookups(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Served consoles collect the same registries (all the process's): a key one
+    terminal looked up is answered for the next without asking any registry, and the
+    answer is the same. Monitors each have bindings of their own: tables of their own."""
+    from prompt_toolkit.key_binding.key_bindings import KeyBindingsBase
+
+    asked: list[object] = []
+    with create_pipe_input() as keys:
+        consoles = [make_app(served_apps()["play"], keys, DummyOutput(), authentic=False,
+                             transcript=None) for _ in range(2)]
+        monitors = [make_app(served_apps()["monitor"], keys, DummyOutput(), authentic=False,
+                             transcript=None) for _ in range(2)]
+        with set_app(consoles[0].application):
+            first = consoles[0].application.key_processor._bindings
+            chosen = first.sole_binding("5")
+            found = first.get_bindings_for_keys(("5",))
+        assert chosen is not None
+        for part in {type(p) for p in first._parts}:
+            for name in ("get_bindings_for_keys", "get_bindings_starting_with_keys"):
+                method = getattr(part, name)
+
+                def counted(self: KeyBindingsBase, keys_: Any, method: Any = method) -> Any:
+                    asked.append(self)
+                    return method(self, keys_)
+                monkeypatch.setattr(part, name, counted)
+        with set_app(consoles[1].application):
+            second = consoles[1].application.key_processor._bindings
+            assert second.sole_binding("5") is chosen
+            assert second.get_bindings_for_keys(("5",)) == found
+        assert asked == []
+        assert second._lookups is first._lookups
+        ours = [m.application.key_processor._bindings for m in monitors]
+        for served, lookups in zip(monitors, ours, strict=True):
+            with set_app(served.application):
+                lookups.get_bindings_for_keys(("5",))
+        assert ours[0]._lookups is not ours[1]._lookups
+        assert ours[0]._lookups is not first._lookups
+
+
+WARMED = """
+from prompt_toolkit.input import DummyInput
+from prompt_toolkit.key_binding import key_bindings
+from prompt_toolkit.output import DummyOutput
+from univac_ttt.cli.serve import served_apps
+from univac_ttt.serve.apps import WARM_KEYS, make_app, warm_terminal
+
+factory = served_apps()["play"]
+warm_terminal(factory)
+made = []
+init = key_bindings.Binding.__init__
+key_bindings.Binding.__init__ = lambda self, *a, **k: (made.append(1), init(self, *a, **k))[1]
+served = make_app(factory, DummyInput(), DummyOutput(), authentic=False, transcript=None)
+lookups = served.application.key_processor._bindings
+for key in WARM_KEYS:
+    lookups.sole_binding(key)
+print(len(made), sum(lookups.sole_binding(key) is not None for key in [*"0123456789", "c-m"]))
+"""
+
+
+def test_the_server_s_warm_terminal_builds_the_first_key_s_tables() -> None:
+    """In a fresh process (the tables are the process's), after the server's warm-up a
+    class's keys build no binding: prompt_toolkit's conditional copies of its defaults (1,072
+    bindings with their filters) were built before the heap froze start-up's objects, not
+    at the first student's first key."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", WARMED], capture_output=True, text=True,
+                          timeout=60, check=True)
+    made, sole = done.stdout.split()
+    assert (int(made), int(sole)) == (0, 11)

@@ -14,11 +14,16 @@ per-key caches warm from every terminal), combined as a merged registry orders t
 (prompt_toolkit sorts a merged list by the number of ``Keys.Any`` in a binding's keys, a
 stable sort: so do the concatenated lists here), and kept per key, bounded. Bindings
 added to the front end's own registry after it started are seen (its version is checked:
-a small registry); prompt_toolkit's shared defaults are never changed.
+a small registry); prompt_toolkit's shared defaults are never changed. Terminals that
+collect the same registries (every served console: all of them are the process's) share
+these per-key answers (``_Lookups``): a terminal's first digit was a cold lookup for each
+terminal (about 36 us, the sort and the filters' kinds read again; nine keys a player),
+and is now warm from the first terminal that typed it.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Hashable
 from functools import cache
 from typing import Any
@@ -71,6 +76,47 @@ def _flat(registry: KeyBindingsBase) -> list[KeyBindingsBase]:
     return [registry]
 
 
+class _Lookups:
+    """The answers for one tuple of registries (``ServedKeyBindings._parts``), shared by
+    every terminal whose focus collects the same ones: a served console's are all the
+    process's (prompt_toolkit's defaults, the page navigation, prompt_toolkit's basic
+    bindings, the console's own table), so a key one terminal looked up is warm for every
+    terminal after it; a front end with bindings of its own per terminal (the monitor's)
+    has tables of its own, as before. Every answer depends on the registries alone (the
+    bindings, in order; whether a binding may be eager; the sole binding, read from the
+    filters' kinds, never from what they say now)."""
+
+    __slots__ = ("parts", "versions", "for_keys", "may_be_eager", "starting", "sole",
+                 "__weakref__")
+
+    def __init__(self, parts: tuple[KeyBindingsBase, ...]) -> None:
+        self.parts = parts  # held: no id below is reused while these tables live
+        self.versions: tuple[Hashable, ...] | None = None  # the watched registries' when made
+        self.for_keys: dict[KeysTuple, list[Binding]] = {}
+        self.may_be_eager: dict[KeysTuple, tuple[bool, ...]] = {}
+        self.starting: dict[KeysTuple, list[Binding]] = {}
+        self.sole: dict[Hashable, Binding | None] = {}
+
+    def clear(self) -> None:
+        self.for_keys.clear()
+        self.may_be_eager.clear()
+        self.starting.clear()
+        self.sole.clear()
+
+
+# The tables in use, by their registries' ids: kept while a terminal uses them.
+_shared: weakref.WeakValueDictionary[tuple[int, ...], _Lookups] = (
+    weakref.WeakValueDictionary())
+
+
+def _lookups_for(parts: tuple[KeyBindingsBase, ...]) -> _Lookups:
+    key = tuple(map(id, parts))
+    found = _shared.get(key)
+    if found is None:
+        found = _shared[key] = _Lookups(parts)
+    return found
+
+
 class ServedKeyBindings(KeyBindingsBase):
     """What ``Application``'s ``_CombinedRegistry`` answers, without its per-key layout
     walk and merged copy."""
@@ -80,11 +126,7 @@ class ServedKeyBindings(KeyBindingsBase):
         self._window: object = None
         self._parts: tuple[KeyBindingsBase, ...] = ()
         self._watched: tuple[KeyBindingsBase, ...] = ()  # registries that may change
-        self._versions: tuple[Hashable, ...] = ()
-        self._for: dict[KeysTuple, list[Binding]] = {}
-        self._may_be_eager: dict[KeysTuple, tuple[bool, ...]] = {}
-        self._starting: dict[KeysTuple, list[Binding]] = {}
-        self._sole: dict[Hashable, Binding | None] = {}
+        self._use(_Lookups(()))
 
     @property
     def _version(self) -> Hashable:
@@ -101,13 +143,16 @@ class ServedKeyBindings(KeyBindingsBase):
             self._window = window
             self._collect(window)
         versions = tuple(part._version for part in self._watched)  # noqa: SLF001
-        if versions != self._versions:
-            self._versions = versions
-            self._for.clear()
-            self._may_be_eager.clear()
-            self._starting.clear()
-            self._sole.clear()
+        lookups = self._lookups
+        if versions != lookups.versions:  # (a terminal sharing them may have seen it first)
+            lookups.versions = versions
+            lookups.clear()
         return self._parts
+
+    def _use(self, lookups: _Lookups) -> None:
+        self._lookups = lookups
+        self._for, self._may_be_eager = lookups.for_keys, lookups.may_be_eager
+        self._starting, self._sole = lookups.starting, lookups.sole
 
     def _collect(self, window: Any) -> None:
         """The registries ``_CombinedRegistry._create_key_bindings`` merges, in its order:
@@ -137,7 +182,7 @@ class ServedKeyBindings(KeyBindingsBase):
         defaults = app._default_bindings  # noqa: SLF001 - the process's one copy, shared
         self._parts = (defaults, _page_navigation(), *(p for kb in own for p in _flat(kb)))
         self._watched = tuple(own)
-        self._versions = ()
+        self._use(_lookups_for(self._parts))
 
     def get_bindings_for_keys(self, keys: KeysTuple) -> list[Binding]:
         parts = self._registries()

@@ -14,7 +14,9 @@ input ever made (``typeahead._buffer``, keyed by the input's hash, never removed
 application restores, when it ends, the SIGWINCH handler it found when it began, which
 among many terminals ending in any order is often a departed terminal's, keeping that
 terminal's whole application (and, through the handler's context, another's) alive.
-``forget_terminal`` undoes both when a terminal ends.
+``forget_terminal`` undoes both when a terminal ends. (Since 2026-12-06 a served terminal
+attaches no SIGWINCH handler at all, winch.py; a handler some other application left is
+still removed here.)
 
 keys.py replaces the key processor's registry (``KeyProcessor._bindings``) with one that
 answers as ``_CombinedRegistry`` does (reading an And filter's terms and prompt_toolkit's
@@ -65,6 +67,8 @@ PROMPT_TOOLKIT_INTERNALS = (
     ("prompt_toolkit.filters.base", "_AndList", ("filters",)),
     ("prompt_toolkit.key_binding.bindings.basic", None, ("in_quoted_insert",)),
     ("asyncio.unix_events", "_UnixSelectorEventLoop", ("_signal_handlers",)),
+    # winch.py replaces the attach run_async looks up in its module at every run
+    ("prompt_toolkit.application.application", None, ("attach_winch_signal_handler",)),
     ("asyncio.events", "Handle", ("_callback", "_run")),
 )
 
