@@ -69,6 +69,9 @@ WARM_KEYS: tuple[str, ...] = (*string.digits, " ", Keys.ControlM, Keys.ControlJ,
                               Keys.ControlH, Keys.Backspace)
 
 
+_WARMED: list[object] = []  # the warm terminal's key lookups, shared with the class
+
+
 def warm_terminal(factory: AppFactory) -> None:
     """Build one terminal's front end, on no terminal, look up the keys a class types, and
     let it go. A first terminal builds tables for the whole process as well as its own
@@ -87,3 +90,6 @@ def warm_terminal(factory: AppFactory) -> None:
         with set_app(served.application):
             for key in WARM_KEYS:
                 lookups.sole_binding(key)
+        # the looked-up keys are kept for the class (keys.py shares them while a terminal
+        # uses them; the warm terminal is let go, and the collection after it took them)
+        _WARMED[:] = [lookups._lookups]  # noqa: SLF001 - keys.py's
