@@ -1,0 +1,112 @@
+"""Which pool worker takes a new telnet connection: the pool is packed, not spread.
+
+A worker's loop costs less CPU a move the busier it is (its code and data stay warm in the
+caches; measured in docs/performance-log.md, twelfth round): 100 clients at 120x40 cost
+about 15-20 % more CPU a move spread over two workers than in one, the same work run
+slower, and as much again with both workers pinned to one core. So the first worker takes
+every connection until it holds ``PACK_SEATS`` seats, then the next, and so on; when every
+worker holds that many, the one holding fewest takes the next (lowest index on a tie), so
+a class past the workers' share spreads evenly over all of them.
+
+The kernel wakes every worker watching the shared listening socket. A worker that is not
+next in line stops watching for ``PACK_WAIT`` and then looks again: if a connection still
+waits and the worker next in line has accepted nothing meanwhile (dead, being restarted,
+or its loop stalled), it takes every waiting connection itself; so no connection waits
+more than about ``PACK_WAIT`` longer than it would have, and none is left unaccepted.
+Only telnet is packed; SSH and the browser page are handed out by the kernel as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import select
+import socket
+from collections.abc import Sequence
+from typing import Any
+
+from .telnet import ServedTelnetServer
+
+PACK_SEATS = 100  # a worker's share: seats it fills before the next worker takes any
+PACK_WAIT = 0.02  # seconds a worker not next in line leaves a connection to that one
+TAKE_AT_ONCE = 64  # at most this many waiting connections taken over in one look
+
+
+def next_in_line(seats: Sequence[int], pack: int) -> int:
+    """The worker that should take the next connection, given each worker's seats."""
+    for index, held in enumerate(seats):
+        if held < pack:
+            return index
+    return min(range(len(seats)), key=lambda index: seats[index])
+
+
+class Turns:
+    """The pool's shared view for ``next_in_line``: each worker's seats (``SharedSeats``'
+    slots) and how many connections each has accepted (a sign of life), in shared
+    memory, written by each worker for its own slot only."""
+
+    def __init__(self, seats: Any, accepted: Any, pack: int = PACK_SEATS,
+                 wait: float | None = None) -> None:
+        self.seats, self.accepted = seats, accepted  # shared arrays, one slot a worker
+        self.pack, self.wait = pack, PACK_WAIT if wait is None else wait
+        self.index = 0  # this process's worker; each worker sets its own
+
+    def mine(self) -> bool:
+        return next_in_line(list(self.seats), self.pack) == self.index
+
+    def first(self) -> tuple[int, int]:
+        """The worker next in line and how many it has accepted so far."""
+        first = next_in_line(list(self.seats), self.pack)
+        return first, self.accepted[first]
+
+
+def _waiting(listener: socket.socket) -> bool:
+    """A connection waits on the listening socket (without taking it)."""
+    try:
+        return bool(select.select([listener], [], [], 0)[0])
+    except (OSError, ValueError):  # closed meanwhile
+        return False
+
+
+class PackedTelnetServer(ServedTelnetServer):
+    """A pool worker's telnet listener: accepts when it is next in line (``Turns``), or
+    when the one that is has left a connection waiting for ``PACK_WAIT``."""
+
+    def __init__(self, *args: Any, turns: Turns, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.turns = turns
+        self._later: asyncio.TimerHandle | None = None
+        self._closed = False
+
+    async def run(self, ready_cb: Any = None) -> None:
+        try:
+            await super().run(ready_cb=ready_cb)
+        finally:
+            self._closed = True
+            if self._later is not None:
+                self._later.cancel()
+
+    def _accept(self, listen_socket: socket.socket) -> None:
+        if self.turns.mine():
+            self._take(listen_socket)
+            return
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(listen_socket)
+        self._later = loop.call_later(self.turns.wait, self._look_again, listen_socket,
+                                      self.turns.first())
+
+    def _take(self, listen_socket: socket.socket) -> None:
+        self.turns.accepted[self.turns.index] += 1
+        super()._accept(listen_socket)
+
+    def _look_again(self, listen_socket: socket.socket, before: tuple[int, int]) -> None:
+        """After the wait: take what still waits if the worker next in line took nothing
+        meanwhile; watch the socket again in any case."""
+        self._later = None
+        if self._closed or listen_socket.fileno() < 0:
+            return
+        if self.turns.first() == before:  # no progress there: it cannot take them now
+            for _ in range(TAKE_AT_ONCE):  # bounded: an accept that keeps failing
+                if not _waiting(listen_socket):
+                    break
+                self._take(listen_socket)
+        asyncio.get_running_loop().add_reader(listen_socket, self._accept, listen_socket)
