@@ -27,8 +27,8 @@ from typing import Any
 from .telnet import ServedTelnetServer
 
 PACK_SEATS = 100  # a worker's share: seats it fills before the next worker takes any
-PACK_WAIT = 0.02  # seconds a worker not next in line leaves a connection to that one
-TAKE_AT_ONCE = 64  # at most this many waiting connections taken over in one look
+PACK_WAIT = 0.05  # seconds a worker not next in line leaves a connection to that one
+TAKE_AT_ONCE = 64  # at most this many waiting connections taken at one wake-up
 
 
 def next_in_line(seats: Sequence[int], pack: int) -> int:
@@ -88,6 +88,13 @@ class PackedTelnetServer(ServedTelnetServer):
     def _accept(self, listen_socket: socket.socket) -> None:
         if self.turns.mine():
             self._take(listen_socket)
+            # and every other one waiting while it is still this worker's turn: one a
+            # wake-up, a burst of connections was left waiting behind each new terminal's
+            # first screen, long enough for the other workers to take them over
+            for _ in range(TAKE_AT_ONCE - 1):
+                if not (_waiting(listen_socket) and self.turns.mine()):
+                    break
+                self._take(listen_socket)
             return
         loop = asyncio.get_running_loop()
         loop.remove_reader(listen_socket)
