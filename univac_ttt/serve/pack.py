@@ -1,14 +1,17 @@
 """Which pool worker takes a new telnet connection: the pool is packed, not spread.
 
 A worker's loop costs less CPU a move the busier it is (its code and data stay warm in the
-caches; measured in docs/performance-log.md, twelfth round): 100 clients at 120x40 cost
-about 15-20 % more CPU a move spread over two workers than in one, the same work run
-slower, and as much again with both workers pinned to one core. So the first worker takes
-every connection until it holds ``PACK_SEATS`` seats, then the next, and so on; when every
-worker holds that many, the one holding fewest takes the next (lowest index on a tie), so
-a class past the workers' share spreads evenly over all of them.
+caches; docs/performance-log.md, twelfth round): 100 clients at 120x40 spread over two
+workers ran the same callbacks, as many of them, as one worker did, each about 14 % slower,
+and two workers pinned to one core cost as much more (not the cores, then, but the
+processes). So the first worker takes every connection until it holds ``PACK_SEATS``
+seats, then the next, and so on; when every worker holds that many, the one holding
+fewest takes the next (lowest index on a tie): a class past the workers' share spreads
+evenly over all of them.
 
-The kernel wakes every worker watching the shared listening socket. A worker that is not
+The kernel wakes every worker watching the shared listening socket. The one next in line
+takes every connection waiting while it stays next in line (a burst is not left waiting
+behind each new terminal's first screen). A worker that is not
 next in line stops watching for ``PACK_WAIT`` and then looks again: if a connection still
 waits and the worker next in line has accepted nothing meanwhile (dead, being restarted,
 or its loop stalled), it takes every waiting connection itself; so no connection waits
