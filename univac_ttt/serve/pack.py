@@ -65,7 +65,9 @@ class Turns:
 def _waiting(listener: socket.socket) -> bool:
     """A connection waits on the listening socket (without taking it)."""
     try:
-        return bool(select.select([listener], [], [], 0)[0])
+        poll = select.poll()  # not select.select: no limit on the descriptor's number
+        poll.register(listener, select.POLLIN)
+        return bool(poll.poll(0))
     except (OSError, ValueError):  # closed meanwhile
         return False
 
