@@ -66,6 +66,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--workers", type=count_option(64), default=None, metavar="N",
                        help="server processes sharing the ports, so every core draws "
                             "screens (default: one a core, at most 4; 1: one process)")
+    serve.add_argument("--pack", type=count_option(MAX_CLIENTS_LIMIT), default=None,
+                       metavar="SEATS",
+                       help="with --workers: telnet terminals the first worker takes before "
+                            "the next takes any, and so on; past that, the worker with "
+                            "fewest (default 100: a class that size costs less CPU a move in "
+                            "one warm process than spread; 1: spread from the start)")
     from ..packs.choose import add_program_option
 
     add_program_option(serve)

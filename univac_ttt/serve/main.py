@@ -19,6 +19,7 @@ from ..classroom.options import (
 )
 from ..classroom.room import Listener
 from .apps import AppFactories
+from .pack import PACK_SEATS
 from .server import ClassServer
 from .workers import Pool, default_workers
 
@@ -121,8 +122,10 @@ def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories,
         if workers > 1:
             lines = [listener.bind() for listener in extra]  # bound before the fork
             if None not in lines:
+                pack = getattr(args, "pack", None)
                 return Pool(options, apps, workers, others=extra,
-                            announcements=[line for line in lines if line]).run()
+                            announcements=[line for line in lines if line],
+                            pack=PACK_SEATS if pack is None else pack).run()
             if getattr(args, "workers", None):
                 sys.stderr.write("univac-ttt: museum mode is one exhibit, served from one "
                                  "process: --workers is not used\n")

@@ -49,9 +49,12 @@ class ClassServer:
                  table: ClassTable | None = None, seats: SeatCounter | None = None,
                  numbers: Iterator[int] | None = None,
                  sockets: dict[str, socket.socket] | None = None,
-                 listeners: Sequence[Listener] = (), heap: Heap | None = None) -> None:
-        """``table``, ``seats``, ``numbers`` and ``sockets`` are a pool worker's (shared
-        seats, a table sent to the first process, bound sockets); by default its own.
+                 listeners: Sequence[Listener] = (), heap: Heap | None = None,
+                 telnet_server: Callable[..., ServedTelnetServer] = ServedTelnetServer,
+                 ) -> None:
+        """``table``, ``seats``, ``numbers``, ``sockets`` and ``telnet_server`` are a pool
+        worker's (shared seats, a table sent to the first process, bound sockets, a
+        listener that takes its turn: serve/pack.py); by default its own.
         ``listeners`` are the composer's other kinds of connection (the browser's).
         ``heap`` is the collector's policy (serve/heap.py), the whole process's: a server
         that shares its process (a test's) may bring one that leaves the collector alone."""
@@ -71,6 +74,7 @@ class ClassServer:
         self.ssh: Any = None
         self.ready = asyncio.Event()
         self.heap = heap if heap is not None else Heap()
+        self.telnet_server = telnet_server
 
     # ---- admission -------------------------------------------------------------------
 
@@ -202,7 +206,7 @@ class ClassServer:
         options = self.options
         try:
             if options.telnet is not None:
-                self.telnet = ServedTelnetServer(options.telnet.host, options.telnet.port,
+                self.telnet = self.telnet_server(options.telnet.host, options.telnet.port,
                                                  self._telnet_interact, self.admit,
                                                  self.sockets.get("telnet"))
                 started = asyncio.Event()

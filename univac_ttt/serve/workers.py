@@ -2,10 +2,15 @@
 
 The first process binds the listening sockets, then forks N workers that inherit them; each
 worker is a whole ``ClassServer`` on its own event loop, accepting from the shared sockets
-(the kernel hands each new connection to one of them). So every core draws screens, and each
+(the kernel wakes them all for each new connection). So every core draws screens, and each
 worker's garbage collections walk only its own terminals.
 
 Across the pool:
+- telnet connections are packed, not spread (serve/pack.py): the first worker takes them
+  until it holds ``PACK_SEATS`` (100) seats, then the next, and past every worker's share
+  the one holding fewest; a worker's loop costs less a move the busier it is, so a class
+  that fits one worker is served by one warm loop. A worker next in line that takes
+  nothing for ``PACK_WAIT`` (dead, restarting, stalled) leaves its turn to the others;
 - seats are counted in shared memory (``SharedSeats``: one slot per worker, one lock), so
   ``--max-clients`` holds for the whole class; a worker that dies has its slot cleared,
   and the lock is one the kernel releases when its holder dies, so a worker killed even
@@ -27,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import functools
 import gc
 import io
 import multiprocessing
@@ -47,6 +53,7 @@ from ..classroom.seats import Hold
 from ..classroom.table import ClassTable, Seat
 from ..desk.score import Score
 from .apps import AppFactories
+from .pack import PACK_SEATS, PackedTelnetServer, Turns
 from .server import SHUTDOWN_GRACE, ClassServer
 
 WORKERS_LIMIT = 64
@@ -92,6 +99,11 @@ class SharedSeats:
     @property
     def taken(self) -> int:
         return sum(self._counts)
+
+    @property
+    def counts(self) -> Any:
+        """Each worker's seats (shared memory, read without the lock: a glance)."""
+        return self._counts
 
     def take(self) -> Hold | None:
         with self.locked():
@@ -200,17 +212,18 @@ class PoolTable:
 
 
 def _worker(index: int, options: ServeOptions, factories: AppFactories,
-            seats: SharedSeats, pipe: multiprocessing.connection.Connection,
+            seats: SharedSeats, turns: Turns, pipe: multiprocessing.connection.Connection,
             listeners: dict[str, socket.socket], others: Sequence[Listener]) -> None:
     """One worker process: a whole class server on the inherited sockets (``others``, the
     composer's listeners, bound before the fork: the browser's)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # held since the fork
-    seats.index = index
+    seats.index = turns.index = index
     server = ClassServer(options, factories, table=WorkerTable(pipe), seats=seats,
                          numbers=seats.numbers(), sockets=listeners,
-                         listeners=others)
+                         listeners=others,
+                         telnet_server=functools.partial(PackedTelnetServer, turns=turns))
     try:
         asyncio.run(server.run())
     finally:
@@ -223,9 +236,11 @@ class Pool:
 
     def __init__(self, options: ServeOptions, factories: AppFactories, workers: int,
                  out: TextIO | None = None, live: bool | None = None,
-                 others: Sequence[Listener] = (), announcements: Sequence[str] = ()) -> None:
+                 others: Sequence[Listener] = (), announcements: Sequence[str] = (),
+                 pack: int = PACK_SEATS) -> None:
         """``others`` are the composer's listeners, already bound (``Listener.bind``), and
-        ``announcements`` the lines bind gave: every worker serves them too."""
+        ``announcements`` the lines bind gave: every worker serves them too. ``pack``: the
+        seats a worker fills before the next takes a telnet connection (serve/pack.py)."""
         self.options, self.factories, self.workers = options, factories, workers
         self.others, self.announcements = tuple(others), tuple(announcements)
         self.out = out or sys.stdout
@@ -233,6 +248,8 @@ class Pool:
         self.pool_table = PoolTable(self.table)
         self.context = multiprocessing.get_context("fork")
         self.seats = SharedSeats(options.max_clients, workers, self.context)
+        self.turns = Turns(self.seats.counts, self.context.Array("q", workers, lock=False),
+                           pack)
         self.listeners: dict[str, socket.socket] = {}
         self.processes: dict[int, Any] = {}
         self.pipes: dict[int, multiprocessing.connection.Connection] = {}
@@ -249,7 +266,7 @@ class Pool:
         reader, writer = self.context.Pipe(duplex=False)
         process = self.context.Process(
             target=_worker, name=f"univac-ttt serve worker {index + 1}", daemon=False,
-            args=(index, self.options, self.factories, self.seats, writer,
+            args=(index, self.options, self.factories, self.seats, self.turns, writer,
                   self.listeners, self.others))
         # held until the worker has its own handlers: a stop signal in between met the
         # first process's handler in the fork, was lost, and the pool waited 10 s to end
