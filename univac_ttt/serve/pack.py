@@ -16,6 +16,9 @@ next in line stops watching for ``PACK_WAIT`` and then looks again: if a connect
 waits and the worker next in line has accepted nothing meanwhile (dead, being restarted,
 or its loop stalled), it takes every waiting connection itself; so no connection waits
 more than about ``PACK_WAIT`` longer than it would have, and none is left unaccepted.
+Only an accept that succeeded counts as that worker's progress: one out of descriptors
+rests its socket (ServedTelnetServer) and the others take its turn; one whose server is
+closing is passed over while another is open.
 Only telnet is packed; SSH and the browser page are handed out by the kernel as before.
 """
 
@@ -34,12 +37,16 @@ PACK_WAIT = 0.05  # seconds a worker not next in line leaves a connection to tha
 TAKE_AT_ONCE = 64  # at most this many waiting connections taken at one wake-up
 
 
-def next_in_line(seats: Sequence[int], pack: int) -> int:
-    """The worker that should take the next connection, given each worker's seats."""
-    for index, held in enumerate(seats):
-        if held < pack:
+def next_in_line(seats: Sequence[int], pack: int, closing: Sequence[int] = ()) -> int:
+    """The worker that should take the next connection, given each worker's seats; a
+    worker that is closing is passed over while another is not (when all are, the first
+    says so to the newcomer)."""
+    open_ = [index for index in range(len(seats))
+             if not (index < len(closing) and closing[index])] or list(range(len(seats)))
+    for index in open_:
+        if seats[index] < pack:
             return index
-    return min(range(len(seats)), key=lambda index: seats[index])
+    return min(open_, key=lambda index: seats[index])
 
 
 class Turns:
@@ -48,18 +55,22 @@ class Turns:
     memory, written by each worker for its own slot only."""
 
     def __init__(self, seats: Any, accepted: Any, pack: int = PACK_SEATS,
-                 wait: float | None = None) -> None:
+                 wait: float | None = None, closing: Any = None) -> None:
         self.seats, self.accepted = seats, accepted  # shared arrays, one slot a worker
+        self.closing = closing if closing is not None else [0] * len(seats)  # and this
         self.pack, self.wait = pack, PACK_WAIT if wait is None else wait
         self.index = 0  # this process's worker; each worker sets its own
 
     def mine(self) -> bool:
-        return next_in_line(list(self.seats), self.pack) == self.index
+        return self._first() == self.index
 
     def first(self) -> tuple[int, int]:
         """The worker next in line and how many it has accepted so far."""
-        first = next_in_line(list(self.seats), self.pack)
+        first = self._first()
         return first, self.accepted[first]
+
+    def _first(self) -> int:
+        return next_in_line(list(self.seats), self.pack, list(self.closing))
 
 
 def _waiting(listener: socket.socket) -> bool:
@@ -91,24 +102,37 @@ class PackedTelnetServer(ServedTelnetServer):
                 self._later.cancel()
 
     def _accept(self, listen_socket: socket.socket) -> None:
+        if self.resting:
+            return
         if self.turns.mine():
-            self._take(listen_socket)
+            if not self._take(listen_socket):
+                return
             # and every other one waiting while it is still this worker's turn: one a
             # wake-up, a burst of connections was left waiting behind each new terminal's
             # first screen, long enough for the other workers to take them over
             for _ in range(TAKE_AT_ONCE - 1):
                 if not (_waiting(listen_socket) and self.turns.mine()):
                     break
-                self._take(listen_socket)
+                if not self._take(listen_socket):
+                    break
             return
         loop = asyncio.get_running_loop()
         loop.remove_reader(listen_socket)
         self._later = loop.call_later(self.turns.wait, self._look_again, listen_socket,
                                       self.turns.first())
 
-    def _take(self, listen_socket: socket.socket) -> None:
-        self.turns.accepted[self.turns.index] += 1
-        super()._accept(listen_socket)
+    def _take(self, listen_socket: socket.socket) -> bool:
+        """One connection taken; counted (the others' sign of this worker's life) only
+        when the accept succeeded: a worker out of descriptors is passed over."""
+        taken = self._accept_one(listen_socket)
+        if taken:
+            self.turns.accepted[self.turns.index] += 1
+        return taken
+
+    def closing_down(self) -> None:
+        """This worker's server is closing: the others take the newcomers it would refuse
+        (while one of them is open)."""
+        self.turns.closing[self.turns.index] = 1
 
     def _look_again(self, listen_socket: socket.socket, before: tuple[int, int]) -> None:
         """After the wait: take what still waits if the worker next in line took nothing
@@ -118,7 +142,7 @@ class PackedTelnetServer(ServedTelnetServer):
             return
         if self.turns.first() == before:  # no progress there: it cannot take them now
             for _ in range(TAKE_AT_ONCE):  # bounded: an accept that keeps failing
-                if not _waiting(listen_socket):
+                if not _waiting(listen_socket) or not self._take(listen_socket):
                     break
-                self._take(listen_socket)
-        asyncio.get_running_loop().add_reader(listen_socket, self._accept, listen_socket)
+        if not self.resting:  # (a failed accept rests the socket: ServedTelnetServer)
+            asyncio.get_running_loop().add_reader(listen_socket, self._accept, listen_socket)

@@ -253,6 +253,8 @@ class ClassServer:
 
     async def shutdown(self, tasks: list[asyncio.Task[Any]]) -> None:
         self.closing = True
+        if self.telnet is not None:
+            self.telnet.closing_down()
         if self.ssh is not None:
             self.ssh.close()
         farewells = bool(self.apps)  # terminals to say goodbye to (tabs: their listener)

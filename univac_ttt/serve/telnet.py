@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import errno
 import select
 import socket
 from collections.abc import Callable, Coroutine
@@ -39,6 +40,11 @@ from ..classroom.seats import Hold
 from .memory_input import create_memory_pipe_input
 
 Interact = Callable[["ServedTelnetConnection"], Coroutine[Any, Any, None]]
+
+
+# accept() failures that another try at once would repeat (asyncio's servers rest on them)
+OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+ACCEPT_RETRY = 0.5  # seconds the listening socket rests after one of them
 
 
 class _SocketWriter:
@@ -307,6 +313,7 @@ class ServedTelnetServer(TelnetServer):
         self.admit = admit  # peer -> a seat, or the refusal to send
         self.bound_port = port
         self.listener = listener  # a pool's socket, bound already; None: bind one
+        self.resting = False  # out of descriptors: the socket unwatched a while (_rest)
 
     def _create_socket(self, host: str, port: int) -> socket.socket:  # type: ignore[override]
         if self.listener is not None:
@@ -317,22 +324,49 @@ class ServedTelnetServer(TelnetServer):
         return listener
 
     def _accept(self, listen_socket: socket.socket) -> None:
+        self._accept_one(listen_socket)
+
+    def closing_down(self) -> None:
+        """The class server is closing (a pool's listener steps aside: serve/pack.py)."""
+
+    def _rest(self, listen_socket: socket.socket) -> None:
+        """Out of descriptors (or memory): the socket stays readable and every wake-up
+        would fail again, at 100 % of a core; stop watching it for ACCEPT_RETRY, as
+        asyncio's own servers do, and meanwhile the connection waits in the backlog."""
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(listen_socket)
+        self.resting = True
+
+        def again() -> None:
+            self.resting = False
+            if listen_socket.fileno() >= 0:
+                loop.add_reader(listen_socket, self._accept, listen_socket)
+        loop.call_later(ACCEPT_RETRY, again)
+
+    def _accept_one(self, listen_socket: socket.socket) -> bool:
+        """Accept one connection and seat it or refuse it; False if none was accepted."""
         try:
             conn, addr = listen_socket.accept()
+        except OSError as error:
+            if error.errno in OUT_OF_RESOURCES:
+                self._rest(listen_socket)
+            return False
+        try:
             conn.setblocking(False)
             # Keystrokes and screen updates are small writes: without this, Nagle's
             # algorithm and the client's delayed ACK hold a second write back by 200 ms.
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             watch_for_vanished_peer(conn)
         except OSError:
-            return
+            conn.close()
+            return True
         peer = f"{addr[0]}:{addr[1]}"
         hold = self.admit(peer)
         if isinstance(hold, str):
             with contextlib.suppress(OSError):
                 conn.send(f"\r\n{hold}\r\n".encode())
             conn.close()
-            return
+            return True
 
         async def run() -> None:
             with create_memory_pipe_input() as vt100_input:  # no OS pipe between the two
@@ -361,3 +395,4 @@ class ServedTelnetServer(TelnetServer):
         task = loop.create_task(run())
         task.add_done_callback(ended)
         self._application_tasks.append(task)
+        return True

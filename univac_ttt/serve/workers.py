@@ -220,6 +220,7 @@ def _worker(index: int, options: ServeOptions, factories: AppFactories,
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # held since the fork
     seats.index = turns.index = index
+    turns.closing[index] = 0  # a worker started again is open, whatever its last one was
     server = ClassServer(options, factories, table=WorkerTable(pipe), seats=seats,
                          numbers=seats.numbers(), sockets=listeners,
                          listeners=others,
@@ -249,7 +250,7 @@ class Pool:
         self.context = multiprocessing.get_context("fork")
         self.seats = SharedSeats(options.max_clients, workers, self.context)
         self.turns = Turns(self.seats.counts, self.context.Array("q", workers, lock=False),
-                           pack)
+                           pack, closing=self.context.Array("b", workers, lock=False))
         self.listeners: dict[str, socket.socket] = {}
         self.processes: dict[int, Any] = {}
         self.pipes: dict[int, multiprocessing.connection.Connection] = {}
