@@ -108,3 +108,24 @@ def test_a_stopped_or_dead_worker_leaves_its_turn_to_the_others(tmp_path: Path,
                     await client.close()
 
         run(scenario(), 120)
+
+
+def test_pack_without_a_pool_says_it_is_not_used(tmp_path: Path) -> None:
+    """--pack packs a pool's workers: with --workers 1 it is said to be unused, not
+    silently ignored (as --workers is in museum mode)."""
+    import subprocess
+    import sys
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", "univac_ttt", "serve", "--telnet", "127.0.0.1:0",
+         "--data", str(tmp_path), "--workers", "1", "--pack", "5"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        while "telnet on" not in (line := server.stdout.readline()):
+            assert line, "the server ended before it listened"
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, errors = server.communicate(timeout=30)
+    assert "--pack is not used" in errors
+    assert "Traceback" not in errors

@@ -70,8 +70,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                        metavar="SEATS",
                        help="with --workers: telnet terminals the first worker takes before "
                             "the next takes any, and so on; past that, the worker with "
-                            "fewest (default 100: a class that size costs less CPU a move in "
-                            "one warm process than spread; 1: spread from the start)")
+                            "fewest (default 100: one warm process serves that many at less "
+                            "CPU a move than two, its p99 a few ms higher; 1: spread from "
+                            "the start)")
     from ..packs.choose import add_program_option
 
     add_program_option(serve)

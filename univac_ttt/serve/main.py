@@ -129,6 +129,9 @@ def serve_from_args(args: argparse.Namespace, data: Path, apps: AppFactories,
             if getattr(args, "workers", None):
                 sys.stderr.write("univac-ttt: museum mode is one exhibit, served from one "
                                  "process: --workers is not used\n")
+        if getattr(args, "pack", None) is not None:
+            sys.stderr.write("univac-ttt: one process serves every terminal here: --pack "
+                             "is not used (it packs the workers of --workers 2 or more)\n")
         return asyncio.run(ClassServer(options, apps, listeners=extra).run())
     except OSError as exc:
         where = " on " if isinstance(exc, CannotListen) else ": "
