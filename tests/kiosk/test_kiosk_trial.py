@@ -235,9 +235,11 @@ def render(app, columns, rows):
     screen = Screen()
 
     async def write():  # (a buffer's history loads in the event loop)
+        app.app.render_counter += 1  # prompt_toolkit's controls cache their text a redraw
         with set_app(app.app):
             app.app.layout.container.write_to_screen(
                 screen, MouseHandlers(), WritePosition(0, 0, columns, rows), "", False, None)
+            screen.draw_all_floats()  # the help box, as the renderer draws it
 
     asyncio.run(write())
     return "\n".join("".join(screen.data_buffer[y][x].char for x in range(columns)).rstrip()

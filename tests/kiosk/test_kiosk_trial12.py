@@ -6,7 +6,7 @@ from prompt_toolkit.input import create_pipe_input
 
 from tests.kiosk.test_kiosk_trial import render, sized
 from tests.support.exhibit import exhibit
-from univac_ttt.kiosk.app import KioskApp
+from univac_ttt.kiosk.app import KIOSK_HELP, KioskApp
 from univac_ttt.museum.controller import YOUR_MOVE
 
 SIZES = [(36, 20), (40, 24), (60, 24), (80, 24), (100, 41), (120, 50)]
@@ -72,3 +72,57 @@ def test_with_the_paper_the_result_is_on_the_paper_alone(tmp_path):
     assert app.paper_shown()
     assert app.caption_text().startswith("New game!")
     assert words(screen).count("THE UNIVAC WINS") == 1  # on the paper
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(36, 20), (28, 15), (80, 24)])
+def test_a_help_taller_than_the_screen_reads_on_to_its_closing_line(tmp_path, columns, rows):
+    """At 36x20 the help stopped mid-sentence and PageDown did nothing: its last line,
+    how to close it, never showed. A help taller than the screen says how to read on, and
+    PageDown brings every line, the closing one last."""
+    app, _ = screen_after(tmp_path, columns, rows, "")
+    app.show_help = True
+    shown: list[str] = []
+    for _ in range(40):
+        screen = render(app, columns, rows)
+        shown += app.help_lines()
+        if "close this help" in words(screen):
+            break
+        assert "PgDn" in screen, screen
+        app.scroll_help(1)
+    else:
+        raise AssertionError("the help's closing line never showed")
+    assert words("Press Enter or Esc to close this help.") in words(screen)
+    full = words(" ".join(line for line in shown if not line.startswith("PgDn"))).split()
+    assert set(words(KIOSK_HELP).split()) <= set(full)  # every word of it was shown
+
+
+def test_page_down_and_up_scroll_the_help_at_the_keyboard(tmp_path, monkeypatch):
+    """The keys themselves (the kiosk takes every other key as a visitor's activity)."""
+    from tests.kiosk.test_kiosk_trial import run_keys
+
+    kiosk = exhibit(tmp_path, idle_seconds=600)
+    seen: list[int] = []
+    apps: list[KioskApp] = []
+
+    def at(top_above: int):  # type: ignore[no-untyped-def]
+        def done() -> bool:
+            app = apps[0] if apps else None
+            if app is None or app.help_top <= top_above:
+                return False
+            seen.append(app.help_top)
+            return True
+        return done
+
+    import univac_ttt.kiosk.app as kiosk_app
+    made = kiosk_app.KioskApp.__init__
+
+    def keep(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        made(self, *args, **kwargs)
+        apps.append(self)
+
+    monkeypatch.setattr(kiosk_app.KioskApp, "__init__", keep)
+    run_keys(kiosk, [("\x1bOP", lambda: apps[0].show_help),  # F1
+                     ("\x1b[6~", at(0)),  # PageDown
+                     ("\x1b[5~", lambda: apps[0].help_top == 0)],  # PageUp
+             output=sized(36, 20))
+    assert seen and seen[0] > 0

@@ -43,6 +43,8 @@ from .bigboard import SMALL, big_board_cells, board_size
 STAFF_EXIT = 0
 LOCKED_KEYS = ("c-c", "c-z", "c-\\", "c-q", "c-d", "f3", "f4", "c-x", "c-l")
 KIOSK_HELP = tictactoe_pack().help + "\n\nPress Enter or Esc to close this help."
+HELP_ROWS = 22  # the help box's rows at most
+HELP_MORE = "PgDn: more  PgUp: back  Esc: close"  # a help taller than the screen's last row
 BIG_SCREEN = (100, 41)  # columns and rows from which the board is drawn twice as large
 CHROME_ROWS = 4  # the title, the hint line, the keyboard line and the key bar
 NARROW = 60  # fewer columns than this take the small board, to leave the paper room
@@ -77,6 +79,8 @@ class KioskApp:
                  output: Output | None = None) -> None:
         self.kiosk = kiosk
         self.show_help = False
+        self.help_top = 0  # the help's first row shown (a screen shorter than the help)
+        self._help_page = 1
         self.paper = PaperView()
         self.paper_buffer = self.paper.buffer
         self.keyboard_buffer = Buffer(multiline=False)
@@ -180,8 +184,24 @@ class KioskApp:
         return f"{text[start:end if end >= 0 else len(text)].strip()} {caption}"
 
     def help_lines(self) -> list[str]:
-        """The help wrapped at words to the screen (an 80-column console cuts no word)."""
-        return wrap_words(KIOSK_HELP, min(84, self._size()[0]), reflow=True)
+        """The help wrapped at words to the screen (an 80-column console cuts no word).
+        Where it is taller than the screen (36x20), the rows from ``help_top`` and a last
+        row saying how to read on and close: the help was cut mid-sentence, and its
+        closing line never showed."""
+        columns, rows = self._size()
+        lines = wrap_words(KIOSK_HELP, min(84, columns), reflow=True)
+        room = min(HELP_ROWS, rows)
+        self._help_page = max(1, room - 1)
+        if len(lines) <= room:
+            self.help_top = 0
+            return lines
+        self.help_top = max(0, min(self.help_top, len(lines) - room))
+        if self.help_top + room >= len(lines):
+            return lines[self.help_top:]
+        return [*lines[self.help_top:self.help_top + room - 1], HELP_MORE[:columns]]
+
+    def scroll_help(self, pages: int) -> None:
+        self.help_top = max(0, self.help_top + pages * self._help_page)
 
     def _caption(self) -> FormattedText:
         return FormattedText([("class:caption", "\n".join(self.shown_caption_lines()))])
@@ -350,6 +370,21 @@ class KioskApp:
         def _(event: KeyPressEvent) -> None:
             kiosk.activity()
             self.show_help = not self.show_help
+            self.help_top = 0
+
+        helping = Condition(lambda: self.show_help)
+
+        @kb.add("pagedown", filter=helping)
+        @kb.add("down", filter=helping)
+        def _(event: KeyPressEvent) -> None:
+            kiosk.activity()
+            self.scroll_help(1)
+
+        @kb.add("pageup", filter=helping)
+        @kb.add("up", filter=helping)
+        def _(event: KeyPressEvent) -> None:
+            kiosk.activity()
+            self.scroll_help(-1)
 
         @kb.add("f2")
         def _(event: KeyPressEvent) -> None:
