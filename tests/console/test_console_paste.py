@@ -86,6 +86,9 @@ def test_a_key_of_one_s_own_drops_the_rest_of_a_paste(own):  # type: ignore[no-u
         _reply_typed(console)
         assert keyed(console) == ["> 5"]
         assert console.keyboard_buffer.text == typed
+        # said, as the rest of a paste not typed is (a user trial found it silent)
+        assert "Of the 4 characters pasted, 2 were typed" in console.hint
+        assert "a key of your own came first" in console.hint
 
 
 def test_f3_while_a_paste_waits_types_its_next_line():

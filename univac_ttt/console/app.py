@@ -241,8 +241,22 @@ class ConsoleApp:
         self.session.desk.stop_key()
         return True
 
+    def _drop_paste(self) -> str:
+        """A key of one's own: what is left of a paste is dropped; what it typed and why
+        not the rest ("" if nothing was left of it)."""
+        paste, self._paste = self._paste, None
+        if paste is None or not paste.lines:
+            return ""
+        paste.lines.clear()
+        paste.own = True
+        return paste.note(KEYBOARD_LINE)
+
+    def _say_dropped(self, note: str) -> None:
+        if note:
+            self.say(note, True)
+
     def type_key(self, data: str) -> None:
-        self._paste = None  # a key of one's own: what is left of a paste is dropped
+        dropped = self._drop_paste()
         if self.holding():
             self._dropped()
             return
@@ -253,6 +267,7 @@ class ConsoleApp:
             self.keyboard_buffer.insert_text(data.upper())
             if self.hint_is_warning:
                 self.say("")
+            self._say_dropped(dropped)
         else:
             self.refuse(repr(data) if data.isprintable()
                         else f"U+{ord(data[0]):04X}" if data else "'?'")
@@ -279,7 +294,7 @@ class ConsoleApp:
         paste = self._paste
         if paste is not None and paste.left is not None \
                 and paste.left != self.keyboard_buffer.text:
-            self._paste = None  # the player edited the line meanwhile: the rest is dropped
+            self._say_dropped(self._drop_paste())  # the player edited the line meanwhile
             return
         while paste is not None and paste.lines:
             if self.holding():  # a game ended: the rest was for it

@@ -33,6 +33,7 @@ class Paste:
         self.full = False  # the keyboard line was full
         self.ended = False  # the game ended with lines still to type
         self.refused = ""  # why a release was refused
+        self.own = False  # the player typed or edited meanwhile: the rest was dropped
         # the keyboard line as the paste last left it: a line found otherwise when the paste
         # goes on was edited by the player (a key, Up's recall, Backspace), who has taken over
         self.left: str | None = None
@@ -70,6 +71,8 @@ class Paste:
             why.append("the rest was for the game that ended")
         if self.refused:
             why.append(self.refused.rstrip("."))
+        if self.own:
+            why.append("a key of your own came first, and the rest was dropped")
         typed = ("none was" if self.used == 0 else "1 was" if self.used == 1
                  else f"{self.used} were")
         plural = "" if self.total == 1 else "s"
