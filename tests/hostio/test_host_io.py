@@ -118,3 +118,21 @@ def test_a_first_line_too_long_is_refused_whole_with_or_without_a_byte_order_mar
     result = command.univac("monitor", stdin="\ufeff" + "x" * 998 + "step\n")
     assert "longer than 1,000 bytes" in result.stdout
     assert "monitor> step" not in result.stdout
+
+
+def test_a_count_option_says_what_it_takes() -> None:
+    """`--pack abc` said "'abc' is not a whole number (the value)"; a count option names
+    its range instead, and the bounds as before."""
+    import argparse
+
+    from univac_ttt.hostio.bounded_input import count_option
+
+    convert = count_option(1000)
+    assert convert(" 12 ") == 12
+    for text, said in [("abc", "'abc' is not a whole number from 1 to 1,000"),
+                       ("1e3", "'1e3' is not a whole number from 1 to 1,000"),
+                       ("0", "the value must be at least 1"),
+                       ("1001", "the value must be at most 1,000")]:
+        with pytest.raises(argparse.ArgumentTypeError) as caught:
+            convert(text)
+        assert str(caught.value) == said

@@ -43,6 +43,9 @@ def _quoted(text: str) -> str:
 def count_option(high: int) -> Callable[[str], int]:
     """An argparse type: a whole number from 1 to ``high``."""
     def convert(text: str) -> int:
+        if not _DIGITS.fullmatch(text.strip()):  # "'abc' is not a whole number (the value)"
+            raise argparse.ArgumentTypeError(
+                f"{_quoted(text.strip())} is not a whole number from 1 to {high:,}")
         try:
             return parse_number(text, "the value", 1, high)
         except NumberError as exc:
