@@ -206,9 +206,11 @@ def drive(clients: list[Client], moves: int, loop: asyncio.AbstractEventLoop,
         done()
 
 
-async def measure(columns: int, rows: int, terminals: int, warmup: int, moves: int,
-                  repeats: int, profile: cProfile.Profile | None,
-                  pause: float = 0.0) -> dict[str, Any]:
+async def start_server(terminals: int) -> tuple[ClassServer, queue.Queue[Seated],
+                                                asyncio.Event, asyncio.Task[Any]]:
+    """A class server on a loopback telnet port, on this loop, for ``terminals`` seats;
+    each console it seats comes out of the queue (the server's warm terminal does not);
+    set the event to stop it, and await the task."""
     loop = asyncio.get_running_loop()
     seated: queue.Queue[Seated] = queue.Queue()
     base = served_apps()["play"]
@@ -224,6 +226,15 @@ async def measure(columns: int, rows: int, terminals: int, warmup: int, moves: i
     stop = asyncio.Event()
     task = loop.create_task(server.run(stop))
     await asyncio.wait_for(server.ready.wait(), WAIT)
+    assert server.telnet is not None
+    return server, seated, stop, task
+
+
+async def measure(columns: int, rows: int, terminals: int, warmup: int, moves: int,
+                  repeats: int, profile: cProfile.Profile | None,
+                  pause: float = 0.0) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    server, seated, stop, task = await start_server(terminals)
     assert server.telnet is not None
     drainer = Drainer()
     drainer.start()

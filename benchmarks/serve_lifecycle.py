@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import io
 import os
 import pstats
 import queue
@@ -29,17 +28,11 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_serve_cpu import SCRIPT, WAIT, Client, Drainer, Seated, _free, drive  # noqa: E402
-from prompt_toolkit.input import DummyInput  # noqa: E402
-
-from univac_ttt.classroom.options import Endpoint, ServeOptions  # noqa: E402
-from univac_ttt.cli import served_apps  # noqa: E402
-from univac_ttt.serve.server import ClassServer  # noqa: E402
+from bench_serve_cpu import SCRIPT, WAIT, Client, Drainer, _free, drive, start_server  # noqa: E402
 
 PHASES = ("seat", "first moves", "next moves", "leave")
 
@@ -70,20 +63,7 @@ class Meter:
 
 async def life(terminals: int, columns: int, rows: int, moves: int, meter: Meter) -> None:
     loop = asyncio.get_running_loop()
-    seated: queue.Queue[Seated] = queue.Queue()
-    base = served_apps()["play"]
-
-    def factory(input: Any, output: Any, **kwargs: Any) -> Any:
-        served = base(input, output, **kwargs)
-        if not isinstance(input, DummyInput):  # the server's warm terminal is no seat
-            seated.put(Seated(served))
-        return served
-
-    options = ServeOptions(telnet=Endpoint("127.0.0.1", 0), max_clients=terminals + 1)
-    server = ClassServer(options, {"play": factory}, io.StringIO(), live=False)
-    stop = asyncio.Event()
-    task = loop.create_task(server.run(stop))
-    await asyncio.wait_for(server.ready.wait(), WAIT)
+    server, seated, stop, task = await start_server(terminals)
     assert server.telnet is not None
     drainer = Drainer()
     drainer.start()
