@@ -230,6 +230,24 @@ async def start_server(terminals: int) -> tuple[ClassServer, queue.Queue[Seated]
     return server, seated, stop, task
 
 
+async def seat(port: int, seated: queue.Queue[Seated], drainer: Drainer, terminals: int,
+               columns: int, rows: int) -> list[Client]:
+    """``terminals`` clients connected and seated, each with its script, their greetings
+    typed (one at a time: the n-th seated console is the n-th client's)."""
+    loop = asyncio.get_running_loop()
+    clients = []
+    for index in range(terminals):
+        client = Client(port, columns, rows)
+        client.script = SCRIPT[index % len(SCRIPT):] + SCRIPT[:index % len(SCRIPT)]
+        drainer.clients.append(client)
+        client.seated = await loop.run_in_executor(None, seated.get, True, WAIT)
+        clients.append(client)
+    for client in clients:  # the greeting typed
+        while client.seated.console.typing or not _free(client.seated.console):  # type: ignore[union-attr]
+            await asyncio.sleep(0.01)
+    return clients
+
+
 async def measure(columns: int, rows: int, terminals: int, warmup: int, moves: int,
                   repeats: int, profile: cProfile.Profile | None,
                   pause: float = 0.0) -> dict[str, Any]:
@@ -238,16 +256,7 @@ async def measure(columns: int, rows: int, terminals: int, warmup: int, moves: i
     assert server.telnet is not None
     drainer = Drainer()
     drainer.start()
-    clients = []
-    for index in range(terminals):  # one at a time: the n-th seated console is the n-th's
-        client = Client(server.telnet.bound_port, columns, rows)
-        client.script = SCRIPT[index % len(SCRIPT):] + SCRIPT[:index % len(SCRIPT)]
-        drainer.clients.append(client)
-        client.seated = await loop.run_in_executor(None, seated.get, True, WAIT)
-        clients.append(client)
-    for client in clients:  # the greeting typed
-        while client.seated.console.typing or not _free(client.seated.console):  # type: ignore[union-attr]
-            await asyncio.sleep(0.01)
+    clients = await seat(server.telnet.bound_port, seated, drainer, terminals, columns, rows)
 
     async def rounds(count: int, pause: float = 0.0) -> None:
         """The clients' moves; the server's thread only serves them meanwhile (it is

@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_serve_cpu import SCRIPT, WAIT, Client, Drainer, _free, drive, start_server  # noqa: E402
+from bench_serve_cpu import WAIT, Drainer, drive, seat, start_server  # noqa: E402
 
 PHASES = ("seat", "first moves", "next moves", "leave")
 
@@ -67,17 +67,8 @@ async def life(terminals: int, columns: int, rows: int, moves: int, meter: Meter
     assert server.telnet is not None
     drainer = Drainer()
     drainer.start()
-    clients: list[Client] = []
     meter.start()
-    for index in range(terminals):
-        client = Client(server.telnet.bound_port, columns, rows)
-        client.script = SCRIPT[index % len(SCRIPT):] + SCRIPT[:index % len(SCRIPT)]
-        drainer.clients.append(client)
-        client.seated = await loop.run_in_executor(None, seated.get, True, WAIT)
-        clients.append(client)
-    for client in clients:  # the greeting typed
-        while client.seated.console.typing or not _free(client.seated.console):  # type: ignore[union-attr]
-            await asyncio.sleep(0.01)
+    clients = await seat(server.telnet.bound_port, seated, drainer, terminals, columns, rows)
     meter.stop("seat")
 
     async def rounds(count: int) -> None:

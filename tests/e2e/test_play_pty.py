@@ -219,21 +219,26 @@ def test_ctrl_c_in_plain_authentic_mode_types_the_rest_without_a_caret_mid_line(
     terminal.child.terminate(force=True)
 
 
+@pytest.mark.parametrize("key", ["\x03", "\x1c"], ids=["ctrl-c", "ctrl-backslash"])
 @pytest.mark.parametrize("argv", [["play", "--plain"], ["run", "--program", "tictactoe"]])
-def test_ctrl_c_at_the_plain_prompt_says_the_score_and_ends_interrupted(argv):
-    """Ctrl-C at the prompt ends the session as Ctrl-D does, the score said first."""
+def test_ctrl_c_at_the_plain_prompt_says_the_score_and_ends_interrupted(argv, key):
+    """Ctrl-C at the prompt ends the session as Ctrl-D does, the score said first; so does
+    the terminal's quit key, Ctrl-\\ (SIGQUIT), not with its status 131 and a core dump (a
+    user trial's finding)."""
     terminal = Terminal([COMMAND, *argv], columns=80, rows=24)
     terminal.wait_for("YOU MOVE FIRST", timeout=20)
     for move in "5927":  # a draw: 1 in the score
         terminal.send(move + ENTER)
     terminal.wait_until(lambda screen: "CONGRATULATIONS" in screen
                         and screen.rstrip().endswith("7   8   9\n>"), 20, "the next game")
-    terminal.send("\x03")
+    terminal.send(key)
     screen = terminal.wait_for("univac-ttt: interrupted", timeout=20)
     lines = [line.rstrip() for line in screen.splitlines() if line.strip()]
     assert lines[-2:] == ["univac-ttt: score: UNIVAC 0, draws 1, you 0",
                           "univac-ttt: interrupted"]
+    assert "Traceback" not in screen and "core dumped" not in screen
     assert terminal.close() == 130
+    assert terminal.child.signalstatus is None  # it ended itself, not a signal's default
 
 
 def test_a_kiosk_log_that_cannot_be_made_is_named_in_plain_words(tmp_path):

@@ -1,31 +1,13 @@
 """The terminal's quit key (Ctrl-\\, SIGQUIT) in the plain console: it ends the game as
-Ctrl-C does, not with SIGQUIT's status 131 and a core dump (a user trial's finding)."""
+Ctrl-C does, not with SIGQUIT's status 131 and a core dump (a user trial's finding). At
+the prompt: test_play_pty's Ctrl-C test, for both keys."""
 
 import shutil
 
-import pytest
 from support.terminal import Terminal, fast_typewriter
 
 COMMAND = shutil.which("univac-ttt") or "univac-ttt is not installed: pip install '.[test]'"
 ENTER, CTRL_BACKSLASH = "\r", "\x1c"
-
-
-@pytest.mark.parametrize("argv", [["play", "--plain"], ["run", "--program", "tictactoe"]])
-def test_ctrl_backslash_at_the_plain_prompt_ends_as_ctrl_c_does(argv):
-    terminal = Terminal([COMMAND, *argv], columns=80, rows=24)
-    terminal.wait_for("YOU MOVE FIRST", timeout=20)
-    for move in "5927":  # a draw: 1 in the score
-        terminal.send(move + ENTER)
-    terminal.wait_until(lambda screen: "CONGRATULATIONS" in screen
-                        and screen.rstrip().endswith("7   8   9\n>"), 20, "the next game")
-    terminal.send(CTRL_BACKSLASH)
-    screen = terminal.wait_for("univac-ttt: interrupted", timeout=20)
-    lines = [line.rstrip() for line in screen.splitlines() if line.strip()]
-    assert lines[-2:] == ["univac-ttt: score: UNIVAC 0, draws 1, you 0",
-                          "univac-ttt: interrupted"]
-    assert "Traceback" not in screen and "core dumped" not in screen
-    assert terminal.close() == 130
-    assert terminal.child.signalstatus is None  # it ended itself, not SIGQUIT's default
 
 
 def test_ctrl_backslash_while_the_univac_types_presses_stop_as_ctrl_c_does():
