@@ -37,6 +37,16 @@ def test_the_caption_follows_the_game_to_the_next_greeting(browser):
         assert caption(page).startswith(f"Your move. {LAST_STEP} the opening")
 
 
+def greeted_on_a_fake_clock(page, url: str) -> None:
+    """The page opened on a fake clock, run on until its greeting is typed (INPUT READY)."""
+    page.clock.install()
+    page.goto(url)
+    page.wait_for_function("window.univac.typing() || " + READY)
+    while page.evaluate("window.univac.typing()"):
+        page.clock.run_for(1_000)
+    page.wait_for_function(READY)
+
+
 def paste(page, text: str) -> None:
     """Paste ``text`` with Ctrl+V, as a visitor would (the clipboard filled first)."""
     page.evaluate("text => navigator.clipboard.writeText(text)", text)
@@ -68,12 +78,7 @@ def test_pasted_moves_play_one_after_another(browser, authentic):
     with web_server(authentic=authentic) as running:
         page = browser.new_context(
             bypass_csp=True, permissions=["clipboard-read", "clipboard-write"]).new_page()
-        page.clock.install()
-        page.goto(running.url)
-        page.wait_for_function("window.univac.typing() || " + READY)
-        while page.evaluate("window.univac.typing()"):
-            page.clock.run_for(1_000)
-        page.wait_for_function(READY)
+        greeted_on_a_fake_clock(page, running.url)
         page.locator("#paper").click()
         paste(page, "5\r\n9\r\n")
         for _ in range(200):  # the two replies typed, ten characters a second

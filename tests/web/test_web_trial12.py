@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from support.web import web_server
 from test_web import READY, board
-from test_web_trial11 import caption, clipboard_page, paste
+from test_web_trial11 import caption, clipboard_page, greeted_on_a_fake_clock, paste
 
 OPENING = "The opening: a centre move is answered by a corner, any other by the centre."
 
@@ -25,12 +25,7 @@ def test_the_caption_says_it_is_the_players_turn_once_input_ready_is_lit(browser
     player's move. At the typewriter's pace, on a fake page clock."""
     with web_server(authentic=True) as running:
         page = browser.new_context(bypass_csp=True).new_page()
-        page.clock.install()
-        page.goto(running.url)
-        page.wait_for_function("window.univac.typing() || " + READY)
-        while page.evaluate("window.univac.typing()"):
-            page.clock.run_for(1_000)
-        page.wait_for_function(READY)
+        greeted_on_a_fake_clock(page, running.url)
         assert caption(page) == ""  # the first game: no step yet
         page.get_by_role("button", name="5", exact=True).click()
         page.get_by_role("button", name="WORD RELEASE").click()
